@@ -1,0 +1,10 @@
+#ifndef JUMP_CJANSSON_SHIM_H
+#define JUMP_CJANSSON_SHIM_H
+#include <jansson.h>
+
+/* jansson's refcount helpers are inline/macros; these give Swift a stable name for them. */
+static inline json_t *jump_json_incref(json_t *json) { return json_incref(json); }
+static inline void jump_json_decref(json_t *json) { json_decref(json); }
+static inline int jump_json_typeof(const json_t *json) { return (int)json_typeof(json); }
+
+#endif

@@ -1,0 +1,215 @@
+import JumpCore
+
+private func clientBox(_ handle: OpaquePointer?) throws(ABIError) -> ClientBox {
+    try HandleRegistry.shared.lookup(handle, as: .client, ClientBox.self)
+}
+
+@_cdecl("jump_client_new")
+public func jump_client_new(_ config: OpaquePointer?, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
+    abiCall { () throws(ABIError) in
+        let out = try Marshal.prepare(out)
+        let settings = try HandleRegistry.shared.lookup(config, as: .config, ConfigBox.self).config.withLock { $0 }
+        let box = ClientBox(client: try JumpClient(config: settings))
+        guard let handle = HandleRegistry.shared.register(box, as: .client) else {
+            throw .internal("could not register a jump_client handle")
+        }
+        out.pointee = handle
+    }
+}
+
+@_cdecl("jump_client_free")
+public func jump_client_free(_ client: OpaquePointer?) {
+    guard let box = HandleRegistry.shared.remove(client, as: .client) as? ClientBox else { return }
+    box.close()
+}
+
+@_cdecl("jump_client_state")
+public func jump_client_state(_ client: OpaquePointer?, _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
+    abiCall { () throws(ABIError) in
+        let out = try Marshal.prepare(out)
+        try Marshal.write(try clientBox(client).client.stateJSON(), to: out)
+    }
+}
+
+@_cdecl("jump_client_is_signed_in")
+public func jump_client_is_signed_in(_ client: OpaquePointer?) -> Int32 {
+    var signedIn = false
+    _ = abiCall { () throws(ABIError) in signedIn = try clientBox(client).client.isSignedIn }
+    return signedIn ? 1 : 0
+}
+
+@_cdecl("jump_client_restore")
+public func jump_client_restore(_ client: OpaquePointer?) -> Int32 {
+    abiCall { () throws(ABIError) in try clientBox(client).client.restore() }
+}
+
+@_cdecl("jump_client_load_flow")
+public func jump_client_load_flow(_ client: OpaquePointer?) -> Int32 {
+    abiCall { () throws(ABIError) in _ = try clientBox(client).client.loadFlow(force: true) }
+}
+
+// MARK: - Registration and sign-in
+
+@_cdecl("jump_client_register_traditional")
+public func jump_client_register_traditional(
+    _ client: OpaquePointer?, _ attributes: UnsafePointer<CChar>?, _ password: UnsafePointer<CChar>?,
+    _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+) -> Int32 {
+    abiCall { () throws(ABIError) in
+        out?.pointee = nil
+        let box = try clientBox(client)
+        let fields = try Marshal.json(attributes, "attributes_json")
+        let secret = try Marshal.string(password, "password")
+        try Marshal.write(try box.client.registerTraditional(attributes: fields, password: secret).json, to: out)
+    }
+}
+
+@_cdecl("jump_client_register_traditional_jansson")
+public func jump_client_register_traditional_jansson(
+    _ client: OpaquePointer?, _ attributes: OpaquePointer?, _ password: UnsafePointer<CChar>?,
+    _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+) -> Int32 {
+    abiCall { () throws(ABIError) in
+        out?.pointee = nil
+        let box = try clientBox(client)
+        let fields = try Marshal.jansson(attributes, "attributes")
+        let secret = try Marshal.string(password, "password")
+        try Marshal.write(try box.client.registerTraditional(attributes: fields, password: secret).json, to: out)
+    }
+}
+
+@_cdecl("jump_client_register_traditional_async")
+public func jump_client_register_traditional_async(
+    _ client: OpaquePointer?, _ attributes: UnsafePointer<CChar>?, _ password: UnsafePointer<CChar>?,
+    _ callback: CCallback?, _ userdata: UnsafeMutableRawPointer?, _ userdataFree: CFree?,
+    _ request: UnsafeMutablePointer<OpaquePointer?>?
+) -> Int32 {
+    AsyncLaunch.start("register_traditional", client: client, callback: callback, userdata: userdata,
+                      userdataFree: userdataFree, request: request) { () throws(ABIError) in
+        let fields = try Marshal.json(attributes, "attributes_json")
+        let secret = try Marshal.string(password, "password")
+        return { client, cancellation throws(JumpError) in
+            try client.registerTraditional(attributes: fields, password: secret, cancellation: cancellation).json
+        }
+    }
+}
+
+@_cdecl("jump_client_sign_in")
+public func jump_client_sign_in(
+    _ client: OpaquePointer?, _ user: UnsafePointer<CChar>?, _ password: UnsafePointer<CChar>?,
+    _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+) -> Int32 {
+    abiCall { () throws(ABIError) in
+        out?.pointee = nil
+        let box = try clientBox(client)
+        let name = try Marshal.string(user, "user")
+        let secret = try Marshal.string(password, "password")
+        try Marshal.write(try box.client.signIn(user: name, password: secret).json, to: out)
+    }
+}
+
+@_cdecl("jump_client_sign_in_async")
+public func jump_client_sign_in_async(
+    _ client: OpaquePointer?, _ user: UnsafePointer<CChar>?, _ password: UnsafePointer<CChar>?,
+    _ callback: CCallback?, _ userdata: UnsafeMutableRawPointer?, _ userdataFree: CFree?,
+    _ request: UnsafeMutablePointer<OpaquePointer?>?
+) -> Int32 {
+    AsyncLaunch.start("sign_in", client: client, callback: callback, userdata: userdata,
+                      userdataFree: userdataFree, request: request) { () throws(ABIError) in
+        let name = try Marshal.string(user, "user")
+        let secret = try Marshal.string(password, "password")
+        return { client, cancellation throws(JumpError) in
+            try client.signIn(user: name, password: secret, cancellation: cancellation).json
+        }
+    }
+}
+
+@_cdecl("jump_client_sign_out")
+public func jump_client_sign_out(_ client: OpaquePointer?) -> Int32 {
+    abiCall { () throws(ABIError) in try clientBox(client).client.signOut() }
+}
+
+// MARK: - Record, sync, tokens
+
+@_cdecl("jump_client_record")
+public func jump_client_record(_ client: OpaquePointer?, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
+    abiCall { () throws(ABIError) in
+        let out = try Marshal.prepare(out)
+        let view = try clientBox(client).client.recordView()
+        guard let handle = HandleRegistry.shared.register(RecordBox(view), as: .record) else {
+            throw .internal("could not register a jump_record handle")
+        }
+        out.pointee = handle
+    }
+}
+
+@_cdecl("jump_client_fetch_record")
+public func jump_client_fetch_record(_ client: OpaquePointer?) -> Int32 {
+    abiCall { () throws(ABIError) in try clientBox(client).client.fetchRecord() }
+}
+
+@_cdecl("jump_client_fetch_record_async")
+public func jump_client_fetch_record_async(
+    _ client: OpaquePointer?, _ callback: CCallback?, _ userdata: UnsafeMutableRawPointer?, _ userdataFree: CFree?,
+    _ request: UnsafeMutablePointer<OpaquePointer?>?
+) -> Int32 {
+    AsyncLaunch.start("fetch_record", client: client, callback: callback, userdata: userdata,
+                      userdataFree: userdataFree, request: request) { () throws(ABIError) in
+        { client, cancellation throws(JumpError) in
+            try client.fetchRecord(cancellation: cancellation)
+            return [:]
+        }
+    }
+}
+
+@_cdecl("jump_client_sync")
+public func jump_client_sync(_ client: OpaquePointer?, _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
+    abiCall { () throws(ABIError) in
+        out?.pointee = nil
+        try Marshal.write(try clientBox(client).client.sync().json, to: out)
+    }
+}
+
+@_cdecl("jump_client_sync_async")
+public func jump_client_sync_async(
+    _ client: OpaquePointer?, _ callback: CCallback?, _ userdata: UnsafeMutableRawPointer?, _ userdataFree: CFree?,
+    _ request: UnsafeMutablePointer<OpaquePointer?>?
+) -> Int32 {
+    AsyncLaunch.start("sync", client: client, callback: callback, userdata: userdata,
+                      userdataFree: userdataFree, request: request) { () throws(ABIError) in
+        { client, cancellation throws(JumpError) in try client.sync(cancellation: cancellation).json }
+    }
+}
+
+@_cdecl("jump_client_access_token")
+public func jump_client_access_token(_ client: OpaquePointer?, _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
+    abiCall { () throws(ABIError) in
+        let out = try Marshal.prepare(out)
+        out.pointee = try Marshal.copy(try clientBox(client).client.accessToken())
+    }
+}
+
+@_cdecl("jump_client_refresh_access_token")
+public func jump_client_refresh_access_token(_ client: OpaquePointer?) -> Int32 {
+    abiCall { () throws(ABIError) in try clientBox(client).client.refreshAccessToken() }
+}
+
+// MARK: - Callbacks
+
+@_cdecl("jump_client_set_event_callback")
+public func jump_client_set_event_callback(
+    _ client: OpaquePointer?, _ callback: CCallback?, _ userdata: UnsafeMutableRawPointer?, _ userdataFree: CFree?
+) -> Int32 {
+    // Made first so userdata_free runs exactly once, even when the handle is bad.
+    let target = CallbackTarget(callback, userdata, userdataFree)
+    return abiCall { () throws(ABIError) in
+        try clientBox(client).setEventTarget(target.isEmpty ? nil : target)
+    }
+}
+
+@_cdecl("jump_client_set_dispatcher")
+public func jump_client_set_dispatcher(_ client: OpaquePointer?, _ dispatch: CDispatch?, _ context: UnsafeMutableRawPointer?) -> Int32 {
+    abiCall { () throws(ABIError) in
+        try clientBox(client).setDispatcher(dispatch.map { HostDispatcher(dispatch: $0, context: context) })
+    }
+}

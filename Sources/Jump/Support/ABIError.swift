@@ -1,0 +1,4 @@
+import JumpCore
+
+/// JumpError under a shorter name for the ABI layer.
+typealias ABIError = JumpError

@@ -1,0 +1,60 @@
+import Dispatch
+import JumpCore
+
+/// The shape every *_async export shares: validate on the caller's thread, run the work on a libjump
+/// thread, deliver exactly one completion through the client's callback path.
+enum AsyncLaunch {
+    typealias Work = @Sendable (JumpClient, Cancellation) throws(JumpError) -> JSON
+
+    static func start(
+        _ operation: String, client handle: OpaquePointer?,
+        callback: CCallback?, userdata: UnsafeMutableRawPointer?, userdataFree: CFree?,
+        request out: UnsafeMutablePointer<OpaquePointer?>?,
+        prepare: () throws(ABIError) -> Work
+    ) -> Int32 {
+        // Made first so userdata_free runs exactly once whatever happens next.
+        let target = CallbackTarget(callback, userdata, userdataFree)
+        out?.pointee = nil
+        let box: ClientBox
+        let work: Work
+        do throws(ABIError) {
+            box = try HandleRegistry.shared.lookup(handle, as: .client, ClientBox.self)
+            work = try prepare()
+        } catch {
+            LastError.set(error)
+            let text = completion(operation, .failure(error))
+            DispatchQueue.global().async { target.invoke(text) }
+            return error.status.rawValue
+        }
+        let request = RequestBox()
+        if let out { out.pointee = HandleRegistry.shared.register(request, as: .request) }
+        box.track(request)
+        DispatchQueue.global().async {
+            let result: Result<JSON, JumpError>
+            do throws(JumpError) {
+                result = .success(try work(box.client, request.cancellation))
+            } catch {
+                result = .failure(error)
+            }
+            box.untrack(request)
+            box.deliver(target, completion(operation, result)) { request.markFinished() }
+        }
+        LastError.clear()
+        return JumpStatus.ok.rawValue
+    }
+
+    static func completion(_ operation: String, _ result: Result<JSON, JumpError>) -> String {
+        var document: [String: JSON] = ["version": 1, "kind": "completion", "operation": .string(operation)]
+        switch result {
+        case .success(let value):
+            document["status"] = .int(0)
+            document["status_name"] = "JUMP_OK"
+            document["result"] = value
+        case .failure(let error):
+            document["status"] = .int(Int64(error.status.rawValue))
+            document["status_name"] = .string(error.status.name)
+            document["error"] = error.json
+        }
+        return Jansson.serialize(.object(document))
+    }
+}

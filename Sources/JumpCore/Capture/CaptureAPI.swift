@@ -1,0 +1,20 @@
+/// The Capture endpoints JumpCore calls: form-encoded POSTs answered with `stat`-tagged JSON objects.
+struct CaptureAPI: Sendable {
+    let base: ServerURL
+    let transport: any Transport
+
+    func post(_ path: String, _ parameters: FormParameters, cancellation: Cancellation?) throws(JumpError) -> [String: JSON] {
+        let request = HTTPRequest(
+            method: "POST", url: base.url(path),
+            headers: [("Content-Type", "application/x-www-form-urlencoded"), ("Accept", "application/json")],
+            body: Array(parameters.encoded.utf8))
+        let response = try transport.send(request, cancellation: cancellation)
+        let body = try ResponseDecoder.object(from: response, of: request)
+        if body["stat"]?.stringValue == "ok" { return body }
+        if body["stat"] == nil && response.status >= 300 && body["code"] == nil {
+            throw JumpError(.server, "POST \(request.redactedURL) answered HTTP \(response.status) without a Capture status",
+                            detail: ["server": ["http_status": .int(Int64(response.status))]])
+        }
+        throw CaptureErrors.error(from: body, httpStatus: response.status, endpoint: "POST \(path)")
+    }
+}

@@ -1,0 +1,107 @@
+/// Record values -> form parameters (protocol.md section 6.3), and the sign-in credentials.
+enum FormMapping {
+    /// The parameters of `form` filled from `record`. Fields of type password get `password`. Throws when
+    /// an attribute of `record` has no field in the form (a typo must not vanish silently).
+    static func parameters(form: String, flow: Flow, record: JSON, password: String?) throws(JumpError) -> FormParameters {
+        guard let fieldNames = flow.formFields(form) else {
+            throw JumpError(.notFound, "the flow (version \(flow.version)) has no form '\(form)'")
+        }
+        var parameters = FormParameters()
+        var usedPaths: [String] = []
+        for name in fieldNames {
+            guard let field = flow.field(name) else { continue }
+            if field.isPassword, let password {
+                parameters.add(name, password)
+                continue
+            }
+            switch field.schemaID {
+            case .none: continue
+            case .path(let path):
+                usedPaths.append(path)
+                guard let value = value(at: path, in: record), !value.isNull else { continue }
+                if field.type == "dateselect" {
+                    try addDateSelect(name, value, to: &parameters)
+                } else {
+                    parameters.add(name, text(of: value))
+                }
+            case .subscripts(let map):
+                for (subscriptName, path) in map {
+                    usedPaths.append(path)
+                    guard let value = value(at: path, in: record), !value.isNull else { continue }
+                    parameters.add("\(name)[\(subscriptName)]", text(of: value))
+                }
+            }
+        }
+        for leaf in leafPaths(of: record, prefix: "") where !usedPaths.contains(where: { covers($0, leaf) }) {
+            throw .invalidArgument("attribute '\(leaf)' is not a field of form '\(form)'", argument: leaf)
+        }
+        return parameters
+    }
+
+    /// The two sign-in fields (protocol.md 3.3.2): the password field and the user-id field of the form.
+    static func credentials(form: String, flow: Flow?, user: String, password: String) -> FormParameters {
+        var parameters = FormParameters()
+        if let flow, let names = flow.formFields(form), names.count == 2 {
+            let fields = names.compactMap(flow.field)
+            if let passwordField = fields.first(where: \.isPassword),
+               let userField = fields.first(where: { !$0.isPassword }) {
+                parameters.add(userField.name, user)
+                parameters.add(passwordField.name, password)
+                return parameters
+            }
+        }
+        parameters.add("user", user)
+        parameters.add("password", password)
+        return parameters
+    }
+
+    /// "yyyy-MM-dd" -> field[dateselect_year|month|day], zero-padded as Android sends them.
+    private static func addDateSelect(_ name: String, _ value: JSON, to parameters: inout FormParameters) throws(JumpError) {
+        let parts = (value.stringValue ?? "").split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 3, let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2]),
+              (1...9999).contains(y), (1...12).contains(m), (1...31).contains(d) else {
+            throw .invalidArgument("the date for field '\(name)' must be \"yyyy-MM-dd\", not \(Jansson.serialize(value))",
+                                   argument: name)
+        }
+        func pad(_ v: Int, _ width: Int) -> String {
+            let s = String(v)
+            return String(repeating: "0", count: max(0, width - s.count)) + s
+        }
+        parameters.add("\(name)[dateselect_year]", pad(y, 4))
+        parameters.add("\(name)[dateselect_month]", pad(m, 2))
+        parameters.add("\(name)[dateselect_day]", pad(d, 2))
+    }
+
+    static func text(of value: JSON) -> String {
+        if case .string(let s) = value { return s }
+        return Jansson.serialize(value)
+    }
+
+    /// The value at a dotted schema path; `name#id` components select plural elements.
+    static func value(at path: String, in record: JSON) -> JSON? {
+        var current = record
+        for component in path.split(separator: ".") {
+            let parts = component.split(separator: "#", maxSplits: 1)
+            guard let key = parts.first, let next = current[String(key)] else { return nil }
+            current = next
+            if parts.count == 2 {
+                guard let id = Int64(parts[1]), let element = current.arrayValue?.first(where: { $0["id"]?.intValue == id })
+                else { return nil }
+                current = element
+            }
+        }
+        return current
+    }
+
+    private static func leafPaths(of value: JSON, prefix: String) -> [String] {
+        guard case .object(let members) = value else { return prefix.isEmpty ? [] : [prefix] }
+        if members.isEmpty && !prefix.isEmpty { return [prefix] }
+        return members.keys.sorted().flatMap { key in
+            leafPaths(of: members[key] ?? .null, prefix: prefix.isEmpty ? key : prefix + "." + key)
+        }
+    }
+
+    private static func covers(_ schemaPath: String, _ leaf: String) -> Bool {
+        leaf == schemaPath || leaf.hasPrefix(schemaPath + ".")
+    }
+}

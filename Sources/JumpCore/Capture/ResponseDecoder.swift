@@ -1,0 +1,32 @@
+/// Turns an HTTP answer into the JSON object a Capture or flow endpoint promised, or into an error that
+/// says what the server sent instead (HTML, nothing, garbage), so an app developer can tell a proxy page
+/// from an outage.
+enum ResponseDecoder {
+    static func object(from response: HTTPResponse, of request: HTTPRequest) throws(JumpError) -> [String: JSON] {
+        let target = "\(request.method) \(request.redactedURL)"
+        let status = response.status
+        let body = response.body
+        let firstByte = body.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
+        guard let firstByte else {
+            throw JumpError(.server, "\(target) answered HTTP \(status) with an empty body instead of JSON",
+                            detail: ["http_status": .int(Int64(status))])
+        }
+        let contentType = response.contentType ?? "no content type"
+        if firstByte == UInt8(ascii: "<") {
+            throw JumpError(.server, "\(target) answered HTTP \(status) with HTML (\(contentType), \(body.count) bytes) instead of JSON",
+                            detail: ["http_status": .int(Int64(status))])
+        }
+        let parsed: JSON
+        do {
+            parsed = try Jansson.parse(body, what: "the response")
+        } catch {
+            throw JumpError(.server, "\(target) answered HTTP \(status) with malformed JSON (\(contentType), \(body.count) bytes): \(error.message)",
+                            detail: ["http_status": .int(Int64(status))])
+        }
+        guard case .object(let object) = parsed else {
+            throw JumpError(.server, "\(target) answered HTTP \(status) with a JSON \(parsed.typeName) instead of an object",
+                            detail: ["http_status": .int(Int64(status))])
+        }
+        return object
+    }
+}

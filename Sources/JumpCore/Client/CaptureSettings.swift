@@ -1,0 +1,80 @@
+import Glibc
+
+/// The configuration, checked and resolved once when a client is made.
+struct CaptureSettings: Sendable {
+    let base: ServerURL
+    let clientID: String
+    let locale: String
+    let appID: String?
+    let flowName: String?
+    let flowVersion: String?
+    let flowDomain: ServerURL?
+    let signInForm: String
+    let registrationForm: String
+    let redirectURI: String
+    let responseType: String
+    let refreshMarginSeconds: Int64
+    let connectTimeoutMs: Int
+    let requestTimeoutMs: Int
+    /// nil: keep the session in memory only.
+    let storageDirectory: String?
+
+    init(_ config: JumpConfig) throws(JumpError) {
+        guard let domain = config.string(.captureDomain) else {
+            throw .invalidArgument("configuration key 'captureDomain' is required", argument: "captureDomain")
+        }
+        guard let clientID = config.string(.captureClientId) else {
+            throw .invalidArgument("configuration key 'captureClientId' is required", argument: "captureClientId")
+        }
+        base = try ServerURL(domain, key: "captureDomain")
+        self.clientID = clientID
+        locale = config.string(.captureLocale) ?? "en-US"
+        appID = config.string(.captureAppId)
+        flowName = config.string(.captureFlowName)
+        flowVersion = config.string(.captureFlowVersion)
+        flowDomain = try config.string(.captureFlowDomain).map { s throws(JumpError) in try ServerURL(s, key: "captureFlowDomain") }
+        signInForm = config.string(.captureTraditionalSignInFormName) ?? "signInForm"
+        registrationForm = config.string(.captureTraditionalRegistrationFormName) ?? "registrationForm"
+        redirectURI = config.string(.captureRedirectUri) ?? base.base
+        responseType = config.string(.captureResponseType) ?? "token"
+        refreshMarginSeconds = config.int(.tokenRefreshMarginSeconds)
+        connectTimeoutMs = Int(config.int(.connectTimeoutMs))
+        requestTimeoutMs = Int(config.int(.requestTimeoutMs))
+        switch config.string(.storageDirectory) {
+        case ":memory:": storageDirectory = nil
+        case let directory?: storageDirectory = directory
+        case nil: storageDirectory = CaptureSettings.defaultStorageDirectory()
+        }
+    }
+
+    /// Where the flow file lives (protocol.md 6.1), when the flow is configured.
+    var flowURL: String? {
+        guard let appID, let flowName, let flowDomain else { return nil }
+        let parts = [appID, flowName, flowVersion ?? "HEAD"].map { FormParameters.escape($0, keepBrackets: false) }
+        return flowDomain.url("/widget_data/flows/\(parts.joined(separator: "/"))/\(FormParameters.escape(locale, keepBrackets: false)).json")
+    }
+
+    /// A file name unique to this app installation's Capture client, safe on any file system.
+    var sessionFileName: String { "session-\(CaptureSettings.safeName(clientID))-\(CaptureSettings.fnv1a(base.base)).json" }
+
+    var flowFileName: String {
+        let parts = [appID ?? "-", flowName ?? "-", flowVersion ?? "HEAD", locale].map(CaptureSettings.safeName)
+        return "flow-\(parts.joined(separator: "-"))-\(CaptureSettings.fnv1a(flowURL ?? "")).json"
+    }
+
+    static func defaultStorageDirectory() -> String {
+        if let xdg = getenv("XDG_DATA_HOME").map({ String(cString: $0) }), xdg.hasPrefix("/") { return xdg + "/jump" }
+        if let home = getenv("HOME").map({ String(cString: $0) }), !home.isEmpty { return home + "/.local/share/jump" }
+        return "./.jump"
+    }
+
+    static func safeName(_ s: String) -> String {
+        String(s.prefix(48).map { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == ".") ? $0 : "_" })
+    }
+
+    static func fnv1a(_ s: String) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in s.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+        return String(hash, radix: 16)
+    }
+}

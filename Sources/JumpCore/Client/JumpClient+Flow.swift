@@ -1,0 +1,70 @@
+extension JumpClient {
+    /// Seconds to wait before trying to download the flow again after a failed attempt (offline apps
+    /// should not pay a timeout on every call).
+    static let flowRetrySeconds: Int64 = 300
+
+    /// The flow for this client: downloaded once per run, falling back to the cached copy.
+    public func flow(cancellation: Cancellation? = nil) throws(JumpError) -> Flow {
+        let ready = state.withLock { s -> Flow? in
+            guard let flow = s.flow else { return nil }
+            if s.flowDownloaded { return flow }
+            if let at = s.flowAttemptedAt, Clock.now() - at < JumpClient.flowRetrySeconds { return flow }
+            return nil
+        }
+        if let ready { return ready }
+        return try loadFlow(force: false, cancellation: cancellation)
+    }
+
+    /// Downloads the flow (protocol.md 6.1) and caches it; on failure uses the cached copy if there is one.
+    @discardableResult
+    public func loadFlow(force: Bool = true, cancellation: Cancellation? = nil) throws(JumpError) -> Flow {
+        try flowGate.withLock { _ throws(JumpError) -> Flow in
+            if !force, let flow = state.withLock({ $0.flowDownloaded ? $0.flow : nil }) { return flow }
+            guard let url = settings.flowURL else {
+                throw .invalidArgument("no flow is configured: set captureAppId and captureFlowName", argument: "captureFlowName")
+            }
+            state.withLock { $0.flowAttemptedAt = Clock.now() }
+            do throws(JumpError) {
+                let (flow, bytes) = try download(url, cancellation: cancellation)
+                state.withLock { s in
+                    s.flow = flow
+                    s.flowDownloaded = true
+                }
+                do throws(JumpError) { try flowStore?.save(bytes) } catch {
+                    Log.warning("the flow could not be cached: \(error.message)")
+                }
+                return flow
+            } catch {
+                if error.status == .cancelled { throw error }
+                if let cached = state.withLock({ $0.flow }) ?? cachedFlow() {
+                    Log.warning("using the cached flow \(cached.version): \(error.message)")
+                    state.withLock { $0.flow = cached }
+                    return cached
+                }
+                throw error
+            }
+        }
+    }
+
+    private func download(_ url: String, cancellation: Cancellation?) throws(JumpError) -> (Flow, [UInt8]) {
+        let request = HTTPRequest(method: "GET", url: url, headers: [("Accept", "application/json")])
+        let response = try transport.send(request, cancellation: cancellation)
+        if response.status == 404 {
+            throw JumpError(.notFound, "no flow at \(request.redactedURL) (HTTP 404): check captureAppId, captureFlowName, captureFlowVersion and captureLocale")
+        }
+        let object = try ResponseDecoder.object(from: response, of: request)
+        guard (200..<300).contains(response.status) else {
+            throw JumpError(.server, "GET \(request.redactedURL) answered HTTP \(response.status)",
+                            detail: ["server": .object(object.filter { CaptureErrors.bodyFields.contains($0.key) })])
+        }
+        let flow = try Flow(document: .object(object))
+        return (flow, Array(Jansson.serialize(flow.document).utf8))
+    }
+
+    private func cachedFlow() -> Flow? {
+        guard let bytes = try? flowStore?.load(), let document = try? Jansson.parse(bytes, what: "the cached flow") else {
+            return nil
+        }
+        return try? Flow(document: document)
+    }
+}

@@ -1,0 +1,105 @@
+/// The outcome of a sign-in or registration.
+public struct SignInResult: Sendable, Equatable {
+    public let isNew: Bool
+    public let uuid: String?
+    /// Present when the response type is code_and_token: for the app's backend to exchange.
+    public let authorizationCode: String?
+
+    public var json: JSON {
+        ["is_new": .bool(isNew), "uuid": .optional(uuid), "authorization_code": .optional(authorizationCode)]
+    }
+}
+
+extension JumpClient {
+    /// Traditional sign-in (auth_native_traditional) with an email or user name and a password.
+    public func signIn(user: String, password: String, cancellation: Cancellation? = nil) throws(JumpError) -> SignInResult {
+        guard !user.isEmpty else { throw .invalidArgument("the user name or email is empty", argument: "user") }
+        guard !password.isEmpty else { throw .invalidArgument("the password is empty", argument: "password") }
+        // Without a flow the reference SDKs fall back to user/password fields; so do we.
+        let flow = settings.flowURL == nil ? nil : try? self.flow(cancellation: cancellation)
+        try cancellation?.check()
+        let secret = Secrets.refreshSecret()
+        var parameters = commonParameters(flow: flow)
+        parameters.add("response_type", settings.responseType)
+        parameters.add("redirect_uri", settings.redirectURI)
+        parameters.add("form", settings.signInForm)
+        parameters.add("refresh_secret", secret)
+        for (name, value) in FormMapping.credentials(form: settings.signInForm, flow: flow, user: user, password: password).pairs {
+            parameters.add(name, value)
+        }
+        let body = try capture.post("/oauth/auth_native_traditional", parameters, cancellation: cancellation)
+        return try startSession(from: body, refreshSecret: secret, cancellation: cancellation)
+    }
+
+    /// Traditional registration (register_native_traditional): record attributes mapped onto the
+    /// registration form, then signed in as the new user.
+    public func registerTraditional(attributes: JSON, password: String, cancellation: Cancellation? = nil) throws(JumpError) -> SignInResult {
+        guard case .object = attributes else {
+            throw .invalidArgument("the attributes must be a JSON object, not \(attributes.typeName)", argument: "attributes")
+        }
+        guard !password.isEmpty else { throw .invalidArgument("the password is empty", argument: "password") }
+        let flow = try self.flow(cancellation: cancellation)
+        let fields = try FormMapping.parameters(form: settings.registrationForm, flow: flow, record: attributes, password: password)
+        let secret = Secrets.refreshSecret()
+        var parameters = commonParameters(flow: flow)
+        parameters.add("response_type", settings.responseType)
+        parameters.add("redirect_uri", settings.redirectURI)
+        parameters.add("form", settings.registrationForm)
+        parameters.add("refresh_secret", secret)
+        for (name, value) in fields.pairs { parameters.add(name, value) }
+        let body = try capture.post("/oauth/register_native_traditional", parameters, cancellation: cancellation)
+        return try startSession(from: body, refreshSecret: secret, cancellation: cancellation)
+    }
+
+    /// Local-first sign-out: the session is gone from memory at once, then erased from storage.
+    public func signOut() throws(JumpError) {
+        let uuid = state.withLock { s -> String? in
+            let uuid = s.session?.record.uuid
+            s.session = nil
+            s.generation &+= 1
+            s.refresh = nil
+            s.restoreError = nil
+            return uuid
+        }
+        do {
+            try store.erase()
+        } catch {
+            state.withLock { $0.storageError = error }
+            throw error
+        }
+        state.withLock { $0.storageError = nil }
+        emit(.signedOut(uuid: uuid))
+    }
+
+    /// The §3.1 sign-in response -> the new session (replacing any previous one).
+    private func startSession(from body: [String: JSON], refreshSecret: String, cancellation: Cancellation?) throws(JumpError) -> SignInResult {
+        guard let token = body["access_token"]?.stringValue, !token.isEmpty else {
+            throw JumpError(.server, "the sign-in response has no access_token")
+        }
+        var user = body["capture_user"]
+        if user?.objectValue == nil {
+            // iOS registration reads only the token and fetches the record (protocol.md 3.1).
+            var p = FormParameters()
+            p.add("access_token", token)
+            let entity = try capture.post("/entity", p, cancellation: cancellation)
+            user = entity["result"]
+        }
+        guard let record = user, case .object = record else {
+            throw JumpError(.server, "the sign-in response has no capture_user record")
+        }
+        let expiresAt = body["expires_in"]?.intValue.map { Clock.now() &+ $0 }
+        let session = Session(accessToken: token, refreshSecret: refreshSecret, accessTokenExpiresAt: expiresAt,
+                              reauthenticationRequired: false, record: UserRecord(server: record))
+        let isNew = body["is_new"]?.boolValue ?? false
+        state.withLock { s in
+            s.session = session
+            s.generation &+= 1
+            s.refresh = nil
+            s.restoreError = nil
+            persist(&s)
+        }
+        emit(.signedIn(uuid: session.record.uuid, isNew: isNew))
+        return SignInResult(isNew: isNew, uuid: session.record.uuid,
+                            authorizationCode: body["authorization_code"]?.stringValue)
+    }
+}

@@ -1,0 +1,120 @@
+extension JumpClient {
+    /// A usable access token: refreshed first when it is known to expire within the margin.
+    public func accessToken(cancellation: Cancellation? = nil) throws(JumpError) -> String {
+        try currentToken(cancellation: cancellation).token
+    }
+
+    /// Refreshes now, whatever the token's age.
+    public func refreshAccessToken(cancellation: Cancellation? = nil) throws(JumpError) {
+        let token = try state.withLock { s throws(JumpError) in try requireSession(s).accessToken }
+        _ = try refresh(replacing: token)
+    }
+
+    /// Runs `call` with a valid token; when the server says the token expired, refreshes once and retries.
+    func authorized<T>(cancellation: Cancellation?, _ call: (String) throws(JumpError) -> T) throws(JumpError) -> (T, UInt64) {
+        let (token, generation) = try currentToken(cancellation: cancellation)
+        do {
+            return (try call(token), generation)
+        } catch where CaptureErrors.isExpiredToken(error) {
+            let fresh = try refresh(replacing: token)
+            try cancellation?.check()
+            return (try call(fresh), generation)
+        }
+    }
+
+    private func currentToken(cancellation: Cancellation?) throws(JumpError) -> (token: String, generation: UInt64) {
+        let (session, generation) = try state.withLock { s throws(JumpError) in (try requireSession(s), s.generation) }
+        if session.reauthenticationRequired {
+            throw JumpError(.expired, "the session can no longer be refreshed: sign in again")
+        }
+        if let expiresAt = session.accessTokenExpiresAt, Clock.now() >= expiresAt - settings.refreshMarginSeconds {
+            return (try refresh(replacing: session.accessToken), generation)
+        }
+        return (session.accessToken, generation)
+    }
+
+    /// Single-flight refresh keyed by the token being replaced: if another caller already replaced it, its
+    /// successor is returned; if a refresh is running, its outcome is shared; otherwise this caller leads.
+    func refresh(replacing token: String) throws(JumpError) -> String {
+        enum Step { case done(String), wait(RefreshFlight), lead(RefreshFlight, secret: String, generation: UInt64) }
+        let step = try state.withLock { s throws(JumpError) -> Step in
+            let session = try requireSession(s)
+            if session.accessToken != token { return .done(session.accessToken) }
+            if session.reauthenticationRequired {
+                throw JumpError(.expired, "the session can no longer be refreshed: sign in again")
+            }
+            if let flight = s.refresh { return .wait(flight) }
+            guard let secret = session.refreshSecret else {
+                throw JumpError(.expired, "the session has no refresh secret, so its token cannot be refreshed: sign in again")
+            }
+            let flight = RefreshFlight()
+            s.refresh = flight
+            return .lead(flight, secret: secret, generation: s.generation)
+        }
+        switch step {
+        case .done(let fresh):
+            return fresh
+        case .wait(let flight):
+            return try flight.wait()
+        case .lead(let flight, let secret, let generation):
+            let outcome = performRefresh(token: token, secret: secret, generation: generation)
+            flight.finish(outcome)
+            return try outcome.get()
+        }
+    }
+
+    private func performRefresh(token: String, secret: String, generation: UInt64) -> Result<String, JumpError> {
+        let flow = state.withLock { $0.flow }
+        let date = Clock.signatureDate(Clock.now())
+        var parameters = commonParameters(flow: flow)
+        parameters.add("access_token", token)
+        parameters.add("date", date)
+        parameters.add("signature", Secrets.refreshSignature(secret: secret, date: date, accessToken: token))
+        // The refresh is shared by every waiting caller, so no single caller's cancellation stops it.
+        let answer: [String: JSON]
+        do {
+            answer = try capture.post("/oauth/refresh_access_token", parameters, cancellation: nil)
+        } catch {
+            return .failure(refreshFailed(error, generation: generation))
+        }
+        guard let fresh = answer["access_token"]?.stringValue, !fresh.isEmpty else {
+            return .failure(refreshFailed(JumpError(.server, "the refresh response has no access_token"), generation: generation))
+        }
+        let expiresAt = answer["expires_in"]?.intValue.map { Clock.now() &+ $0 }
+        let applied = state.withLock { s -> String? in
+            s.refresh = nil
+            guard s.generation == generation, var session = s.session else { return nil }
+            session.accessToken = fresh
+            session.accessTokenExpiresAt = expiresAt
+            s.session = session
+            persist(&s)
+            return session.record.uuid
+        }
+        guard let uuid = applied else {
+            return .failure(JumpError(.notSignedIn, "the session ended while its access token was being refreshed"))
+        }
+        emit(.tokenRefreshed(uuid: uuid))
+        return .success(fresh)
+    }
+
+    /// Transient failures (network, timeouts, 5xx, garbage) leave the session as it was; Capture refusing
+    /// the refresh means this session is over: keep the record and edits, ask for a new sign-in.
+    private func refreshFailed(_ error: JumpError, generation: UInt64) -> JumpError {
+        let httpStatus = error.detail["server"]?["http_status"]?.intValue ?? 0
+        let capturedCode = error.detail["server"]?["code"]?.intValue
+        let terminal = capturedCode != nil && httpStatus < 500 && capturedCode != 500 && capturedCode != 510
+        let uuid = state.withLock { s -> String?? in
+            s.refresh = nil
+            guard terminal, s.generation == generation, var session = s.session else { return .none }
+            session.reauthenticationRequired = true
+            s.session = session
+            persist(&s)
+            return .some(session.record.uuid)
+        }
+        guard terminal else { return error }
+        if case .some(let expiredUUID) = uuid {
+            emit(.sessionExpired(uuid: expiredUUID, reason: error.message))
+        }
+        return JumpError(.expired, "the session can no longer be refreshed (\(error.message)): sign in again", detail: error.detail)
+    }
+}

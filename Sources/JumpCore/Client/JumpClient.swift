@@ -1,0 +1,135 @@
+import Synchronization
+
+/// One app installation's session with Capture. Thread-safe: state changes happen under one lock, network
+/// calls happen outside it, and results are applied only if the session they belong to still exists.
+public final class JumpClient: Sendable {
+    public typealias EventHandler = @Sendable (ClientEvent) -> Void
+
+    public let config: JumpConfig
+    let settings: CaptureSettings
+    let capture: CaptureAPI
+    let transport: any Transport
+    let store: any SessionStore
+    let flowStore: (any SessionStore)?
+    let state = Mutex<ClientState>(ClientState())
+    /// Syncs run one at a time, so two never send the same change.
+    let syncGate = Mutex<Void>(())
+    let flowGate = Mutex<Void>(())
+    private let eventHandler = Mutex<EventHandler?>(nil)
+
+    /// Restores the saved session if there is one; an unreadable one is remembered, not deleted.
+    public init(config: JumpConfig, transport: (any Transport)? = nil, store: (any SessionStore)? = nil) throws(JumpError) {
+        self.config = config
+        settings = try CaptureSettings(config)
+        self.transport = transport ?? CurlTransport(connectTimeoutMs: settings.connectTimeoutMs,
+                                                    requestTimeoutMs: settings.requestTimeoutMs)
+        capture = CaptureAPI(base: settings.base, transport: self.transport)
+        if let store {
+            self.store = store
+            flowStore = nil
+        } else if let directory = settings.storageDirectory {
+            self.store = FileSessionStore(directory: directory, fileName: settings.sessionFileName)
+            flowStore = FileSessionStore(directory: directory, fileName: settings.flowFileName)
+        } else {
+            self.store = MemorySessionStore()
+            flowStore = nil
+        }
+        _ = try? restore()
+    }
+
+    public func setEventHandler(_ handler: EventHandler?) {
+        eventHandler.withLock { $0 = handler }
+    }
+
+    func emit(_ event: ClientEvent) {
+        guard let handler = eventHandler.withLock({ $0 }) else { return }
+        handler(event)
+    }
+
+    // MARK: - State
+
+    public var isSignedIn: Bool { state.withLock { $0.session != nil } }
+
+    public func stateJSON() -> JSON {
+        state.withLock { s in
+            let session = s.session
+            return [
+                "signed_in": .bool(session != nil),
+                "uuid": .optional(session?.record.uuid),
+                "email": .optional(session?.record.email),
+                "reauthentication_required": .bool(session?.reauthenticationRequired ?? false),
+                "access_token_expires_at": session?.accessTokenExpiresAt.map(JSON.int) ?? .null,
+                "unsynced_changes": .bool(!(session?.record.changes.isEmpty ?? true)),
+                "restore_error": s.restoreError?.json ?? .null,
+                "storage_error": s.storageError?.json ?? .null,
+                "flow_version": .optional(s.flow?.version),
+            ]
+        }
+    }
+
+    /// Reads the saved session again. Nothing saved: signed out. Unreadable: JUMP_E_STORAGE, nothing deleted.
+    public func restore() throws(JumpError) {
+        let loaded: Session?
+        do {
+            loaded = try store.load().map { bytes throws(JumpError) in try SessionCodec.decode(bytes) }
+        } catch {
+            state.withLock { $0.restoreError = error }
+            throw error
+        }
+        state.withLock { s in
+            s.restoreError = nil
+            if let loaded {
+                s.session = loaded
+                s.generation &+= 1
+            }
+        }
+    }
+
+    /// The session, or the reason there is none (an unreadable store is not "signed out").
+    func requireSession(_ s: ClientState) throws(JumpError) -> Session {
+        if let session = s.session { return session }
+        if let restoreError = s.restoreError {
+            throw JumpError(.storage, "the saved session could not be read (\(restoreError.message)); "
+                            + "retry with jump_client_restore or sign in again", detail: restoreError.detail)
+        }
+        throw JumpError(.notSignedIn, "no user is signed in")
+    }
+
+    /// Saves (or erases) the session; a failure is remembered and logged, because the server-side operation
+    /// that led here has already succeeded and must not be reported as failed.
+    func persist(_ s: inout ClientState) {
+        do {
+            if let session = s.session { try store.save(SessionCodec.encode(session)) } else { try store.erase() }
+            s.storageError = nil
+        } catch {
+            s.storageError = error
+            Log.warning("the session could not be saved: \(error.message)")
+        }
+    }
+
+    /// client_id, locale, flow and flow_version, as every /oauth call sends them.
+    func commonParameters(flow: Flow?) -> FormParameters {
+        var p = FormParameters()
+        p.add("client_id", settings.clientID)
+        p.add("locale", settings.locale)
+        if let flow, let name = settings.flowName {
+            p.add("flow", name)
+            p.add("flow_version", flow.version)
+        }
+        return p
+    }
+}
+
+struct ClientState: Sendable {
+    var session: Session?
+    /// Bumped at every sign-in, sign-out and restore: results of calls begun under another generation are
+    /// discarded (a late refresh must never land in the next user's session).
+    var generation: UInt64 = 0
+    var restoreError: JumpError?
+    var storageError: JumpError?
+    var refresh: RefreshFlight?
+    var flow: Flow?
+    /// Epoch seconds of the last download attempt; nil: never tried in this run.
+    var flowAttemptedAt: Int64?
+    var flowDownloaded = false
+}

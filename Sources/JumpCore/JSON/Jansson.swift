@@ -1,0 +1,109 @@
+import CJansson
+import Glibc
+
+/// JSON text and jansson values <-> `JSON`. jansson does the parsing and printing (strict RFC 8259,
+/// UTF-8 checked); this file only walks its values.
+public enum Jansson {
+    /// Parses JSON text (any value at the top level). Throws `.invalidArgument` naming `what`.
+    public static func parse(_ bytes: [UInt8], what: String) throws(JumpError) -> JSON {
+        var error = json_error_t()
+        let flags = Int(JSON_DECODE_ANY) | Int(JSON_REJECT_DUPLICATES)
+        // jansson wants a non-NULL buffer even for zero bytes.
+        let input = bytes.isEmpty ? [0] : bytes
+        let count = bytes.count
+        let parsed = input.withUnsafeBufferPointer { buf -> UnsafeMutablePointer<json_t>? in
+            buf.withMemoryRebound(to: CChar.self) { json_loadb($0.baseAddress, count, flags, &error) }
+        }
+        guard let root = parsed else {
+            let reason = withUnsafeBytes(of: error.text) { raw in
+                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+            }
+            throw JumpError(.invalidArgument, "\(what) is not valid JSON: \(reason) (line \(error.line), column \(error.column))")
+        }
+        defer { jump_json_decref(root) }
+        return value(of: UnsafePointer(root))
+    }
+
+    public static func parse(_ text: String, what: String) throws(JumpError) -> JSON {
+        try parse(Array(text.utf8), what: what)
+    }
+
+    /// Compact JSON text with sorted keys.
+    public static func serialize(_ json: JSON) -> String {
+        guard let value = makeValue(json) else { return "null" }
+        defer { jump_json_decref(value) }
+        let flags = Int(JSON_COMPACT) | Int(JSON_SORT_KEYS) | Int(JSON_ENCODE_ANY)
+        guard let text = json_dumps(value, flags) else { return "null" }
+        defer { free(text) }
+        return String(cString: text)
+    }
+
+    /// Converts a borrowed jansson value. NULL members (never produced by jansson) become `.null`.
+    public static func value(of pointer: UnsafePointer<json_t>?) -> JSON {
+        guard let p = pointer else { return .null }
+        switch jump_json_typeof(p) {
+        case Int32(JSON_OBJECT.rawValue):
+            var members: [String: JSON] = [:]
+            var iter = json_object_iter(UnsafeMutablePointer(mutating: p))
+            while let it = iter {
+                if let key = json_object_iter_key(it) {
+                    members[String(cString: key)] = value(of: json_object_iter_value(it))
+                }
+                iter = json_object_iter_next(UnsafeMutablePointer(mutating: p), it)
+            }
+            return .object(members)
+        case Int32(JSON_ARRAY.rawValue):
+            let count = json_array_size(p)
+            var items: [JSON] = []
+            items.reserveCapacity(count)
+            for i in 0..<count { items.append(value(of: json_array_get(p, i))) }
+            return .array(items)
+        case Int32(JSON_STRING.rawValue):
+            let length = json_string_length(p)
+            guard let chars = json_string_value(p) else { return .string("") }
+            let bytes = UnsafeRawBufferPointer(start: chars, count: length)
+            return .string(String(decoding: bytes, as: UTF8.self))
+        case Int32(JSON_INTEGER.rawValue):
+            return .int(Int64(json_integer_value(p)))
+        case Int32(JSON_REAL.rawValue):
+            return .double(json_real_value(p))
+        case Int32(JSON_TRUE.rawValue):
+            return .bool(true)
+        case Int32(JSON_FALSE.rawValue):
+            return .bool(false)
+        default:
+            return .null
+        }
+    }
+
+    /// A new jansson reference for `json` (nil only when jansson cannot allocate).
+    public static func makeValue(_ json: JSON) -> UnsafeMutablePointer<json_t>? {
+        switch json {
+        case .null: return json_null()
+        case .bool(let b): return b ? json_true() : json_false()
+        case .int(let i): return json_integer(json_int_t(i))
+        case .double(let d): return d.isFinite ? json_real(d) : json_null()
+        case .string(let s):
+            var s = s
+            return s.withUTF8 { buf in
+                buf.withMemoryRebound(to: CChar.self) { chars in
+                    chars.baseAddress.map { json_stringn_nocheck($0, buf.count) } ?? json_string_nocheck("")
+                }
+            }
+        case .array(let items):
+            guard let array = json_array() else { return nil }
+            for item in items {
+                guard let v = makeValue(item) else { jump_json_decref(array); return nil }
+                json_array_append_new(array, v)
+            }
+            return array
+        case .object(let members):
+            guard let object = json_object() else { return nil }
+            for (key, member) in members {
+                guard let v = makeValue(member) else { jump_json_decref(object); return nil }
+                json_object_setn_new_nocheck(object, key, key.utf8.count, v)
+            }
+            return object
+        }
+    }
+}

@@ -1,0 +1,100 @@
+import Glibc
+
+/// One file per installation, written atomically (temp file, fsync, rename, fsync of the directory),
+/// mode 0600 inside a 0700 directory.
+public final class FileSessionStore: SessionStore {
+    public let directory: String
+    public let path: String
+
+    public init(directory: String, fileName: String) {
+        self.directory = directory
+        self.path = directory + "/" + fileName
+    }
+
+    public func load() throws(JumpError) -> [UInt8]? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        if fd < 0 {
+            let code = errno
+            if code == ENOENT { return nil }
+            throw storageError("cannot open", code)
+        }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 16 << 10)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw storageError("cannot read", errno)
+            }
+            if n == 0 { break }
+            bytes.append(contentsOf: chunk[0..<n])
+            if bytes.count > 64 << 20 { throw JumpError(.storage, "the saved session at \(path) is larger than 64 MiB") }
+        }
+        return bytes
+    }
+
+    public func save(_ bytes: [UInt8]) throws(JumpError) {
+        try FileSessionStore.makeDirectory(directory)
+        let temporary = path + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw storageError("cannot create \(temporary) for", errno) }
+        var ok = false
+        defer {
+            if !ok { unlink(temporary) }
+        }
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress.map { $0 + offset }, $0.count - offset) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                let code = errno
+                close(fd)
+                throw storageError("cannot write", code)
+            }
+            offset += n
+        }
+        if fsync(fd) != 0 {
+            let code = errno
+            close(fd)
+            throw storageError("cannot flush", code)
+        }
+        close(fd)
+        guard rename(temporary, path) == 0 else { throw storageError("cannot replace", errno) }
+        ok = true
+        syncDirectory()
+    }
+
+    public func erase() throws(JumpError) {
+        if unlink(path) != 0 && errno != ENOENT { throw storageError("cannot delete", errno) }
+        syncDirectory()
+    }
+
+    private func syncDirectory() {
+        let fd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if fd >= 0 {
+            fsync(fd)
+            close(fd)
+        }
+    }
+
+    private func storageError(_ what: String, _ code: Int32) -> JumpError {
+        JumpError(.storage, "\(what) the session file \(path): \(String(cString: strerror(code)))",
+                  detail: ["errno": .int(Int64(code))])
+    }
+
+    /// mkdir -p; the last component is created 0700 (parents 0700 too when we create them).
+    static func makeDirectory(_ directory: String) throws(JumpError) {
+        var prefix = directory.hasPrefix("/") ? "" : "."
+        for component in directory.split(separator: "/") {
+            prefix += "/" + component
+            if mkdir(prefix, 0o700) != 0 && errno != EEXIST {
+                throw JumpError(.storage, "cannot create the storage directory \(prefix): \(String(cString: strerror(errno)))")
+            }
+        }
+        var info = stat()
+        guard stat(directory, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else {
+            throw JumpError(.storage, "the storage directory \(directory) is not a directory")
+        }
+    }
+}

@@ -1,0 +1,57 @@
+/// A signed-in user's session with Capture.
+struct Session: Sendable, Equatable {
+    var accessToken: String
+    /// The secret that signs refresh requests; nil when the server was given none (no refresh possible).
+    var refreshSecret: String?
+    /// Epoch seconds when the access token expires, when the server said (expires_in).
+    var accessTokenExpiresAt: Int64?
+    /// The server refused to refresh: the app must sign in again; the record and its edits are kept.
+    var reauthenticationRequired: Bool
+    var record: UserRecord
+}
+
+/// The versioned on-disk form of a session (JSON, one file per installation).
+enum SessionCodec {
+    static let format = "libjump-session"
+    static let version: Int64 = 1
+
+    static func encode(_ session: Session) -> [UInt8] {
+        let document: JSON = [
+            "format": .string(format),
+            "version": .int(version),
+            "saved_at": .int(Clock.now()),
+            "access_token": .string(session.accessToken),
+            "refresh_secret": .optional(session.refreshSecret),
+            "access_token_expires_at": session.accessTokenExpiresAt.map(JSON.int) ?? .null,
+            "reauthentication_required": .bool(session.reauthenticationRequired),
+            "record": ["baseline": session.record.baseline, "current": session.record.current],
+        ]
+        return Array(Jansson.serialize(document).utf8)
+    }
+
+    static func decode(_ bytes: [UInt8]) throws(JumpError) -> Session {
+        let document: JSON
+        do {
+            document = try Jansson.parse(bytes, what: "the saved session")
+        } catch {
+            throw JumpError(.storage, "the saved session is unreadable: \(error.message)")
+        }
+        guard document["format"]?.stringValue == format else {
+            throw JumpError(.storage, "the saved session is not a libjump session file")
+        }
+        guard let v = document["version"]?.intValue, v == version else {
+            throw JumpError(.storage, "the saved session has format version \(document["version"].map(Jansson.serialize) ?? "none"); this libjump reads version \(version)")
+        }
+        guard let token = document["access_token"]?.stringValue, !token.isEmpty,
+              let baseline = document["record"]?["baseline"], case .object = baseline,
+              let current = document["record"]?["current"], case .object = current else {
+            throw JumpError(.storage, "the saved session is incomplete (access token or record missing)")
+        }
+        return Session(
+            accessToken: token,
+            refreshSecret: document["refresh_secret"]?.stringValue,
+            accessTokenExpiresAt: document["access_token_expires_at"]?.intValue,
+            reauthenticationRequired: document["reauthentication_required"]?.boolValue ?? false,
+            record: UserRecord(baseline: baseline, current: current))
+    }
+}

@@ -1,0 +1,30 @@
+import Glibc
+
+/// Wall-clock and monotonic time without Foundation.
+public enum Clock {
+    /// Seconds since the Unix epoch.
+    public static func now() -> Int64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_REALTIME, &ts)
+        return Int64(ts.tv_sec)
+    }
+
+    static func monotonicMilliseconds() -> Int64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Int64(ts.tv_sec) &* 1000 &+ Int64(ts.tv_nsec / 1_000_000)
+    }
+
+    /// "yyyy-MM-dd HH:mm:ss" in UTC: the `date` of the refresh signature (protocol.md section 8).
+    public static func signatureDate(_ epochSeconds: Int64) -> String {
+        var t = time_t(epochSeconds)
+        var parts = tm()
+        gmtime_r(&t, &parts)
+        func pad(_ v: Int32, _ width: Int) -> String {
+            let s = String(v)
+            return String(repeating: "0", count: max(0, width - s.count)) + s
+        }
+        return "\(pad(parts.tm_year + 1900, 4))-\(pad(parts.tm_mon + 1, 2))-\(pad(parts.tm_mday, 2)) "
+            + "\(pad(parts.tm_hour, 2)):\(pad(parts.tm_min, 2)):\(pad(parts.tm_sec, 2))"
+    }
+}

@@ -1,0 +1,62 @@
+/// The configuration keys (protocol.md section 1 names), their types and defaults.
+enum ConfigKey: String, CaseIterable, Sendable {
+    case captureDomain, captureClientId, captureLocale, captureAppId, captureFlowName, captureFlowVersion
+    case captureFlowDomain
+    case captureTraditionalSignInFormName, captureTraditionalRegistrationFormName
+    case captureSocialRegistrationFormName, captureEditUserProfileFormName, captureForgotPasswordFormName
+    case captureResendEmailVerificationFormName
+    case captureEnableThinRegistration, captureRedirectUri, captureResponseType, traditionalSignInType
+    case engageAppId, engageDomain, engageWhitelistedDomain, engageResponseType
+    case storageDirectory, connectTimeoutMs, requestTimeoutMs, tokenRefreshMarginSeconds
+
+    enum Kind { case string, bool, int }
+
+    var kind: Kind {
+        switch self {
+        case .captureEnableThinRegistration: return .bool
+        case .connectTimeoutMs, .requestTimeoutMs, .tokenRefreshMarginSeconds: return .int
+        default: return .string
+        }
+    }
+
+    /// nil: no default (the key is unset until given).
+    var defaultValue: JSON? {
+        switch self {
+        case .captureLocale: return "en-US"
+        case .captureFlowDomain: return "https://d1lqe9temigv1p.cloudfront.net"
+        case .captureTraditionalSignInFormName: return "signInForm"
+        case .captureTraditionalRegistrationFormName: return "registrationForm"
+        case .captureSocialRegistrationFormName: return "socialRegistrationForm"
+        case .captureEditUserProfileFormName: return "editProfileForm"
+        case .captureForgotPasswordFormName: return "forgotPasswordForm"
+        case .captureResendEmailVerificationFormName: return "resendVerificationForm"
+        case .captureEnableThinRegistration: return false
+        case .captureResponseType: return "token"
+        case .traditionalSignInType: return "email"
+        case .engageDomain: return "https://rpxnow.com"
+        case .engageResponseType: return "token_profile"
+        case .connectTimeoutMs: return 10_000
+        case .requestTimeoutMs: return 30_000
+        case .tokenRefreshMarginSeconds: return 60
+        default: return nil
+        }
+    }
+
+    /// Values outside these sets are refused when set, not when used.
+    var allowedValues: [String]? {
+        switch self {
+        case .captureResponseType: return ["token", "code_and_token"]
+        case .traditionalSignInType: return ["email", "username"]
+        case .engageResponseType: return ["token_profile", "token"]
+        default: return nil
+        }
+    }
+
+    var allowedRange: ClosedRange<Int64>? {
+        switch self {
+        case .connectTimeoutMs, .requestTimeoutMs: return 1...600_000
+        case .tokenRefreshMarginSeconds: return 0...86_400
+        default: return nil
+        }
+    }
+}

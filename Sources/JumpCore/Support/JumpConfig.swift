@@ -1,0 +1,76 @@
+/// A client's settings. Built from JSON or key by key; an unknown key or a wrong type is an error naming
+/// the key, so a typo never silently falls back to a default.
+public struct JumpConfig: Sendable, Equatable {
+    private var values: [ConfigKey: JSON] = [:]
+
+    public init() {}
+
+    public init(json: JSON) throws(JumpError) {
+        guard case .object(let members) = json else {
+            throw .invalidArgument("the configuration must be a JSON object, not \(json.typeName)")
+        }
+        for key in members.keys.sorted() {
+            try set(key, members[key] ?? .null)
+        }
+    }
+
+    /// Sets `key` to `value`; `.null` restores the default.
+    public mutating func set(_ name: String, _ value: JSON) throws(JumpError) {
+        guard let key = ConfigKey(rawValue: name) else {
+            throw .invalidArgument("unknown configuration key '\(name)'", argument: name)
+        }
+        if value == .null {
+            values[key] = nil
+            return
+        }
+        switch (key.kind, value) {
+        case (.string, .string(let s)):
+            if let allowed = key.allowedValues, !allowed.contains(s) {
+                throw .invalidArgument(
+                    "configuration key '\(name)' must be one of \(allowed.joined(separator: ", ")), not '\(s)'",
+                    argument: name)
+            }
+        case (.bool, .bool): break
+        case (.int, let v) where v.intValue != nil:
+            if let range = key.allowedRange, let i = v.intValue, !range.contains(i) {
+                throw .invalidArgument(
+                    "configuration key '\(name)' must be between \(range.lowerBound) and \(range.upperBound)",
+                    argument: name)
+            }
+            values[key] = .int(v.intValue ?? 0)
+            return
+        default:
+            throw .invalidArgument(
+                "configuration key '\(name)' must be a \(key.kind) value, not \(value.typeName)", argument: name)
+        }
+        values[key] = value
+    }
+
+    /// Every key with its effective value (defaults included; unset keys as null).
+    public var json: JSON {
+        var o: [String: JSON] = [:]
+        for key in ConfigKey.allCases { o[key.rawValue] = value(key) ?? .null }
+        return .object(o)
+    }
+
+    func value(_ key: ConfigKey) -> JSON? { values[key] ?? key.defaultValue }
+
+    func string(_ key: ConfigKey) -> String? {
+        guard let s = value(key)?.stringValue, !s.isEmpty else { return nil }
+        return s
+    }
+
+    func int(_ key: ConfigKey) -> Int64 { value(key)?.intValue ?? key.defaultValue?.intValue ?? 0 }
+
+    func bool(_ key: ConfigKey) -> Bool { value(key)?.boolValue ?? false }
+}
+
+extension ConfigKey.Kind: CustomStringConvertible {
+    var description: String {
+        switch self {
+        case .string: return "string"
+        case .bool: return "boolean"
+        case .int: return "integer"
+        }
+    }
+}

@@ -1,0 +1,29 @@
+/// Every failure of JumpCore: a stable status, a message safe to show or log (never a secret), and the
+/// machine-readable detail an app needs to recover (server error, invalid fields, merge token, ...).
+public struct JumpError: Error, Sendable, Equatable {
+    public var status: JumpStatus
+    public var message: String
+    /// Extra detail members (server, invalid_fields, argument, merge_token, ...).
+    public var detail: [String: JSON]
+
+    public init(_ status: JumpStatus, _ message: String, detail: [String: JSON] = [:]) {
+        self.status = status
+        self.message = message
+        self.detail = detail
+    }
+
+    /// The detail document of jump_error_last() and of async completions.
+    public var json: JSON {
+        var o = detail
+        o["status"] = .int(Int64(status.rawValue))
+        o["status_name"] = .string(status.name)
+        o["message"] = .string(message)
+        return .object(o)
+    }
+
+    public static func invalidArgument(_ message: String, argument: String? = nil) -> JumpError {
+        JumpError(.invalidArgument, message, detail: argument.map { ["argument": .string($0)] } ?? [:])
+    }
+
+    public static func `internal`(_ message: String) -> JumpError { JumpError(.internal, message) }
+}

@@ -1,0 +1,175 @@
+import CCurl
+import Glibc
+import Synchronization
+
+/// libcurl once per process; curl_global_init is thread-safe on the libcurl versions we build against,
+/// and a Swift global initializer runs exactly once.
+private let curlGlobalInit: CURLcode = curl_global_init(Int(CURL_GLOBAL_DEFAULT))
+
+/// HTTP through libcurl easy handles. Idle handles are pooled so their connections are reused.
+public final class CurlTransport: Transport {
+    /// A response larger than this is refused (protects the host from a hostile or broken server).
+    static let maximumBodyBytes = 32 << 20
+
+    private let connectTimeoutMs: Int
+    private let requestTimeoutMs: Int
+    private let idle = Mutex<[EasyHandle]>([])
+
+    public init(connectTimeoutMs: Int, requestTimeoutMs: Int) {
+        _ = curlGlobalInit
+        self.connectTimeoutMs = connectTimeoutMs
+        self.requestTimeoutMs = requestTimeoutMs
+    }
+
+    deinit {
+        for handle in idle.withLock({ $0 }) { curl_easy_cleanup(handle.pointer) }
+    }
+
+    public func send(_ request: HTTPRequest, cancellation: Cancellation?) throws(JumpError) -> HTTPResponse {
+        try cancellation?.check()
+        guard let handle = takeHandle() else { throw JumpError.internal("libcurl could not create a handle") }
+        let started = Clock.monotonicMilliseconds()
+        let result = perform(request, on: handle.pointer, cancellation: cancellation)
+        let elapsed = Clock.monotonicMilliseconds() - started
+        switch result {
+        case .success(let response):
+            returnHandle(handle)
+            Log.debug("\(request.method) \(request.redactedURL) -> \(response.status) in \(elapsed) ms")
+            return response
+        case .failure(let error):
+            // A failed handle may hold a broken connection: drop it rather than pool it.
+            curl_easy_cleanup(handle.pointer)
+            Log.info("\(request.method) \(request.redactedURL) failed in \(elapsed) ms: \(error.message)")
+            throw error
+        }
+    }
+
+    private func takeHandle() -> EasyHandle? {
+        if let pooled = idle.withLock({ $0.popLast() }) { return pooled }
+        return curl_easy_init().map(EasyHandle.init)
+    }
+
+    private func returnHandle(_ handle: EasyHandle) {
+        curl_easy_reset(handle.pointer)
+        idle.withLock { pool in
+            if pool.count < 8 { pool.append(handle) } else { curl_easy_cleanup(handle.pointer) }
+        }
+    }
+
+    private func perform(_ request: HTTPRequest, on curl: UnsafeMutableRawPointer,
+                         cancellation: Cancellation?) -> Result<HTTPResponse, JumpError> {
+        let sink = ResponseSink(cancellation: cancellation)
+        let context = Unmanaged.passRetained(sink)
+        defer { context.release() }
+
+        var headerList: UnsafeMutablePointer<curl_slist>? = nil
+        defer { curl_slist_free_all(headerList) }
+        for (name, value) in request.headers {
+            headerList = curl_slist_append(headerList, "\(name): \(value)")
+        }
+        // Without this libcurl sends "Expect: 100-continue" for larger bodies and waits a round trip.
+        headerList = curl_slist_append(headerList, "Expect:")
+
+        var code = request.url.withCString { jump_curl_setopt_ptr(curl, CURLOPT_URL, $0) }
+        guard code == CURLE_OK else {
+            return .failure(.invalidArgument("'\(request.redactedURL)' is not a usable URL"))
+        }
+        _ = "http,https".withCString { jump_curl_setopt_ptr(curl, CURLOPT_PROTOCOLS_STR, $0) }
+        _ = jump_curl_setopt_long(curl, CURLOPT_NOSIGNAL, 1)
+        _ = jump_curl_setopt_long(curl, CURLOPT_CONNECTTIMEOUT_MS, connectTimeoutMs)
+        _ = jump_curl_setopt_long(curl, CURLOPT_TIMEOUT_MS, requestTimeoutMs)
+        _ = jump_curl_setopt_long(curl, CURLOPT_NOPROGRESS, 0)
+        _ = jump_curl_setopt_xferinfo(curl, progressCallback)
+        _ = jump_curl_setopt_ptr(curl, CURLOPT_XFERINFODATA, context.toOpaque())
+        _ = jump_curl_setopt_write(curl, CURLOPT_WRITEFUNCTION, writeCallback)
+        _ = jump_curl_setopt_ptr(curl, CURLOPT_WRITEDATA, context.toOpaque())
+        _ = jump_curl_setopt_ptr(curl, CURLOPT_HTTPHEADER, headerList)
+        _ = "".withCString { jump_curl_setopt_ptr(curl, CURLOPT_ACCEPT_ENCODING, $0) }
+        if request.method == "GET" {
+            _ = jump_curl_setopt_long(curl, CURLOPT_HTTPGET, 1)
+            _ = jump_curl_setopt_long(curl, CURLOPT_FOLLOWLOCATION, 1)
+            _ = jump_curl_setopt_long(curl, CURLOPT_MAXREDIRS, 5)
+        } else {
+            _ = jump_curl_setopt_long(curl, CURLOPT_POST, 1)
+            _ = jump_curl_setopt_off(curl, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(request.body.count))
+            if request.method != "POST" {
+                _ = request.method.withCString { jump_curl_setopt_ptr(curl, CURLOPT_CUSTOMREQUEST, $0) }
+            }
+        }
+
+        // COPYPOSTFIELDS would copy; the buffer outlives curl_easy_perform here, so lend it.
+        let body = request.body.isEmpty ? [0] : request.body
+        code = body.withUnsafeBufferPointer { buffer in
+            if request.method != "GET" { _ = jump_curl_setopt_ptr(curl, CURLOPT_POSTFIELDS, buffer.baseAddress) }
+            let performed = curl_easy_perform(curl)
+            _ = jump_curl_setopt_ptr(curl, CURLOPT_POSTFIELDS, nil)
+            return performed
+        }
+        if code != CURLE_OK {
+            return .failure(error(for: code, request: request, sink: sink))
+        }
+        var status = 0
+        _ = jump_curl_response_code(curl, &status)
+        var contentType: UnsafeMutablePointer<CChar>? = nil
+        _ = jump_curl_content_type(curl, &contentType)
+        return .success(HTTPResponse(status: status, contentType: contentType.map { String(cString: $0) },
+                                     body: sink.body))
+    }
+
+    private func error(for code: CURLcode, request: HTTPRequest, sink: ResponseSink) -> JumpError {
+        let reason = String(cString: curl_easy_strerror(code))
+        let target = request.redactedURL
+        if sink.tooLarge {
+            return JumpError(.server, "the response from \(target) is larger than \(Self.maximumBodyBytes >> 20) MiB")
+        }
+        switch code {
+        case CURLE_ABORTED_BY_CALLBACK:
+            return JumpError(.cancelled, "the request to \(target) was cancelled")
+        case CURLE_OPERATION_TIMEDOUT:
+            return JumpError(.timeout, "no answer from \(target) in time (\(reason))")
+        case CURLE_URL_MALFORMAT, CURLE_UNSUPPORTED_PROTOCOL:
+            return .invalidArgument("'\(target)' is not a usable URL (\(reason))")
+        default:
+            return JumpError(.network, "could not reach \(target): \(reason)", detail: ["curl_code": .int(Int64(code.rawValue))])
+        }
+    }
+}
+
+/// A CURL* that may cross threads (libcurl allows a handle to move between threads, one at a time).
+private struct EasyHandle: @unchecked Sendable {
+    let pointer: UnsafeMutableRawPointer
+}
+
+/// Collects the body and carries the cancellation flag into libcurl's C callbacks.
+private final class ResponseSink {
+    var body: [UInt8] = []
+    var tooLarge = false
+    let cancellation: Cancellation?
+
+    init(cancellation: Cancellation?) { self.cancellation = cancellation }
+}
+
+private let writeCallback: @convention(c) (UnsafeMutablePointer<CChar>?, Int, Int, UnsafeMutableRawPointer?) -> Int = {
+    data, size, count, context in
+    guard let context else { return 0 }
+    let sink = Unmanaged<ResponseSink>.fromOpaque(context).takeUnretainedValue()
+    let (total, overflow) = size.multipliedReportingOverflow(by: count)
+    guard !overflow, total >= 0 else { return 0 }
+    guard sink.body.count + total <= CurlTransport.maximumBodyBytes else {
+        sink.tooLarge = true
+        return 0
+    }
+    if let data, total > 0 {
+        data.withMemoryRebound(to: UInt8.self, capacity: total) {
+            sink.body.append(contentsOf: UnsafeBufferPointer(start: $0, count: total))
+        }
+    }
+    return total
+}
+
+private let progressCallback: @convention(c) (UnsafeMutableRawPointer?, curl_off_t, curl_off_t, curl_off_t, curl_off_t) -> Int32 = {
+    context, _, _, _, _ in
+    guard let context else { return 0 }
+    let sink = Unmanaged<ResponseSink>.fromOpaque(context).takeUnretainedValue()
+    return sink.cancellation?.isCancelled == true ? 1 : 0
+}

@@ -1,0 +1,46 @@
+/// application/x-www-form-urlencoded bodies, as Capture expects them.
+public struct FormParameters: Sendable, Equatable {
+    public private(set) var pairs: [(String, String)] = []
+
+    public init() {}
+
+    public mutating func add(_ name: String, _ value: String?) {
+        guard let value else { return }
+        pairs.append((name, value))
+    }
+
+    public subscript(name: String) -> String? { pairs.last { $0.0 == name }?.1 }
+
+    public var names: [String] { pairs.map(\.0) }
+
+    /// Keys keep `[` and `]` raw, as the reference SDKs send them (e.g. birthdate[dateselect_year]).
+    public var encoded: String {
+        pairs.map { FormParameters.escape($0.0, keepBrackets: true) + "=" + FormParameters.escape($0.1, keepBrackets: false) }
+            .joined(separator: "&")
+    }
+
+    static func escape(_ text: String, keepBrackets: Bool) -> String {
+        var out = ""
+        out.reserveCapacity(text.utf8.count)
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."),
+                 UInt8(ascii: "_"), UInt8(ascii: "~"):
+                out.unicodeScalars.append(Unicode.Scalar(byte))
+            case UInt8(ascii: "[") where keepBrackets, UInt8(ascii: "]") where keepBrackets:
+                out.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                let hex = Array("0123456789ABCDEF".unicodeScalars)
+                out.unicodeScalars.append("%")
+                out.unicodeScalars.append(hex[Int(byte >> 4)])
+                out.unicodeScalars.append(hex[Int(byte & 0x0F)])
+            }
+        }
+        return out
+    }
+
+    public static func == (a: FormParameters, b: FormParameters) -> Bool {
+        a.pairs.elementsEqual(b.pairs) { $0.0 == $1.0 && $0.1 == $1.1 }
+    }
+}

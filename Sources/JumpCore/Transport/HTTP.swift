@@ -1,0 +1,36 @@
+/// One HTTP exchange, as the Capture and Engage clients need it (no streaming: bodies are small).
+public struct HTTPRequest: Sendable {
+    public var method: String
+    public var url: String
+    public var headers: [(String, String)]
+    public var body: [UInt8]
+
+    public init(method: String, url: String, headers: [(String, String)] = [], body: [UInt8] = []) {
+        self.method = method
+        self.url = url
+        self.headers = headers
+        self.body = body
+    }
+
+    /// scheme://host[:port]/path without the query string: safe for messages and logs.
+    public var redactedURL: String {
+        String(url.prefix { $0 != "?" && $0 != "#" })
+    }
+}
+
+public struct HTTPResponse: Sendable {
+    public var status: Int
+    public var contentType: String?
+    public var body: [UInt8]
+
+    public init(status: Int, contentType: String?, body: [UInt8]) {
+        self.status = status
+        self.contentType = contentType
+        self.body = body
+    }
+}
+
+/// How JumpCore reaches servers. Production: `CurlTransport`. Tests may substitute their own.
+public protocol Transport: Sendable {
+    func send(_ request: HTTPRequest, cancellation: Cancellation?) throws(JumpError) -> HTTPResponse
+}

@@ -1,0 +1,55 @@
+/// A server base URL from configuration: "host", "host:port" or "scheme://host[:port][/path]".
+/// HTTPS is required except for loopback hosts (the emulator, RFC 8252 loopback redirects).
+public struct ServerURL: Sendable, Equatable {
+    public let base: String  // no trailing slash
+
+    public init(_ text: String, key: String) throws(JumpError) {
+        var value = text.trimmingSpaces()
+        while value.hasSuffix("/") { value.removeLast() }
+        guard !value.isEmpty else { throw .invalidArgument("configuration key '\(key)' is empty", argument: key) }
+        if !value.contains("://") { value = "https://" + value }
+        let schemeEnd = value.firstRange(of: "://")
+        guard let schemeEnd else { throw .invalidArgument("configuration key '\(key)' is not a URL", argument: key) }
+        let scheme = value[..<schemeEnd.lowerBound].lowercased()
+        let rest = value[schemeEnd.upperBound...]
+        let authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        let host = ServerURL.host(ofAuthority: String(authority))
+        guard !host.isEmpty, !rest.contains("?"), !rest.contains("#"),
+              !authority.contains("@"), !authority.contains(where: { $0 == " " }) else {
+            throw .invalidArgument("configuration key '\(key)' ('\(text)') is not a usable server URL", argument: key)
+        }
+        switch scheme {
+        case "https": break
+        case "http" where ServerURL.isLoopback(host): break
+        case "http":
+            throw .invalidArgument(
+                "configuration key '\(key)' must use https (plain http is only allowed for loopback hosts)",
+                argument: key)
+        default:
+            throw .invalidArgument("configuration key '\(key)' has unsupported scheme '\(scheme)'", argument: key)
+        }
+        base = scheme + "://" + rest
+    }
+
+    public func url(_ path: String) -> String { base + path }
+
+    static func host(ofAuthority authority: String) -> String {
+        if authority.hasPrefix("[") {
+            return String(authority.prefix { $0 != "]" }.dropFirst()).lowercased()
+        }
+        return String(authority.prefix { $0 != ":" }).lowercased()
+    }
+
+    static func isLoopback(_ host: String) -> Bool {
+        host == "localhost" || host == "::1" || host.hasPrefix("127.")
+    }
+}
+
+extension String {
+    func trimmingSpaces() -> String {
+        let scalars = unicodeScalars
+        let start = scalars.firstIndex { !$0.properties.isWhitespace } ?? scalars.endIndex
+        let end = scalars.lastIndex { !$0.properties.isWhitespace }.map { scalars.index(after: $0) } ?? start
+        return String(scalars[start..<max(start, end)])
+    }
+}

@@ -1,0 +1,285 @@
+/*
+ * jump.h - the public C API of libjump, the JUMP sign-in and user-record SDK core.
+ *
+ * Conventions (they hold for every function below unless its comment says otherwise):
+ *  - Fallible functions return a jump_status: JUMP_OK (0) or a negative code. Codes are never renumbered.
+ *    After a failure, jump_error_last() on the same thread gives a JSON detail object (see "Errors").
+ *  - Handles (jump_config, jump_client, jump_record, jump_request) are opaque. They are created through an
+ *    out-parameter and released with their own _free function, which accepts NULL. A freed or wrong handle
+ *    is detected and reported as JUMP_E_INVALID_HANDLE; it never corrupts memory.
+ *  - Strings in are NUL-terminated UTF-8, borrowed for the duration of the call (the library copies what
+ *    it keeps). Invalid UTF-8 is refused with JUMP_E_INVALID_ARGUMENT.
+ *  - Strings out (char **out) are NUL-terminated UTF-8 owned by the caller: free them with
+ *    jump_string_free(), never free(). On failure *out is set to NULL.
+ *  - JSON crosses in two forms: UTF-8 text, and jansson's json_t* (the _jansson functions). A json_t*
+ *    argument is borrowed (its reference count is untouched); a json_t* returned through an out-parameter
+ *    is a new reference the caller releases with json_decref(). Results of sign-in, registration and sync
+ *    are small summaries and exist as text only; the record they concern is readable in both forms through
+ *    jump_record.
+ *  - Thread safety: every handle may be used from any thread at once; a client serializes its own state.
+ *  - Callbacks run on a thread owned by libjump, one at a time per client and in order, unless a dispatcher
+ *    is installed (jump_client_set_dispatcher). A callback may call any jump_* function, except
+ *    jump_request_wait (which returns JUMP_E_BUSY there). The JSON text given to a callback is valid only
+ *    until the callback returns.
+ *  - Secrets (passwords, access tokens, refresh secrets) never appear in error messages, events or logs.
+ *  - The library is never unloaded: dlclose() leaves it mapped (Swift code does not survive unloading).
+ */
+#ifndef JUMP_H
+#define JUMP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---------------------------------------------------------------------------------------------------- */
+/* Versions                                                                                             */
+/* ---------------------------------------------------------------------------------------------------- */
+
+#define JUMP_VERSION_MAJOR 0
+#define JUMP_VERSION_MINOR 1
+#define JUMP_VERSION_PATCH 0
+#define JUMP_VERSION "0.1.0"
+/* (major << 16) | (minor << 8) | patch */
+#define JUMP_VERSION_NUMBER 0x000100
+#define JUMP_VERSION_CHECK(major, minor, patch) \
+    (JUMP_VERSION_NUMBER >= (((major) << 16) | ((minor) << 8) | (patch)))
+/* Bumped only when the ABI breaks; equals the soname suffix (libjump.so.1). */
+#define JUMP_ABI_VERSION 1
+
+/* The library's version string, e.g. "0.1.0". Static storage; never NULL. */
+const char *jump_version(void);
+/* The library's version as (major << 16) | (minor << 8) | patch; compare with JUMP_VERSION_NUMBER. */
+uint32_t jump_version_number(void);
+/* The library's ABI version; a host built against this header should refuse a library where it differs. */
+int32_t jump_abi_version(void);
+
+/* ---------------------------------------------------------------------------------------------------- */
+/* Status codes and errors                                                                              */
+/* ---------------------------------------------------------------------------------------------------- */
+
+typedef enum jump_status {
+    JUMP_OK = 0,
+    JUMP_E_INVALID_ARGUMENT = -1,      /* NULL where a value is needed, bad UTF-8/JSON, unknown config key  */
+    JUMP_E_INVALID_HANDLE = -2,        /* freed, NULL or wrong kind of handle                                 */
+    JUMP_E_NETWORK = -3,               /* could not reach the server (DNS, refused, TLS, reset)              */
+    JUMP_E_TIMEOUT = -4,               /* the server did not answer in time                                  */
+    JUMP_E_SERVER = -5,                /* the server answered with an error, or with something not JSON      */
+    JUMP_E_NOT_SIGNED_IN = -6,         /* the operation needs a signed-in user                               */
+    JUMP_E_BAD_CREDENTIALS = -7,       /* wrong user name, email or password                                 */
+    JUMP_E_MERGE_REQUIRED = -8,        /* the email belongs to another identity: merge flow (detail: merge_token) */
+    JUMP_E_REGISTRATION_REQUIRED = -9, /* two-step registration needed (detail: social_registration_token)   */
+    JUMP_E_VALIDATION = -10,           /* form validation failed (detail: invalid_fields)                   */
+    JUMP_E_NOT_FOUND = -11,            /* no such attribute, path, user or flow                              */
+    JUMP_E_EXPIRED = -12,              /* the session can no longer be refreshed: sign in again              */
+    JUMP_E_STORAGE = -13,              /* the session store could not be read or written (nothing deleted)  */
+    JUMP_E_CANCELLED = -14,            /* the operation was cancelled (jump_request_cancel, client freed)    */
+    JUMP_E_UNSUPPORTED = -15,          /* not possible with this configuration or not implemented           */
+    JUMP_E_BUSY = -16,                 /* would deadlock or conflict (e.g. jump_request_wait in a callback)  */
+    JUMP_E_INTERNAL = -17              /* a bug in libjump; the detail says where                            */
+} jump_status;
+
+/* A static, human-readable description of a status code; never NULL (unknown codes included). */
+const char *jump_status_str(jump_status status);
+
+/* The detail of the last failure on the calling thread, as JSON text owned by the library (valid until the
+ * next jump_* call on this thread; never NULL). Keys: "status", "status_name", "message", and when known
+ * "server" {"code","error","error_description"}, "invalid_fields" {field: [messages]}, "argument",
+ * "merge_token", "existing_provider", "conflicting_provider", "social_registration_token",
+ * "prereg_record". Only meaningful right after a call returned non-JUMP_OK. */
+const char *jump_error_last(void);
+/* The same detail as a new jansson reference (caller json_decref()s it). */
+jump_status jump_error_last_jansson(struct json_t **out);
+
+/* Frees a string returned by libjump. NULL is a no-op. */
+void jump_string_free(char *string);
+
+/* ---------------------------------------------------------------------------------------------------- */
+/* Callbacks                                                                                            */
+/* ---------------------------------------------------------------------------------------------------- */
+
+/* Receives a JSON document: {"version":1,"kind":"completion"|"event"|"log", ...}. Unknown kinds and
+ * fields must be ignored. The text is valid only during the call. */
+typedef void (*jump_callback)(void *userdata, const char *json);
+/* Releases userdata; libjump calls it exactly once, when it drops the callback. */
+typedef void (*jump_free_fn)(void *userdata);
+/* A host dispatcher: run job(arg) later on the host's thread (exactly once, or the job leaks). */
+typedef void (*jump_dispatch_fn)(void *context, void (*job)(void *arg), void *arg);
+
+/* Installs a process-wide log callback (NULL removes it). Each call receives
+ * {"version":1,"kind":"log","level":"debug"|"info"|"warning"|"error","message":"..."}; lines are redacted.
+ * The callback may run on any thread, concurrently. */
+jump_status jump_set_log_callback(jump_callback callback, void *userdata, jump_free_fn userdata_free);
+
+/* ---------------------------------------------------------------------------------------------------- */
+/* jump_config: settings for a client. Keys (JSON names; unknown keys and wrong types are errors):      */
+/*   captureDomain (string: host, host:port or URL; https required except for loopback hosts),         */
+/*   captureClientId, captureLocale ("en-US"), captureAppId, captureFlowName, captureFlowVersion (unset */
+/*   = "HEAD"), captureFlowDomain (flow CDN base URL), captureTraditionalSignInFormName ("signInForm"),  */
+/*   captureTraditionalRegistrationFormName ("registrationForm"), captureSocialRegistrationFormName     */
+/*   ("socialRegistrationForm"), captureEditUserProfileFormName ("editProfileForm"),                    */
+/*   captureForgotPasswordFormName ("forgotPasswordForm"), captureResendEmailVerificationFormName       */
+/*   ("resendVerificationForm"), captureEnableThinRegistration (bool, false), captureRedirectUri        */
+/*   (default: the Capture base URL), captureResponseType ("token" | "code_and_token"),                 */
+/*   traditionalSignInType ("email" | "username"), engageAppId, engageDomain, engageWhitelistedDomain,  */
+/*   engageResponseType ("token_profile" | "token"), storageDirectory (default                          */
+/*   $XDG_DATA_HOME/jump or ~/.local/share/jump; ":memory:" keeps the session in memory only),          */
+/*   connectTimeoutMs (int, 10000), requestTimeoutMs (int, 30000), tokenRefreshMarginSeconds (int, 60). */
+/* ---------------------------------------------------------------------------------------------------- */
+
+typedef struct jump_config jump_config;
+
+/* Creates a config holding the defaults. */
+jump_status jump_config_new(jump_config **out);
+/* Creates a config from a JSON object of the keys above. */
+jump_status jump_config_from_json(const char *json, jump_config **out);
+/* Creates a config from a jansson object (borrowed). */
+jump_status jump_config_from_jansson(const struct json_t *json, jump_config **out);
+/* Sets a string key; NULL restores the key's default. */
+jump_status jump_config_set_string(jump_config *config, const char *key, const char *value);
+/* Sets a boolean key (value 0 or 1). */
+jump_status jump_config_set_bool(jump_config *config, const char *key, int value);
+/* Sets an integer key. */
+jump_status jump_config_set_int(jump_config *config, const char *key, int64_t value);
+/* The effective settings, defaults included, as JSON text. */
+jump_status jump_config_to_json(const jump_config *config, char **out);
+/* The effective settings as a new jansson reference. */
+jump_status jump_config_to_jansson(const jump_config *config, struct json_t **out);
+/* Releases a config. Clients created from it keep their own copy. NULL is a no-op. */
+void jump_config_free(jump_config *config);
+
+/* ---------------------------------------------------------------------------------------------------- */
+/* jump_client: one app installation's session with Capture.                                           */
+/* Async variants take (callback, userdata, userdata_free, out_request): the callback receives          */
+/* {"version":1,"kind":"completion","operation":"sign_in","status":0,"result":{...}} or, on failure,    */
+/* {"version":1,"kind":"completion","operation":..,"status":<negative>,"error":{<error detail>}}.       */
+/* out_request may be NULL; otherwise it receives a jump_request the caller frees. The callback runs    */
+/* exactly once, also when the call itself fails to start (then the function returns that status too). */
+/* ---------------------------------------------------------------------------------------------------- */
+
+typedef struct jump_client jump_client;
+typedef struct jump_record jump_record;
+typedef struct jump_request jump_request;
+
+/* Creates a client from a copy of config and restores the saved session, if any (no network). A saved
+ * session that cannot be read leaves the client signed out with "restore_error" in its state; nothing is
+ * deleted, and jump_client_restore() retries. */
+jump_status jump_client_new(const jump_config *config, jump_client **out);
+/* Releases a client. In-flight operations are cancelled (their callbacks still run once, with
+ * JUMP_E_CANCELLED); the event callback's userdata_free runs. NULL is a no-op. */
+void jump_client_free(jump_client *client);
+
+/* The client's state as JSON: {"signed_in","uuid","email","reauthentication_required",
+ * "access_token_expires_at" (epoch seconds or null),"unsynced_changes","restore_error" (detail or null)}. */
+jump_status jump_client_state(jump_client *client, char **out_json);
+/* 1 when a user is signed in, 0 otherwise (and for an invalid handle). */
+int jump_client_is_signed_in(jump_client *client);
+/* Reads the saved session again (after a JUMP_E_STORAGE restore error). */
+jump_status jump_client_restore(jump_client *client);
+/* Downloads the Capture flow now (normally fetched when first needed) and caches it on disk; falls back
+ * to the cached copy when the download fails. */
+jump_status jump_client_load_flow(jump_client *client);
+
+/* Registers a traditional account: attributes is a JSON object of record attributes (e.g. {"email":..,
+ * "givenName":..,"birthday":"1990-05-17"}) mapped to the registration form's fields through the flow;
+ * password fills the form's password fields. Signs the new user in. out_result (may be NULL) receives
+ * {"is_new":true,"uuid":..,"authorization_code":..|null}. JUMP_E_VALIDATION carries invalid_fields. */
+jump_status jump_client_register_traditional(jump_client *client, const char *attributes_json,
+                                             const char *password, char **out_result);
+/* jump_client_register_traditional with the attributes as a jansson object (borrowed). */
+jump_status jump_client_register_traditional_jansson(jump_client *client, const struct json_t *attributes,
+                                                     const char *password, char **out_result);
+/* Asynchronous jump_client_register_traditional; the completion's result is the same object. */
+jump_status jump_client_register_traditional_async(jump_client *client, const char *attributes_json,
+                                                   const char *password, jump_callback callback,
+                                                   void *userdata, jump_free_fn userdata_free,
+                                                   jump_request **out_request);
+
+/* Signs in with an email or user name (as the configured sign-in form expects) and a password.
+ * out_result (may be NULL) receives {"is_new":false,"uuid":..,"authorization_code":..|null}. */
+jump_status jump_client_sign_in(jump_client *client, const char *user, const char *password,
+                                char **out_result);
+/* Asynchronous jump_client_sign_in. */
+jump_status jump_client_sign_in_async(jump_client *client, const char *user, const char *password,
+                                      jump_callback callback, void *userdata, jump_free_fn userdata_free,
+                                      jump_request **out_request);
+
+/* Signs out: forgets the session in memory and erases it from storage. Unsynced changes are discarded. */
+jump_status jump_client_sign_out(jump_client *client);
+
+/* A view of the signed-in user's record (see jump_record). The caller frees it with jump_record_free. */
+jump_status jump_client_record(jump_client *client, jump_record **out);
+/* Fetches the record from the server (/entity), keeping unsynced local edits on top. Refreshes an expired
+ * access token transparently. */
+jump_status jump_client_fetch_record(jump_client *client);
+/* Asynchronous jump_client_fetch_record; the completion's result is {}. */
+jump_status jump_client_fetch_record_async(jump_client *client, jump_callback callback, void *userdata,
+                                           jump_free_fn userdata_free, jump_request **out_request);
+/* Sends the record's unsynced changes (entity.update, only the changed attributes). Changes stay unsynced
+ * until the server acknowledged them. out_result (may be NULL): {"changed":["/aboutMe",..],"requests":N}. */
+jump_status jump_client_sync(jump_client *client, char **out_result);
+/* Asynchronous jump_client_sync. */
+jump_status jump_client_sync_async(jump_client *client, jump_callback callback, void *userdata,
+                                   jump_free_fn userdata_free, jump_request **out_request);
+
+/* A valid access token for the signed-in user, refreshed first if it is known to be expired. A secret:
+ * free it with jump_string_free and do not log it. */
+jump_status jump_client_access_token(jump_client *client, char **out_token);
+/* Refreshes the access token now (refresh_access_token, signed with the session's refresh secret).
+ * Concurrent refreshes of one session are coalesced into one request. */
+jump_status jump_client_refresh_access_token(jump_client *client);
+
+/* Sets the event callback (NULL removes it; the previous userdata_free runs). Events:
+ * {"version":1,"kind":"event","event":"signed_in"|"signed_out"|"token_refreshed"|"record_synced"|
+ *  "record_fetched"|"session_expired", "uuid":..}. */
+jump_status jump_client_set_event_callback(jump_client *client, jump_callback callback, void *userdata,
+                                           jump_free_fn userdata_free);
+/* Routes this client's callbacks through a host dispatcher (NULL restores libjump's own thread). */
+jump_status jump_client_set_dispatcher(jump_client *client, jump_dispatch_fn dispatch, void *context);
+
+/* ---------------------------------------------------------------------------------------------------- */
+/* jump_record: a live view of the signed-in user's record. Paths: "/" (the whole record), "/aboutMe",  */
+/* "/primaryAddress/city", "/photos#12/value" (a plural element by id). Edits are local until           */
+/* jump_client_sync. A view outlives neither the session it was made for: after sign-out or another      */
+/* sign-in its calls return JUMP_E_NOT_SIGNED_IN.                                                       */
+/* ---------------------------------------------------------------------------------------------------- */
+
+/* The value at path as JSON text. JUMP_E_NOT_FOUND when the path does not exist. */
+jump_status jump_record_get(jump_record *record, const char *path, char **out_json);
+/* The value at path as a new jansson reference. */
+jump_status jump_record_get_jansson(jump_record *record, const char *path, struct json_t **out);
+/* The string at path; *out is NULL for a JSON null. Another type is JUMP_E_INVALID_ARGUMENT. */
+jump_status jump_record_get_string(jump_record *record, const char *path, char **out);
+/* Sets the attribute at path to a JSON value (text). Reserved attributes (id, uuid, created,
+ * lastUpdated), unknown attributes and plurals are refused with JUMP_E_INVALID_ARGUMENT naming the path. */
+jump_status jump_record_set(jump_record *record, const char *path, const char *value_json);
+/* Sets the attribute at path to a jansson value (borrowed). */
+jump_status jump_record_set_jansson(jump_record *record, const char *path, const struct json_t *value);
+/* Sets the attribute at path to a string (NULL sets JSON null). */
+jump_status jump_record_set_string(jump_record *record, const char *path, const char *value);
+/* The unsynced changes: {"changed":["/aboutMe",..],"update":{<attributes entity.update will send>}}. */
+jump_status jump_record_changes(jump_record *record, char **out_json);
+/* Drops the unsynced changes, going back to the last state the server acknowledged. */
+jump_status jump_record_discard_changes(jump_record *record);
+/* Releases a record view (the record itself belongs to the client). NULL is a no-op. */
+void jump_record_free(jump_record *record);
+
+/* ---------------------------------------------------------------------------------------------------- */
+/* jump_request: an in-flight asynchronous operation.                                                   */
+/* ---------------------------------------------------------------------------------------------------- */
+
+/* Asks the operation to stop; its callback then reports JUMP_E_CANCELLED unless it had already finished. */
+jump_status jump_request_cancel(jump_request *request);
+/* Waits until the operation's callback has returned, at most timeout_ms (negative: no limit).
+ * JUMP_E_TIMEOUT when it has not; JUMP_E_BUSY when called from a libjump callback. */
+jump_status jump_request_wait(jump_request *request, int32_t timeout_ms);
+/* Releases the handle; the operation goes on and its callback still runs. NULL is a no-op. */
+void jump_request_free(jump_request *request);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* JUMP_H */
