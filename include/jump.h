@@ -34,6 +34,10 @@
 extern "C" {
 #endif
 
+/* jansson's value type (jansson.h); declared here so the header needs no jansson unless you use the
+ * _jansson functions. A tag declaration, not a typedef: it coexists with jansson.h in any order. */
+struct json_t;
+
 /* ---------------------------------------------------------------------------------------------------- */
 /* Versions                                                                                             */
 /* ---------------------------------------------------------------------------------------------------- */

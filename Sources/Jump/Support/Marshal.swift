@@ -40,7 +40,7 @@ enum Marshal {
     /// A borrowed json_t* argument.
     static func jansson(_ pointer: OpaquePointer?, _ name: String) throws(ABIError) -> JSON {
         guard let pointer else { throw .invalidArgument("\(name) is NULL", argument: name) }
-        return Jansson.value(of: UnsafePointer<json_t>(pointer))
+        return try Jansson.validatedValue(of: UnsafePointer<json_t>(pointer), what: name)
     }
 
     /// Checks an out-parameter and clears it, so a failure always leaves NULL behind.

@@ -87,7 +87,7 @@ extension JumpClient {
         guard let record = user, case .object = record else {
             throw JumpError(.server, "the sign-in response has no capture_user record")
         }
-        let expiresAt = body["expires_in"]?.intValue.map { Clock.now() &+ $0 }
+        let expiresAt = expiryTime(fromExpiresIn: body["expires_in"])
         let session = Session(accessToken: token, refreshSecret: refreshSecret, accessTokenExpiresAt: expiresAt,
                               reauthenticationRequired: false, record: UserRecord(server: record))
         let isNew = body["is_new"]?.boolValue ?? false

@@ -28,7 +28,12 @@ extension JumpClient {
             throw JumpError(.expired, "the session can no longer be refreshed: sign in again")
         }
         if let expiresAt = session.accessTokenExpiresAt, Clock.now() >= expiresAt - settings.refreshMarginSeconds {
-            return (try refresh(replacing: session.accessToken), generation)
+            do {
+                return (try refresh(replacing: session.accessToken), generation)
+            } catch where error.status != .expired && error.status != .notSignedIn && Clock.now() < expiresAt {
+                // Refreshing early failed for a passing reason; the token itself is still good.
+                return (session.accessToken, generation)
+            }
         }
         return (session.accessToken, generation)
     }
@@ -80,7 +85,7 @@ extension JumpClient {
         guard let fresh = answer["access_token"]?.stringValue, !fresh.isEmpty else {
             return .failure(refreshFailed(JumpError(.server, "the refresh response has no access_token"), generation: generation))
         }
-        let expiresAt = answer["expires_in"]?.intValue.map { Clock.now() &+ $0 }
+        let expiresAt = expiryTime(fromExpiresIn: answer["expires_in"])
         let applied = state.withLock { s -> String? in
             s.refresh = nil
             guard s.generation == generation, var session = s.session else { return nil }

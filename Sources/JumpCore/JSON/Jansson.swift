@@ -7,7 +7,7 @@ public enum Jansson {
     /// Parses JSON text (any value at the top level). Throws `.invalidArgument` naming `what`.
     public static func parse(_ bytes: [UInt8], what: String) throws(JumpError) -> JSON {
         var error = json_error_t()
-        let flags = Int(JSON_DECODE_ANY) | Int(JSON_REJECT_DUPLICATES)
+        let flags = Int(JSON_DECODE_ANY) | Int(JSON_REJECT_DUPLICATES) | Int(JSON_ALLOW_NUL)
         // jansson wants a non-NULL buffer even for zero bytes.
         let input = bytes.isEmpty ? [0] : bytes
         let count = bytes.count
@@ -38,8 +38,30 @@ public enum Jansson {
         return String(cString: text)
     }
 
-    /// Converts a borrowed jansson value. NULL members (never produced by jansson) become `.null`.
+    /// Converts a borrowed jansson value. jansson checks UTF-8 when it parses, but a caller can build values
+    /// with the *_nocheck functions, so a value handed in through the C API is checked again here.
     public static func value(of pointer: UnsafePointer<json_t>?) -> JSON {
+        (try? convert(pointer, validating: false)) ?? .null
+    }
+
+    /// Like `value(of:)`, refusing strings and keys that are not valid UTF-8 (values from a C caller).
+    public static func validatedValue(of pointer: UnsafePointer<json_t>?, what: String) throws(JumpError) -> JSON {
+        do {
+            return try convert(pointer, validating: true)
+        } catch {
+            throw .invalidArgument("\(what) holds a string or key that is not valid UTF-8", argument: what)
+        }
+    }
+
+    private struct InvalidUTF8: Error {}
+
+    private static func text(_ bytes: UnsafeRawBufferPointer, validating: Bool) throws(InvalidUTF8) -> String {
+        guard validating else { return String(decoding: bytes, as: UTF8.self) }
+        guard let s = String(validating: bytes, as: UTF8.self) else { throw InvalidUTF8() }
+        return s
+    }
+
+    private static func convert(_ pointer: UnsafePointer<json_t>?, validating: Bool) throws(InvalidUTF8) -> JSON {
         guard let p = pointer else { return .null }
         switch jump_json_typeof(p) {
         case Int32(JSON_OBJECT.rawValue):
@@ -47,7 +69,8 @@ public enum Jansson {
             var iter = json_object_iter(UnsafeMutablePointer(mutating: p))
             while let it = iter {
                 if let key = json_object_iter_key(it) {
-                    members[String(cString: key)] = value(of: json_object_iter_value(it))
+                    let keyBytes = UnsafeRawBufferPointer(start: key, count: json_object_iter_key_len(it))
+                    members[try text(keyBytes, validating: validating)] = try convert(json_object_iter_value(it), validating: validating)
                 }
                 iter = json_object_iter_next(UnsafeMutablePointer(mutating: p), it)
             }
@@ -56,13 +79,11 @@ public enum Jansson {
             let count = json_array_size(p)
             var items: [JSON] = []
             items.reserveCapacity(count)
-            for i in 0..<count { items.append(value(of: json_array_get(p, i))) }
+            for i in 0..<count { items.append(try convert(json_array_get(p, i), validating: validating)) }
             return .array(items)
         case Int32(JSON_STRING.rawValue):
-            let length = json_string_length(p)
             guard let chars = json_string_value(p) else { return .string("") }
-            let bytes = UnsafeRawBufferPointer(start: chars, count: length)
-            return .string(String(decoding: bytes, as: UTF8.self))
+            return .string(try text(UnsafeRawBufferPointer(start: chars, count: json_string_length(p)), validating: validating))
         case Int32(JSON_INTEGER.rawValue):
             return .int(Int64(json_integer_value(p)))
         case Int32(JSON_REAL.rawValue):

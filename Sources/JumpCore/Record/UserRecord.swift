@@ -45,13 +45,17 @@ public struct UserRecord: Sendable, Equatable {
             throw .invalidArgument("the whole record cannot be replaced; set its attributes", argument: where_)
         }
         if path.components.contains(where: { $0.elementID != nil }) {
-            throw JumpError(.unsupported, "'\(where_)' is inside a plural element; plural editing is not supported yet",
-                            detail: ["argument": .string(where_)])
+            throw .invalidArgument("'\(where_)' is inside a plural element; plurals are not edited as values", argument: where_)
         }
         if path.components.count == 1, UserRecord.reservedAttributes.contains(last.name) {
             throw .invalidArgument("'\(where_)' is a reserved attribute and cannot be changed", argument: where_)
         }
-        let existing = try self.value(at: path)
+        let existing: JSON
+        do {
+            existing = try self.value(at: path)
+        } catch {
+            throw .invalidArgument("the record has no attribute '\(where_)'", argument: where_)
+        }
         if case .array = existing {
             throw .invalidArgument("'\(where_)' is a plural; plurals cannot be set as a value", argument: where_)
         }

@@ -10,6 +10,13 @@ struct Session: Sendable, Equatable {
     var record: UserRecord
 }
 
+/// When a token issued now expires, from the server's `expires_in` (clamped: a hostile or broken value
+/// must neither overflow nor make a token look valid for centuries).
+func expiryTime(fromExpiresIn value: JSON?) -> Int64? {
+    guard let seconds = value?.intValue else { return nil }
+    return Clock.now() + min(max(seconds, 0), 366 * 86_400)
+}
+
 /// The versioned on-disk form of a session (JSON, one file per installation).
 enum SessionCodec {
     static let format = "libjump-session"
@@ -50,7 +57,7 @@ enum SessionCodec {
         return Session(
             accessToken: token,
             refreshSecret: document["refresh_secret"]?.stringValue,
-            accessTokenExpiresAt: document["access_token_expires_at"]?.intValue,
+            accessTokenExpiresAt: document["access_token_expires_at"]?.intValue.map { min(max($0, 0), Int64(Int32.max) * 4) },
             reauthenticationRequired: document["reauthentication_required"]?.boolValue ?? false,
             record: UserRecord(baseline: baseline, current: current))
     }

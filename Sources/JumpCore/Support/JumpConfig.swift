@@ -50,6 +50,9 @@ public struct JumpConfig: Sendable, Equatable {
     public var json: JSON {
         var o: [String: JSON] = [:]
         for key in ConfigKey.allCases { o[key.rawValue] = value(key) ?? .null }
+        if values[.storageDirectory] == nil {
+            o[ConfigKey.storageDirectory.rawValue] = .string(CaptureSettings.defaultStorageDirectory())
+        }
         return .object(o)
     }
 

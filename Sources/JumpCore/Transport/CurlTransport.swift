@@ -155,7 +155,7 @@ private let writeCallback: @convention(c) (UnsafeMutablePointer<CChar>?, Int, In
     let sink = Unmanaged<ResponseSink>.fromOpaque(context).takeUnretainedValue()
     let (total, overflow) = size.multipliedReportingOverflow(by: count)
     guard !overflow, total >= 0 else { return 0 }
-    guard sink.body.count + total <= CurlTransport.maximumBodyBytes else {
+    guard total <= CurlTransport.maximumBodyBytes - sink.body.count else {
         sink.tooLarge = true
         return 0
     }

@@ -5,9 +5,9 @@ public struct ServerURL: Sendable, Equatable {
 
     public init(_ text: String, key: String) throws(JumpError) {
         var value = text.trimmingSpaces()
-        while value.hasSuffix("/") { value.removeLast() }
         guard !value.isEmpty else { throw .invalidArgument("configuration key '\(key)' is empty", argument: key) }
         if !value.contains("://") { value = "https://" + value }
+        while value.hasSuffix("/") && !value.hasSuffix("://") { value.removeLast() }
         let schemeEnd = value.firstRange(of: "://")
         guard let schemeEnd else { throw .invalidArgument("configuration key '\(key)' is not a URL", argument: key) }
         let scheme = value[..<schemeEnd.lowerBound].lowercased()

@@ -1,0 +1,89 @@
+import Foundation
+import Synchronization
+import Testing
+@testable import JumpCore
+
+/// JumpCore against a real emulator process: the rules of design.md section 4 that need a server.
+@Suite(.serialized) struct EmulatorIntegrationTests {
+    let emulator: EmulatorProcess
+
+    init() throws { emulator = try EmulatorProcess() }
+
+    func registeredClient(_ tag: String, _ extra: [String: JSON] = [:]) throws -> (JumpClient, String) {
+        let client = try JumpClient(config: emulator.config(extra))
+        let email = EmulatorProcess.uniqueEmail(tag)
+        _ = try client.registerTraditional(attributes: ["email": .string(email), "givenName": "Ann"], password: "correct horse 1")
+        return (client, email)
+    }
+
+    @Test func syncSendsOnlyChangedAttributesOnce() throws {
+        let (client, _) = try registeredClient("sync")
+        let view = try client.recordView()
+        try view.set("/aboutMe", to: "hello")
+        try view.set("/primaryAddress/city", to: "Oslo")
+        try emulator.admin("DELETE", "/emulator/counters")
+        let result = try client.sync()
+        #expect(result.changed == ["/aboutMe", "/primaryAddress/city"])
+        #expect(try emulator.counter("POST /entity.update") == 1)
+        #expect(try client.sync().requests == 0)
+        #expect(try emulator.counter("POST /entity.update") == 1)
+        let uuid = try #require(try view.value(at: "/uuid").stringValue)
+        let stored = try emulator.admin("GET", "/emulator/users/\(uuid)")["user"]
+        #expect(stored?["aboutMe"] == "hello")
+        #expect(stored?["primaryAddress"]?["city"] == "Oslo")
+    }
+
+    @Test func concurrentCallersShareOneRefresh() throws {
+        let (client, _) = try registeredClient("flight")
+        try emulator.admin("POST", "/emulator/clock", ["advance_seconds": 7200])
+        try emulator.admin("DELETE", "/emulator/counters")
+        let failures = Mutex<[String]>([])
+        DispatchQueue.concurrentPerform(iterations: 32) { _ in
+            do throws(JumpError) { try client.fetchRecord() } catch { failures.withLock { $0.append(error.message) } }
+        }
+        #expect(failures.withLock { $0 } == [])
+        #expect(try emulator.counter("POST /oauth/refresh_access_token") == 1)
+    }
+
+    @Test func refreshFinishingAfterSignOutIsDiscarded() throws {
+        let (client, _) = try registeredClient("race")
+        try emulator.admin("POST", "/emulator/faults", ["kind": "delay", "delay_ms": 1500, "path": "/oauth/refresh_access_token", "count": 1])
+        let outcome = Mutex<JumpError?>(nil)
+        let refreshing = Thread { do throws(JumpError) { try client.refreshAccessToken() } catch { outcome.withLock { $0 = error } } }
+        refreshing.start()
+        Thread.sleep(forTimeInterval: 0.5)
+        try client.signOut()
+        while !refreshing.isFinished { Thread.sleep(forTimeInterval: 0.05) }
+        #expect(outcome.withLock { $0?.status } == .notSignedIn)
+        #expect(!client.isSignedIn)
+        // Nothing came back to life on disk either.
+        #expect(try JumpClient(config: client.config).isSignedIn == false)
+    }
+
+    @Test func refusedRefreshKeepsTheRecordAndAsksForSignIn() throws {
+        let (client, email) = try registeredClient("expired")
+        let events = Mutex<[ClientEvent]>([])
+        client.setEventHandler { event in events.withLock { $0.append(event) } }
+        try client.recordView().set("/aboutMe", to: "unsynced")
+        try emulator.admin("POST", "/emulator/reset")  // the server forgets the session
+        let error = #expect(throws: JumpError.self) { try client.sync() }
+        #expect(error?.status == .expired)
+        #expect(client.stateJSON()["reauthentication_required"] == true)
+        #expect(try client.recordView().changes().paths == ["/aboutMe"])
+        #expect(events.withLock { $0 }.contains { if case .sessionExpired = $0 { return true } else { return false } })
+        _ = email
+    }
+
+    @Test func badPasswordAndValidationCarryDetail() throws {
+        let (client, email) = try registeredClient("detail")
+        let bad = #expect(throws: JumpError.self) { try client.signIn(user: email, password: "wrong password") }
+        #expect(bad?.status == .badCredentials)
+        let fresh = try JumpClient(config: emulator.config())
+        let invalid = #expect(throws: JumpError.self) {
+            try fresh.registerTraditional(attributes: ["email": .string(email)], password: "short")
+        }
+        #expect(invalid?.status == .validation)
+        #expect(invalid?.detail["invalid_fields"]?["emailAddress"] != nil)
+        #expect(invalid?.detail["invalid_fields"]?["newPassword"] != nil)
+    }
+}

@@ -1,0 +1,88 @@
+/*
+ * jump_loader.h - loads libjump.so with dlopen and resolves every function of include/jump.h.
+ *
+ * The tests never link against libjump: they call it through `J`, a struct of function pointers whose
+ * types are taken from the header with __typeof__(&jump_xxx), so the compiler checks every call against
+ * the header's prototypes. JUMP_API_FUNCTIONS must list every function the header declares (the ABI check
+ * Tests/abi/check_abi.py compares the header with the library's exports).
+ */
+#ifndef JUMP_TEST_LOADER_H
+#define JUMP_TEST_LOADER_H
+
+/* jansson first: jump.h names `struct json_t` in prototypes. */
+#include <jansson.h>
+#include "jump.h"
+
+#define JUMP_API_FUNCTIONS(X)                                                                              \
+    X(version)                                                                                             \
+    X(version_number)                                                                                      \
+    X(abi_version)                                                                                         \
+    X(status_str)                                                                                          \
+    X(error_last)                                                                                          \
+    X(error_last_jansson)                                                                                  \
+    X(string_free)                                                                                         \
+    X(set_log_callback)                                                                                    \
+    X(config_new)                                                                                          \
+    X(config_from_json)                                                                                    \
+    X(config_from_jansson)                                                                                 \
+    X(config_set_string)                                                                                   \
+    X(config_set_bool)                                                                                     \
+    X(config_set_int)                                                                                      \
+    X(config_to_json)                                                                                      \
+    X(config_to_jansson)                                                                                   \
+    X(config_free)                                                                                         \
+    X(client_new)                                                                                          \
+    X(client_free)                                                                                         \
+    X(client_state)                                                                                        \
+    X(client_is_signed_in)                                                                                 \
+    X(client_restore)                                                                                      \
+    X(client_load_flow)                                                                                    \
+    X(client_register_traditional)                                                                         \
+    X(client_register_traditional_jansson)                                                                 \
+    X(client_register_traditional_async)                                                                   \
+    X(client_sign_in)                                                                                      \
+    X(client_sign_in_async)                                                                                \
+    X(client_sign_out)                                                                                     \
+    X(client_record)                                                                                       \
+    X(client_fetch_record)                                                                                 \
+    X(client_fetch_record_async)                                                                           \
+    X(client_sync)                                                                                         \
+    X(client_sync_async)                                                                                   \
+    X(client_access_token)                                                                                 \
+    X(client_refresh_access_token)                                                                         \
+    X(client_set_event_callback)                                                                           \
+    X(client_set_dispatcher)                                                                               \
+    X(record_get)                                                                                          \
+    X(record_get_jansson)                                                                                  \
+    X(record_get_string)                                                                                   \
+    X(record_set)                                                                                          \
+    X(record_set_jansson)                                                                                  \
+    X(record_set_string)                                                                                   \
+    X(record_changes)                                                                                      \
+    X(record_discard_changes)                                                                              \
+    X(record_free)                                                                                         \
+    X(request_cancel)                                                                                      \
+    X(request_wait)                                                                                        \
+    X(request_free)
+
+typedef struct jump_api {
+#define JUMP_LOADER_MEMBER(name) __typeof__(&jump_##name) name;
+    JUMP_API_FUNCTIONS(JUMP_LOADER_MEMBER)
+#undef JUMP_LOADER_MEMBER
+} jump_api;
+
+/* The resolved functions; valid after jump_load() returned 0. */
+extern jump_api J;
+
+/* Number of functions in JUMP_API_FUNCTIONS. */
+extern const int jump_api_function_count;
+
+/* Loads the library named by $JUMP_LIBRARY_PATH, else build/lib/libjump.so (RTLD_NOW), and resolves every
+ * function. Returns 0 on success; otherwise writes a description (which file, which symbols are missing)
+ * into err and returns -1. Loading twice is a no-op. */
+int jump_load(char *err, size_t err_size);
+
+/* The path that was (or will be) loaded. */
+const char *jump_library_path(void);
+
+#endif

@@ -1,0 +1,249 @@
+/*
+ * bench_signin.c - a full traditional sign-in through libjump vs the same HTTP exchange replayed by hand
+ * with libcurl + jansson (what a C app would write without libjump).
+ *
+ * Usage: bench_signin LIBJUMP_SO CONFIG_JSON       (JUMP_EMULATOR_URL must be set; BENCH_SIGNIN_N iterations)
+ * Build: cc -O2 -Iinclude -o build/bench/bench_signin benchmarks/bench_signin.c -lcurl -ljansson -ldl
+ *
+ * Both sides sign the same user in, one POST /oauth/auth_native_traditional each, over one reused
+ * connection, with the flow already known (libjump: downloaded beforehand; by hand: its version read once).
+ * The three variants are interleaved so machine noise hits them alike; we report medians.
+ * libjump is measured twice: saving the session to disk (what an app does, fsync included) and with
+ * storageDirectory ":memory:" (the protocol work alone). Prints ROW lines for run.sh's table.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <curl/curl.h>
+#include <dlfcn.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "jump.h"
+
+#define JUMP_FUNCTIONS(X)                                                                                 \
+    X(abi_version) X(error_last) X(string_free) X(config_from_json) X(config_set_string) X(config_free)   \
+    X(client_new) X(client_free) X(client_load_flow) X(client_sign_in)
+
+static struct {
+#define X(name) __typeof__(&jump_##name) name;
+    JUMP_FUNCTIONS(X)
+#undef X
+} jump;
+
+static void die(const char *what, const char *detail) {
+    fprintf(stderr, "bench_signin: %s: %s\n", what, detail ? detail : "");
+    exit(1);
+}
+
+static double now_ms(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
+}
+
+static int compare_doubles(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median(double *values, int count) {
+    qsort(values, (size_t)count, sizeof *values, compare_doubles);
+    return count % 2 ? values[count / 2] : (values[count / 2 - 1] + values[count / 2]) / 2;
+}
+
+/* ---------------------------------------------------------------------------------------------------- */
+/* libcurl plumbing shared by the setup and the hand-written sign-in.                                   */
+/* ---------------------------------------------------------------------------------------------------- */
+
+struct buffer {
+    char *data;
+    size_t length;
+};
+
+static size_t collect(char *data, size_t size, size_t count, void *userdata) {
+    struct buffer *buffer = userdata;
+    char *grown = realloc(buffer->data, buffer->length + size * count + 1);
+    if (grown == NULL) return 0;
+    memcpy(grown + buffer->length, data, size * count);
+    buffer->data = grown;
+    buffer->length += size * count;
+    buffer->data[buffer->length] = '\0';
+    return size * count;
+}
+
+/* One request on a reused handle (so its connection is reused, as libjump pools its handles);
+ * body NULL means GET. Returns the parsed JSON answer (new reference) or dies. */
+static json_t *request(CURL *curl, const char *url, const char *content_type, const char *body) {
+    struct buffer answer = {NULL, 0};
+    struct curl_slist *headers = NULL;
+    char content_type_header[128];
+    snprintf(content_type_header, sizeof content_type_header, "Content-Type: %s", content_type);
+    headers = curl_slist_append(headers, content_type_header);
+    headers = curl_slist_append(headers, "Accept: application/json");
+    headers = curl_slist_append(headers, "Expect:"); /* as libjump: no 100-continue round trip */
+    curl_easy_reset(curl);
+    curl_easy_setopt(curl, CURLOPT_URL, url);
+    curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
+    curl_easy_setopt(curl, CURLOPT_ACCEPT_ENCODING, "");
+    curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
+    curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, collect);
+    curl_easy_setopt(curl, CURLOPT_WRITEDATA, &answer);
+    if (body != NULL) curl_easy_setopt(curl, CURLOPT_POSTFIELDS, body);
+    CURLcode code = curl_easy_perform(curl);
+    curl_slist_free_all(headers);
+    if (code != CURLE_OK) die(url, curl_easy_strerror(code));
+    json_error_t error;
+    json_t *json = json_loadb(answer.data ? answer.data : "", answer.length, 0, &error);
+    if (json == NULL) die(url, answer.data ? answer.data : error.text);
+    free(answer.data);
+    return json;
+}
+
+/* Appends "&name=<url-encoded value>" (keys go out raw, values encoded: protocol.md 0.1). */
+static void add_parameter(CURL *curl, char *body, size_t size, const char *name, const char *value) {
+    char *escaped = curl_easy_escape(curl, value, 0);
+    size_t used = strlen(body);
+    snprintf(body + used, size - used, "%s%s=%s", used ? "&" : "", name, escaped);
+    curl_free(escaped);
+}
+
+/* A fresh 40-hex-digit refresh secret per sign-in, as libjump makes. */
+static void refresh_secret(char out[41]) {
+    static FILE *random;
+    unsigned char bytes[20];
+    if (random == NULL && (random = fopen("/dev/urandom", "rb")) == NULL) die("/dev/urandom", "cannot open");
+    if (fread(bytes, 1, sizeof bytes, random) != sizeof bytes) die("/dev/urandom", "short read");
+    for (int i = 0; i < 20; i++) snprintf(out + 2 * i, 3, "%02x", bytes[i]);
+}
+
+struct replay {
+    CURL *curl;
+    const char *base_url, *flow_version, *email, *password;
+};
+
+/* The hand-written sign-in: the parameters libjump sends, the checks libjump makes on the answer. */
+static void replay_sign_in(struct replay *r) {
+    char body[2048] = "", url[512], secret[41];
+    refresh_secret(secret);
+    add_parameter(r->curl, body, sizeof body, "client_id", "jump-default-client");
+    add_parameter(r->curl, body, sizeof body, "locale", "en-US");
+    add_parameter(r->curl, body, sizeof body, "flow", "standard");
+    add_parameter(r->curl, body, sizeof body, "flow_version", r->flow_version);
+    add_parameter(r->curl, body, sizeof body, "response_type", "token");
+    add_parameter(r->curl, body, sizeof body, "redirect_uri", r->base_url);
+    add_parameter(r->curl, body, sizeof body, "form", "signInForm");
+    add_parameter(r->curl, body, sizeof body, "refresh_secret", secret);
+    add_parameter(r->curl, body, sizeof body, "signInEmailAddress", r->email);
+    add_parameter(r->curl, body, sizeof body, "currentPassword", r->password);
+    snprintf(url, sizeof url, "%s/oauth/auth_native_traditional", r->base_url);
+    json_t *answer = request(r->curl, url, "application/x-www-form-urlencoded", body);
+    const char *stat = json_string_value(json_object_get(answer, "stat"));
+    if (stat == NULL || strcmp(stat, "ok") != 0 || !json_is_string(json_object_get(answer, "access_token")) ||
+        !json_is_object(json_object_get(answer, "capture_user")))
+        die("hand-written sign-in refused", json_dumps(answer, 0));
+    json_decref(answer);
+}
+
+static void jump_sign_in(jump_client *client, const char *email, const char *password) {
+    char *result = NULL;
+    if (jump.client_sign_in(client, email, password, &result) != JUMP_OK) die("jump_client_sign_in", jump.error_last());
+    jump.string_free(result);
+}
+
+static jump_client *jump_client_for(const char *config_json, const char *storage_override) {
+    jump_config *config = NULL;
+    jump_client *client = NULL;
+    if (jump.config_from_json(config_json, &config) != JUMP_OK) die("jump_config_from_json", jump.error_last());
+    if (storage_override != NULL && jump.config_set_string(config, "storageDirectory", storage_override) != JUMP_OK)
+        die("storageDirectory", jump.error_last());
+    if (jump.client_new(config, &client) != JUMP_OK) die("jump_client_new", jump.error_last());
+    jump.config_free(config);
+    /* "flow already cached": the benchmark measures sign-in, not the one-time flow download. */
+    if (jump.client_load_flow(client) != JUMP_OK) die("jump_client_load_flow", jump.error_last());
+    return client;
+}
+
+int main(int argc, char **argv) {
+    if (argc != 3) die("usage", "bench_signin LIBJUMP_SO CONFIG_JSON");
+    const char *base_url = getenv("JUMP_EMULATOR_URL");
+    if (base_url == NULL) die("JUMP_EMULATOR_URL", "not set");
+    int iterations = getenv("BENCH_SIGNIN_N") ? atoi(getenv("BENCH_SIGNIN_N")) : 150;
+    if (iterations < 1) iterations = 1;
+
+    void *library = dlopen(argv[1], RTLD_NOW | RTLD_LOCAL);
+    if (library == NULL) die("dlopen", dlerror());
+#define X(name)                                                                                          \
+    {                                                                                                     \
+        void *symbol = dlsym(library, "jump_" #name);                                                     \
+        if (symbol == NULL) die("dlsym", "jump_" #name);                                                  \
+        memcpy(&jump.name, &symbol, sizeof symbol);                                                       \
+    }
+    JUMP_FUNCTIONS(X)
+#undef X
+    if (jump.abi_version() != JUMP_ABI_VERSION) die("libjump", "ABI version mismatch");
+
+    curl_global_init(CURL_GLOBAL_DEFAULT);
+    CURL *curl = curl_easy_init();
+    char url[512], email[128], body[512];
+    const char *password = "bench-password-1";
+
+    /* The user, made directly through the emulator's admin API (no registration flow to pay for). */
+    snprintf(email, sizeof email, "bench.%ld.%ld@example.com", (long)time(NULL), (long)getpid());
+    snprintf(body, sizeof body,
+             "{\"email\":\"%s\",\"password\":\"%s\",\"record\":{\"givenName\":\"Bench\",\"familyName\":\"Mark\","
+             "\"displayName\":\"Bench Mark\"}}", email, password);
+    snprintf(url, sizeof url, "%s/emulator/users", base_url);
+    json_decref(request(curl, url, "application/json", body));
+
+    /* The flow's version, read once, as libjump reads it from its cached flow. */
+    snprintf(url, sizeof url, "%s/widget_data/flows/default-app/standard/HEAD/en-US.json", base_url);
+    json_t *flow = request(curl, url, "application/json", NULL);
+    const char *version = json_string_value(json_object_get(flow, "version"));
+    if (version == NULL) die("the flow has no string version", NULL);
+    struct replay replay = {curl, base_url, version, email, password};
+
+    jump_client *on_disk = jump_client_for(argv[2], NULL), *in_memory = jump_client_for(argv[2], ":memory:");
+
+    /* Warm-up: first-use costs (connections, lazy initialisation) are not what we measure. */
+    for (int i = 0; i < 3; i++) {
+        jump_sign_in(on_disk, email, password);
+        jump_sign_in(in_memory, email, password);
+        replay_sign_in(&replay);
+    }
+
+    double *disk_ms = calloc((size_t)iterations, sizeof(double));
+    double *memory_ms = calloc((size_t)iterations, sizeof(double));
+    double *replay_ms = calloc((size_t)iterations, sizeof(double));
+    for (int i = 0; i < iterations; i++) {
+        for (int k = 0; k < 3; k++) { /* rotate the order so none always runs first */
+            double start = now_ms();
+            switch ((i + k) % 3) {
+            case 0: jump_sign_in(on_disk, email, password); disk_ms[i] = now_ms() - start; break;
+            case 1: jump_sign_in(in_memory, email, password); memory_ms[i] = now_ms() - start; break;
+            default: replay_sign_in(&replay); replay_ms[i] = now_ms() - start; break;
+            }
+        }
+    }
+    double disk = median(disk_ms, iterations), memory = median(memory_ms, iterations);
+    double replayed = median(replay_ms, iterations);
+    const char *group = "Sign-in (traditional, emulator)";
+    const char *baseline = "same POST by hand: libcurl + jansson";
+    printf("ROW\t%s\tjump_client_sign_in, session saved to disk\t%.3f\tms\t%s\t%.3f\t%.2f\t%+.3f ms, N=%d\n", group,
+           disk, baseline, replayed, disk / replayed, disk - replayed, iterations);
+    printf("ROW\t%s\tjump_client_sign_in, storageDirectory :memory:\t%.3f\tms\t%s\t%.3f\t%.2f\t%+.3f ms, N=%d\n",
+           group, memory, baseline, replayed, memory / replayed, memory - replayed, iterations);
+
+    /* The on-disk client's session stays saved: run.sh's cold-start and FFI benchmarks restore it. */
+    jump.client_free(on_disk);
+    jump.client_free(in_memory);
+    json_decref(flow);
+    curl_easy_cleanup(curl);
+    free(disk_ms);
+    free(memory_ms);
+    free(replay_ms);
+    return 0;
+}

@@ -1,0 +1,106 @@
+#!/usr/bin/env bash
+# benchmarks/run.sh - `make bench`: what libjump costs, each figure next to a baseline measured in the same run.
+#   FFI        a jump_* call from Python ctypes        vs a ctypes call of a C no-op with the same signature
+#   Sign-in    jump_client_sign_in                     vs the same POST replayed with libcurl + jansson
+#   Cold start fresh process to restored session       vs fresh process + libcurl/jansson + parsing the file
+#   Size       stripped libjump.so and its NEEDED list
+# Medians throughout; ratio = libjump / baseline. Knobs: BENCH_SIGNIN_N, BENCH_COLDSTART_N, BENCH_FFI_CALLS,
+# BENCH_FFI_ROUNDS. Needs build/lib/libjump.so and build/bin/jump-emulator (`make bench` builds both).
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+out=$root/build/bench
+
+if [ "${1:-}" != "--with-emulator" ]; then
+    lib=${JUMP_LIBRARY_PATH:-$root/build/lib/libjump.so}
+    [ -f "$lib" ] || { echo "run.sh: $lib is missing (make lib)" >&2; exit 1; }
+    mkdir -p "$out"
+    cc=${CC:-cc}
+    # Benchmarks are built optimised, like the library they measure. noop.c is built by bench_ffi.py.
+    "$cc" -std=c99 -O2 -Wall -Wextra -Werror -Iinclude -o "$out/bench_signin" benchmarks/bench_signin.c \
+        -lcurl -ljansson -ldl
+    "$cc" -std=c99 -O2 -Wall -Wextra -Werror -Iinclude -o "$out/bench_coldstart" benchmarks/bench_coldstart.c -ldl
+    # bcrypt at its production cost would make every sign-in measure the emulator's hashing, not libjump.
+    export JUMP_EMULATOR_ARGS="${JUMP_EMULATOR_ARGS:---password-hash-cost 4}"
+    export JUMP_LIBRARY_PATH=$lib
+    started=$SECONDS
+    bash scripts/with-emulator.sh bash "$0" --with-emulator
+    echo "(whole run: $((SECONDS - started)) s)"
+    exit 0
+fi
+
+# ---- inside scripts/with-emulator.sh: JUMP_EMULATOR_URL and JUMP_LIBRARY_PATH are set ----
+lib=$JUMP_LIBRARY_PATH
+url=$JUMP_EMULATOR_URL
+rows=$out/results.tsv
+state=$out/state # the session bench_signin saves; bench_coldstart and bench_ffi restore it
+rm -rf "$state"
+: >"$rows"
+config='{"captureDomain":"'$url'","captureFlowDomain":"'$url'","captureClientId":"jump-default-client",'
+config+='"captureAppId":"default-app","captureFlowName":"standard","captureLocale":"en-US",'
+config+='"storageDirectory":"'$state'"}'
+
+echo "sign-in: libjump vs libcurl + jansson (${BENCH_SIGNIN_N:-150} rounds)..." >&2
+"$out/bench_signin" "$lib" "$config" >>"$rows"
+
+session=$(ls "$state"/session-*.json 2>/dev/null | head -n 1)
+[ -n "$session" ] || { echo "run.sh: bench_signin left no saved session in $state" >&2; exit 1; }
+echo "cold start: fresh processes (${BENCH_COLDSTART_N:-100} of each)..." >&2
+"$out/bench_coldstart" run "${BENCH_COLDSTART_N:-100}" "$lib" "$config" "$session" >>"$rows"
+
+echo "FFI: Python ctypes..." >&2
+"${PYTHON:-python3}" benchmarks/bench_ffi.py "$lib" "$config" >>"$rows"
+
+# Size: what an app ships. The system's libcurl and libjansson (loaded anyway) give the scale.
+row() { local IFS=$'\t'; echo "ROW$IFS$*" >>"$rows"; } # group measurement value unit baseline value ratio note
+mib() { awk -v bytes="$1" 'BEGIN { printf "%.2f", bytes / 1048576 }'; }
+strip --strip-all -o "$out/libjump.so" "$lib"
+size=$(stat -L -c %s "$out/libjump.so")
+deps=0
+for d in $(ldd "$lib" | awk '/libcurl\.so|libjansson\.so/ { print $3 }'); do
+    deps=$((deps + $(stat -L -c %s "$d")))
+done
+ratio=$(awk -v a="$size" -v b="$deps" 'BEGIN { printf "%.1f", a / b }')
+row Size "libjump.so, stripped (build/bench/libjump.so)" "$(mib "$size")" MiB \
+    "libcurl.so.4 + libjansson.so.4 as installed" "$(mib "$deps")" "$ratio" \
+    "unstripped $(mib "$(stat -L -c %s "$lib")") MiB"
+row Size "NEEDED (readelf -d)" "" "" "" "" "" \
+    "$(readelf -d "$lib" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | paste -sd ' ' -)"
+
+# ---- the table: one line per ROW, columns padded; numbers right-aligned ----
+version=$(python3 -c 'import ctypes, sys
+lib = ctypes.CDLL(sys.argv[1]); lib.jump_version.restype = ctypes.c_char_p
+print(lib.jump_version().decode())' "$lib")
+echo
+echo "libjump $version benchmarks, $(date -u '+%Y-%m-%d %H:%M UTC')"
+echo "machine: $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1), $(nproc) CPUs, $(uname -sr)"
+echo "emulator: $url (${JUMP_EMULATOR_ARGS:-default args}); medians; ratio = libjump / baseline"
+echo
+awk -F'\t' '
+    function pad(text, i, left) { return sprintf("| %" (left ? "-" : "") w[i] "s ", text) }
+    BEGIN { columns = split("benchmark|libjump|median|baseline (same run)|median|ratio|note", head, "|") }
+    $1 == "ROW" {
+        n++
+        cell[n, 1] = ($2 == last) ? "" : $2; last = $2
+        cell[n, 2] = $3
+        cell[n, 3] = ($4 == "") ? "" : $4 " " $5
+        cell[n, 4] = $6
+        cell[n, 5] = ($7 == "") ? "" : $7 " " $5
+        cell[n, 6] = ($8 == "") ? "" : $8 "x"
+        cell[n, 7] = $9
+    }
+    END {
+        for (i = 1; i <= columns; i++) {
+            w[i] = length(head[i])
+            for (r = 1; r <= n; r++) if (length(cell[r, i]) > w[i]) w[i] = length(cell[r, i])
+        }
+        line = rule = ""
+        for (i = 1; i <= columns; i++) { line = line pad(head[i], i, 1); rule = rule "|" sprintf("%" w[i] + 2 "s", "") }
+        gsub(/ /, "-", rule)
+        print line "|"; print rule "|"
+        for (r = 1; r <= n; r++) {
+            line = ""
+            for (i = 1; i <= columns; i++) line = line pad(cell[r, i], i, i != 3 && i != 5 && i != 6)
+            print line "|"
+        }
+    }' "$rows"
