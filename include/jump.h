@@ -17,10 +17,10 @@
  *    are small summaries and exist as text only; the record they concern is readable in both forms through
  *    jump_record.
  *  - Thread safety: every handle may be used from any thread at once; a client serializes its own state.
- *  - Callbacks run on a thread owned by libjump, one at a time per client and in order, unless a dispatcher
- *    is installed (jump_client_set_dispatcher). A callback may call any jump_* function, except
- *    jump_request_wait (which returns JUMP_E_BUSY there). The JSON text given to a callback is valid only
- *    until the callback returns.
+ *  - Callbacks (and userdata_free) run on a plain thread owned by libjump (never the caller's thread, never
+ *    a thread pool worker), one at a time per client and in order, unless a dispatcher is installed
+ *    (jump_client_set_dispatcher). A callback may call any jump_* function, except jump_request_wait
+ *    (which returns JUMP_E_BUSY there). The JSON text given to a callback is valid only until it returns.
  *  - Secrets (passwords, access tokens, refresh secrets) never appear in error messages, events or logs.
  *  - The library is never unloaded: dlclose() leaves it mapped (Swift code does not survive unloading).
  */
@@ -160,7 +160,8 @@ void jump_config_free(jump_config *config);
 /* {"version":1,"kind":"completion","operation":"sign_in","status":0,"result":{...}} or, on failure,    */
 /* {"version":1,"kind":"completion","operation":..,"status":<negative>,"error":{<error detail>}}.       */
 /* out_request may be NULL; otherwise it receives a jump_request the caller frees. The callback runs    */
-/* exactly once, also when the call itself fails to start (then the function returns that status too). */
+/* exactly once, also when the call itself fails to start (then the function returns that status too, */
+/* and the callback still runs later, on a libjump thread).                                             */
 /* ---------------------------------------------------------------------------------------------------- */
 
 typedef struct jump_client jump_client;
@@ -171,12 +172,15 @@ typedef struct jump_request jump_request;
  * session that cannot be read leaves the client signed out with "restore_error" in its state; nothing is
  * deleted, and jump_client_restore() retries. */
 jump_status jump_client_new(const jump_config *config, jump_client **out);
-/* Releases a client. In-flight operations are cancelled (their callbacks still run once, with
- * JUMP_E_CANCELLED); the event callback's userdata_free runs. NULL is a no-op. */
+/* Releases a client. In-flight operations are cancelled: their callbacks still run once, later, with
+ * JUMP_E_CANCELLED (or their result, if they had already finished); the event callback's userdata_free
+ * runs once no delivery needs it. NULL is a no-op. */
 void jump_client_free(jump_client *client);
 
 /* The client's state as JSON: {"signed_in","uuid","email","reauthentication_required",
- * "access_token_expires_at" (epoch seconds or null),"unsynced_changes","restore_error" (detail or null)}. */
+ * "access_token_expires_at" (epoch seconds by the local clock, or null when the server gave no lifetime),
+ * "unsynced_changes","restore_error" (error detail or null: the saved session could not be read),
+ * "storage_error" (error detail or null: the last save failed), "flow_version" (or null)}. */
 jump_status jump_client_state(jump_client *client, char **out_json);
 /* 1 when a user is signed in, 0 otherwise (and for an invalid handle). */
 int jump_client_is_signed_in(jump_client *client);
@@ -274,7 +278,8 @@ void jump_record_free(jump_record *record);
 /* jump_request: an in-flight asynchronous operation.                                                   */
 /* ---------------------------------------------------------------------------------------------------- */
 
-/* Asks the operation to stop; its callback then reports JUMP_E_CANCELLED unless it had already finished. */
+/* Asks the operation to stop; its callback then reports JUMP_E_CANCELLED unless it had already finished.
+ * A request waiting on the network stops within about a second (libcurl's progress interval). */
 jump_status jump_request_cancel(jump_request *request);
 /* Waits until the operation's callback has returned, at most timeout_ms (negative: no limit).
  * JUMP_E_TIMEOUT when it has not; JUMP_E_BUSY when called from a libjump callback. */

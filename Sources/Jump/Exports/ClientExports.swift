@@ -200,10 +200,17 @@ public func jump_client_refresh_access_token(_ client: OpaquePointer?) -> Int32 
 public func jump_client_set_event_callback(
     _ client: OpaquePointer?, _ callback: CCallback?, _ userdata: UnsafeMutableRawPointer?, _ userdataFree: CFree?
 ) -> Int32 {
-    // Made first so userdata_free runs exactly once, even when the handle is bad.
-    let target = CallbackTarget(callback, userdata, userdataFree)
-    return abiCall { () throws(ABIError) in
-        try clientBox(client).setEventTarget(target.isEmpty ? nil : target)
+    abiCall { () throws(ABIError) in
+        let box: ClientBox
+        do throws(ABIError) {
+            box = try clientBox(client)
+        } catch {
+            // userdata_free runs exactly once, also when the handle is bad.
+            userdataFree?(userdata)
+            throw error
+        }
+        let target = CallbackTarget(callback, userdata, userdataFree, releaseOn: box.callbackThread)
+        box.setEventTarget(target.isEmpty ? nil : target)
     }
 }
 

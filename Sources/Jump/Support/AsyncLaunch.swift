@@ -12,8 +12,6 @@ enum AsyncLaunch {
         request out: UnsafeMutablePointer<OpaquePointer?>?,
         prepare: () throws(ABIError) -> Work
     ) -> Int32 {
-        // Made first so userdata_free runs exactly once whatever happens next.
-        let target = CallbackTarget(callback, userdata, userdataFree)
         out?.pointee = nil
         let box: ClientBox
         let work: Work
@@ -23,9 +21,11 @@ enum AsyncLaunch {
         } catch {
             LastError.set(error)
             let text = completion(operation, .failure(error))
-            DispatchQueue.global().async { target.invoke(text) }
+            let target = CallbackTarget(callback, userdata, userdataFree, releaseOn: CallbackThread.shared)
+            CallbackThread.shared.post { target.invoke(text) }
             return error.status.rawValue
         }
+        let target = CallbackTarget(callback, userdata, userdataFree, releaseOn: box.callbackThread)
         let request = RequestBox()
         if let out { out.pointee = HandleRegistry.shared.register(request, as: .request) }
         box.track(request)

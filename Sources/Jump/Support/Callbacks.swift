@@ -6,17 +6,21 @@ public typealias CFree = @convention(c) (UnsafeMutableRawPointer?) -> Void
 public typealias CJob = @convention(c) (UnsafeMutableRawPointer?) -> Void
 public typealias CDispatch = @convention(c) (UnsafeMutableRawPointer?, CJob?, UnsafeMutableRawPointer?) -> Void
 
-/// A host callback with its userdata. userdata_free runs exactly once: when libjump drops the last
-/// reference (after the final delivery that holds it).
+/// A host callback with its userdata. userdata_free runs exactly once, when libjump drops the last
+/// reference (after the final delivery that holds it), on `releaseThread` when one is given: host code
+/// then only ever runs on threads libjump owns, never on a libdispatch worker.
 final class CallbackTarget: @unchecked Sendable {
     private let callback: CCallback?
     private let userdata: UnsafeMutableRawPointer?
     private let userdataFree: CFree?
+    private let releaseThread: CallbackThread?
 
-    init(_ callback: CCallback?, _ userdata: UnsafeMutableRawPointer?, _ userdataFree: CFree?) {
+    init(_ callback: CCallback?, _ userdata: UnsafeMutableRawPointer?, _ userdataFree: CFree?,
+         releaseOn releaseThread: CallbackThread? = nil) {
         self.callback = callback
         self.userdata = userdata
         self.userdataFree = userdataFree
+        self.releaseThread = releaseThread
     }
 
     var isEmpty: Bool { callback == nil }
@@ -28,7 +32,18 @@ final class CallbackTarget: @unchecked Sendable {
         CallbackScope.leave()
     }
 
-    deinit { userdataFree?(userdata) }
+    deinit {
+        guard let userdataFree else { return }
+        guard let releaseThread else { return userdataFree(userdata) }
+        let pending = PendingFree(free: userdataFree, userdata: userdata)
+        releaseThread.post { pending.free(pending.userdata) }
+    }
+}
+
+/// userdata_free and its argument, carried to the thread that runs it.
+private struct PendingFree: @unchecked Sendable {
+    let free: CFree
+    let userdata: UnsafeMutableRawPointer?
 }
 
 /// Whether the current thread is inside a libjump callback (blocking waits there would deadlock).

@@ -6,7 +6,8 @@ import Synchronization
 /// one client go through one serial queue (or the host's dispatcher), so they arrive one at a time, in order.
 final class ClientBox: Sendable {
     let client: JumpClient
-    private let queue = DispatchQueue(label: "libjump.client.callbacks")
+    /// This client's callbacks run here (unless the host installed a dispatcher).
+    let callbackThread = CallbackThread()
     private let eventTarget = Mutex<CallbackTarget?>(nil)
     private let dispatcher = Mutex<HostDispatcher?>(nil)
     private let inflight = Mutex<[ObjectIdentifier: RequestBox]>([:])
@@ -32,7 +33,7 @@ final class ClientBox: Sendable {
             target?.invoke(text)
             after?()
         }
-        if let host = dispatcher.withLock({ $0 }) { host.post(job) } else { queue.async(execute: job) }
+        if let host = dispatcher.withLock({ $0 }) { host.post(job) } else { callbackThread.post(job) }
     }
 
     private func deliverEvent(_ event: ClientEvent) {

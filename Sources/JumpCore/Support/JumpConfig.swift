@@ -41,7 +41,7 @@ public struct JumpConfig: Sendable, Equatable {
             return
         default:
             throw .invalidArgument(
-                "configuration key '\(name)' must be a \(key.kind) value, not \(value.typeName)", argument: name)
+                "configuration key '\(name)' must be \(key.kind), not \(value.typeName)", argument: name)
         }
         values[key] = value
     }
@@ -71,9 +71,9 @@ public struct JumpConfig: Sendable, Equatable {
 extension ConfigKey.Kind: CustomStringConvertible {
     var description: String {
         switch self {
-        case .string: return "string"
-        case .bool: return "boolean"
-        case .int: return "integer"
+        case .string: return "a string"
+        case .bool: return "a boolean"
+        case .int: return "an integer"
         }
     }
 }

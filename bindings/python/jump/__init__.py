@@ -1,0 +1,111 @@
+"""jump: Python binding of libjump, the JUMP (Janrain Capture) sign-in and user-record SDK core.
+
+    import jump
+
+    with jump.Client({"captureDomain": url, "captureClientId": "...", ...}) as client:
+        client.sign_in("ada@example.com", "correct horse")
+        with client.record as record:
+            record["/aboutMe"] = "Hello"
+        client.sync()
+
+The shared library is found through ``$JUMP_LIBRARY_PATH``, then ``libjump.so`` next to this package, then
+``ctypes.util.find_library("jump")``; importing fails with ImportError when none works or when its ABI
+version is not the one this binding speaks.
+"""
+
+from __future__ import annotations
+
+from . import _native
+from .client import Client, EventCallback, LogCallback, set_log_callback
+from .config import Config
+from .errors import (
+    BadCredentials,
+    Busy,
+    Cancelled,
+    InternalError,
+    InvalidArgument,
+    InvalidHandle,
+    JumpError,
+    MergeRequired,
+    NetworkError,
+    NotFound,
+    NotSignedIn,
+    RegistrationRequired,
+    ServerError,
+    SessionExpired,
+    StorageError,
+    Timeout,
+    Unsupported,
+    ValidationFailed,
+    error_class,
+)
+from .record import Record
+from .request import CompletionCallback, Request
+
+#: The binding's own version.
+__version__ = "0.1.0"
+#: The ABI version this binding speaks (the library's must be equal).
+ABI_VERSION = _native.ABI_VERSION
+
+
+def version() -> str:
+    """The library's version string, e.g. "0.1.0"."""
+    return _native.lib.jump_version().decode("utf-8")
+
+
+def version_number() -> int:
+    """The library's version as (major << 16) | (minor << 8) | patch."""
+    return int(_native.lib.jump_version_number())
+
+
+def abi_version() -> int:
+    """The library's ABI version."""
+    return int(_native.lib.jump_abi_version())
+
+
+def status_str(status: int) -> str:
+    """The library's description of a status code."""
+    return _native.status_str(status)
+
+
+def library_path() -> str:
+    """The path libjump was loaded from."""
+    return _native.library_path
+
+
+__all__ = [
+    "ABI_VERSION",
+    "BadCredentials",
+    "Busy",
+    "Cancelled",
+    "Client",
+    "CompletionCallback",
+    "Config",
+    "EventCallback",
+    "InternalError",
+    "InvalidArgument",
+    "InvalidHandle",
+    "JumpError",
+    "LogCallback",
+    "MergeRequired",
+    "NetworkError",
+    "NotFound",
+    "NotSignedIn",
+    "Record",
+    "RegistrationRequired",
+    "Request",
+    "ServerError",
+    "SessionExpired",
+    "StorageError",
+    "Timeout",
+    "Unsupported",
+    "ValidationFailed",
+    "__version__",
+    "abi_version",
+    "error_class",
+    "library_path",
+    "set_log_callback",
+    "status_str",
+    "version",
+    "version_number",
+]

@@ -1,0 +1,363 @@
+"""Locate, load and declare libjump (the C ABI of include/jump.h) through ctypes.
+
+Everything that touches raw pointers lives here:
+
+* :func:`load` finds the shared library (``JUMP_LIBRARY_PATH``, then ``libjump.so`` next to this package,
+  then ``ctypes.util.find_library("jump")``), loads it and refuses an ABI version other than 1;
+* :data:`SIGNATURES` declares argtypes/restype for every function of jump.h;
+* :func:`encode`, :func:`take_string` and :func:`last_error_detail` convert strings in both directions;
+* the callback registry keeps Python callables alive for as long as libjump may call them: one module-level
+  trampoline per callback shape (never freed) plus a ``userdata`` token per registration, released by the
+  ``userdata_free`` callback that libjump calls exactly once.
+
+Handles (``jump_config*``, ``jump_client*``, ...) and ``json_t*`` are plain ``c_void_p`` values (Python ints).
+"""
+
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+import itertools
+import json
+import os
+import sys
+import threading
+import time
+from ctypes import (
+    CFUNCTYPE,
+    POINTER,
+    c_char_p,
+    c_int,
+    c_int32,
+    c_int64,
+    c_uint32,
+    c_void_p,
+)
+from typing import Any, Callable, Dict, List, Optional, Tuple, Union
+
+#: The ABI version this binding is written for (JUMP_ABI_VERSION in jump.h).
+ABI_VERSION = 1
+#: The file name of the library.
+LIBRARY_NAME = "libjump.so"
+
+# ---------------------------------------------------------------------------------------------------------
+# C types
+# ---------------------------------------------------------------------------------------------------------
+
+jump_status = c_int
+handle = c_void_p  # jump_config*, jump_client*, jump_record*, jump_request*
+json_ptr = c_void_p  # struct json_t*
+out_handle = POINTER(c_void_p)  # T **out
+out_string = POINTER(c_void_p)  # char **out (owned; c_void_p so we can free it)
+out_json = POINTER(c_void_p)  # json_t **out
+
+#: void (*jump_callback)(void *userdata, const char *json) -- the text is borrowed, c_char_p copies it.
+CALLBACK = CFUNCTYPE(None, c_void_p, c_char_p)
+#: void (*jump_free_fn)(void *userdata)
+FREE_FN = CFUNCTYPE(None, c_void_p)
+#: void (*job)(void *arg)
+JOB_FN = CFUNCTYPE(None, c_void_p)
+#: void (*jump_dispatch_fn)(void *context, void (*job)(void *arg), void *arg)
+DISPATCH_FN = CFUNCTYPE(None, c_void_p, JOB_FN, c_void_p)
+
+# name: (restype, [argtypes]) -- one line per function of include/jump.h, in header order.
+SIGNATURES: Dict[str, Tuple[Any, List[Any]]] = {
+    # Versions
+    "jump_version": (c_char_p, []),  # static storage: c_char_p is right here (nothing to free)
+    "jump_version_number": (c_uint32, []),
+    "jump_abi_version": (c_int32, []),
+    # Status codes and errors
+    "jump_status_str": (c_char_p, [jump_status]),  # static storage
+    "jump_error_last": (c_char_p, []),  # owned by the library, valid until the next call
+    "jump_error_last_jansson": (jump_status, [out_json]),
+    "jump_string_free": (None, [c_void_p]),
+    # Callbacks
+    "jump_set_log_callback": (jump_status, [CALLBACK, c_void_p, FREE_FN]),
+    # jump_config
+    "jump_config_new": (jump_status, [out_handle]),
+    "jump_config_from_json": (jump_status, [c_char_p, out_handle]),
+    "jump_config_from_jansson": (jump_status, [json_ptr, out_handle]),
+    "jump_config_set_string": (jump_status, [handle, c_char_p, c_char_p]),
+    "jump_config_set_bool": (jump_status, [handle, c_char_p, c_int]),
+    "jump_config_set_int": (jump_status, [handle, c_char_p, c_int64]),
+    "jump_config_to_json": (jump_status, [handle, out_string]),
+    "jump_config_to_jansson": (jump_status, [handle, out_json]),
+    "jump_config_free": (None, [handle]),
+    # jump_client
+    "jump_client_new": (jump_status, [handle, out_handle]),
+    "jump_client_free": (None, [handle]),
+    "jump_client_state": (jump_status, [handle, out_string]),
+    "jump_client_is_signed_in": (c_int, [handle]),
+    "jump_client_restore": (jump_status, [handle]),
+    "jump_client_load_flow": (jump_status, [handle]),
+    "jump_client_register_traditional": (jump_status, [handle, c_char_p, c_char_p, out_string]),
+    "jump_client_register_traditional_jansson": (jump_status, [handle, json_ptr, c_char_p, out_string]),
+    "jump_client_register_traditional_async": (
+        jump_status,
+        [handle, c_char_p, c_char_p, CALLBACK, c_void_p, FREE_FN, out_handle],
+    ),
+    "jump_client_sign_in": (jump_status, [handle, c_char_p, c_char_p, out_string]),
+    "jump_client_sign_in_async": (
+        jump_status,
+        [handle, c_char_p, c_char_p, CALLBACK, c_void_p, FREE_FN, out_handle],
+    ),
+    "jump_client_sign_out": (jump_status, [handle]),
+    "jump_client_record": (jump_status, [handle, out_handle]),
+    "jump_client_fetch_record": (jump_status, [handle]),
+    "jump_client_fetch_record_async": (jump_status, [handle, CALLBACK, c_void_p, FREE_FN, out_handle]),
+    "jump_client_sync": (jump_status, [handle, out_string]),
+    "jump_client_sync_async": (jump_status, [handle, CALLBACK, c_void_p, FREE_FN, out_handle]),
+    "jump_client_access_token": (jump_status, [handle, out_string]),
+    "jump_client_refresh_access_token": (jump_status, [handle]),
+    "jump_client_set_event_callback": (jump_status, [handle, CALLBACK, c_void_p, FREE_FN]),
+    "jump_client_set_dispatcher": (jump_status, [handle, DISPATCH_FN, c_void_p]),
+    # jump_record
+    "jump_record_get": (jump_status, [handle, c_char_p, out_string]),
+    "jump_record_get_jansson": (jump_status, [handle, c_char_p, out_json]),
+    "jump_record_get_string": (jump_status, [handle, c_char_p, out_string]),
+    "jump_record_set": (jump_status, [handle, c_char_p, c_char_p]),
+    "jump_record_set_jansson": (jump_status, [handle, c_char_p, json_ptr]),
+    "jump_record_set_string": (jump_status, [handle, c_char_p, c_char_p]),
+    "jump_record_changes": (jump_status, [handle, out_string]),
+    "jump_record_discard_changes": (jump_status, [handle]),
+    "jump_record_free": (None, [handle]),
+    # jump_request
+    "jump_request_cancel": (jump_status, [handle]),
+    "jump_request_wait": (jump_status, [handle, c_int32]),
+    "jump_request_free": (None, [handle]),
+}
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Locating and loading
+# ---------------------------------------------------------------------------------------------------------
+
+
+def candidates() -> List[Tuple[str, Optional[str]]]:
+    """The places :func:`load` tries, in order, as (description, path or None when not applicable)."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    env = os.environ.get("JUMP_LIBRARY_PATH")
+    found = ctypes.util.find_library("jump")
+    return [
+        ("$JUMP_LIBRARY_PATH", env or None),
+        ("next to the package", os.path.join(here, LIBRARY_NAME)),
+        ('ctypes.util.find_library("jump")', found),
+    ]
+
+
+def check_abi(actual: int, path: str = "libjump") -> None:
+    """Raise ImportError unless ``actual`` (the library's jump_abi_version()) is the one this binding speaks."""
+    if actual != ABI_VERSION:
+        raise ImportError(
+            f"{path} has ABI version {actual}, but this Python binding needs ABI version {ABI_VERSION}; "
+            "install a matching libjump or binding"
+        )
+
+
+def _declare(lib: ctypes.CDLL, path: str) -> None:
+    for name, (restype, argtypes) in SIGNATURES.items():
+        try:
+            fn = getattr(lib, name)
+        except AttributeError:
+            raise ImportError(f"{path} does not export {name}: not a libjump matching include/jump.h") from None
+        fn.restype = restype
+        fn.argtypes = argtypes
+
+
+def load() -> Tuple[ctypes.CDLL, str]:
+    """Find, load, declare and ABI-check libjump; return (library, path). Raises ImportError."""
+    tried: List[str] = []
+    for where, path in candidates():
+        if not path:
+            tried.append(f"{where}: not set" if where.startswith("$") else f"{where}: nothing found")
+            continue
+        if os.sep in path and not os.path.exists(path):
+            tried.append(f"{where}: {path} (no such file)")
+            if where.startswith("$"):
+                # An explicit override that points nowhere is a configuration error, not a hint.
+                break
+            continue
+        try:
+            lib = ctypes.CDLL(path)
+        except OSError as exc:
+            tried.append(f"{where}: {path} ({exc})")
+            if where.startswith("$"):
+                break
+            continue
+        _declare(lib, path)
+        check_abi(int(lib.jump_abi_version()), path)
+        return lib, path
+    raise ImportError("cannot load libjump; tried:\n  " + "\n  ".join(tried))
+
+
+lib, library_path = load()
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Strings
+# ---------------------------------------------------------------------------------------------------------
+
+StrIn = Union[str, bytes, None]
+
+
+def encode(value: StrIn, name: str = "argument") -> Optional[bytes]:
+    """A string argument for C: str -> UTF-8 bytes, bytes as-is (even invalid UTF-8), None -> NULL."""
+    if value is None or isinstance(value, bytes):
+        return value
+    if isinstance(value, str):
+        return value.encode("utf-8")
+    raise TypeError(f"{name} must be str, bytes or None, not {type(value).__name__}")
+
+
+def take_string(ptr: c_void_p) -> Optional[str]:
+    """Copy an owned ``char*`` out-string into a Python str and free it with jump_string_free (NULL -> None)."""
+    address = ptr.value
+    if not address:
+        return None
+    try:
+        return ctypes.string_at(address).decode("utf-8")
+    finally:
+        lib.jump_string_free(address)
+
+
+def take_json(ptr: c_void_p) -> Any:
+    """Like :func:`take_string`, parsed as JSON (NULL -> None)."""
+    text = take_string(ptr)
+    return None if text is None else json.loads(text)
+
+
+def last_error_detail() -> Dict[str, Any]:
+    """The calling thread's jump_error_last() as a dict (call right after the failing function)."""
+    raw = lib.jump_error_last()
+    if not raw:
+        return {}
+    try:
+        detail = json.loads(raw.decode("utf-8", "replace"))
+    except ValueError:
+        return {"message": raw.decode("utf-8", "replace")}
+    return detail if isinstance(detail, dict) else {"message": str(detail)}
+
+
+def status_str(status: int) -> str:
+    """jump_status_str(status) as a Python str."""
+    raw = lib.jump_status_str(status)
+    return raw.decode("utf-8", "replace") if raw else f"status {status}"
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Callback registry
+# ---------------------------------------------------------------------------------------------------------
+
+_registry: Dict[int, Callable[[bytes], None]] = {}
+_registry_lock = threading.Lock()
+_tokens = itertools.count(1)
+_in_callback = threading.local()
+# One element per callback currently running Python code (list.append/pop are atomic under the GIL).
+_active: List[None] = []
+_ever_called = False  # set once any callback ran
+
+
+def register(handler: Callable[[bytes], None]) -> int:
+    """Keep ``handler`` alive and return the userdata token to pass with :data:`trampoline`.
+
+    The entry is dropped when libjump calls :data:`release` with the token (exactly once), or by
+    :func:`unregister` when the function it was given to failed before taking ownership.
+    """
+    token = next(_tokens)
+    with _registry_lock:
+        _registry[token] = handler
+    return token
+
+
+def unregister(token: int) -> None:
+    """Drop a registration (no-op when already released)."""
+    with _registry_lock:
+        handler = _registry.pop(token, None)
+    del handler  # dropped outside the lock: its referents' __del__ may call into the registry again
+
+
+def in_callback() -> bool:
+    """True while the calling thread is running a libjump callback through this binding."""
+    return bool(getattr(_in_callback, "depth", 0))
+
+
+def _trampoline(userdata: Optional[int], payload: Optional[bytes]) -> None:
+    # Never let an exception escape: ctypes would print and swallow it. Handlers catch their own errors;
+    # this is the last line of defence (e.g. during interpreter shutdown).
+    global _ever_called
+    _active.append(None)
+    _ever_called = True
+    try:
+        with _registry_lock:
+            handler = _registry.get(userdata or 0)
+        if handler is None:
+            return
+        _in_callback.depth = getattr(_in_callback, "depth", 0) + 1
+        try:
+            handler(payload or b"")
+        finally:
+            _in_callback.depth -= 1
+    except BaseException:  # noqa: BLE001 - see above
+        pass
+    finally:
+        _active.pop()
+
+
+def _release(userdata: Optional[int]) -> None:
+    # Dropping the handler may drop the last reference to user objects (closures, even a Client); mark the
+    # thread as "in a callback" so their __del__ defers anything that could wait on this thread.
+    _active.append(None)
+    try:
+        _in_callback.depth = getattr(_in_callback, "depth", 0) + 1
+        try:
+            unregister(userdata or 0)
+        finally:
+            _in_callback.depth -= 1
+    except BaseException:  # noqa: BLE001
+        pass
+    finally:
+        _active.pop()
+
+
+#: The one jump_callback every registration uses; lives as long as the module (i.e. the process).
+trampoline = CALLBACK(_trampoline)
+#: The one jump_free_fn every registration uses.
+release = FREE_FN(_release)
+
+
+def userdata(token: int) -> c_void_p:
+    """The ``void *userdata`` value for a registry token."""
+    return c_void_p(token)
+
+
+def run_outside_callbacks(fn: Callable[[], None]) -> None:
+    """Run ``fn`` now, or on a short-lived Python thread when called from a libjump callback thread (where a
+    call such as jump_client_free could wait for that very thread)."""
+    if in_callback():
+        threading.Thread(target=fn, name="jump-deferred-free", daemon=True).start()
+    else:
+        fn()
+
+
+def drain(timeout: float) -> bool:
+    """Wait (at most ``timeout`` seconds) until libjump holds no Python callback and none is running.
+
+    Used at interpreter exit: CPython ends any foreign thread that calls into Python once finalization has
+    started (pthread_exit, before 3.14), which libjump's callback threads (libdispatch workers) do not survive.
+    Returns True when drained.
+    """
+    if not _registry and not _active and not _ever_called:
+        return True
+    deadline = time.monotonic() + timeout
+    while _registry or _active:
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.01)
+    # A callback thread that just left Python code may still need the GIL once to return; let it.
+    time.sleep(0.05)
+    return True
+
+
+def is_finalizing() -> bool:
+    """True during interpreter shutdown, when __del__ methods must not call into the library."""
+    return sys is None or sys.is_finalizing()

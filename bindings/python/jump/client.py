@@ -1,0 +1,320 @@
+"""Client: one app installation's session with Capture (a ``jump_client`` handle).
+
+Blocking methods release the GIL while libjump works (ctypes.CDLL), so other Python threads keep running;
+every method may be called from any thread. The ``*_async`` methods return a :class:`~jump.request.Request`.
+"""
+
+from __future__ import annotations
+
+import atexit
+import json
+import logging
+import threading
+import weakref
+from ctypes import byref, c_void_p
+from typing import Any, Callable, Dict, Mapping, Optional, Union
+
+from . import _native
+from .config import Config
+from .errors import InvalidHandle, check, last_error, local_error
+from .record import Record
+from .request import CompletionCallback, Request
+
+__all__ = ["Client", "EventCallback", "LogCallback", "set_log_callback"]
+
+#: ``callback(event)`` with event like ``{"version":1,"kind":"event","event":"signed_in","uuid":"..."}``.
+EventCallback = Callable[[Dict[str, Any]], None]
+#: ``callback(line)`` with line like ``{"version":1,"kind":"log","level":"info","message":"..."}``.
+LogCallback = Callable[[Dict[str, Any]], None]
+
+_log = logging.getLogger("jump")
+_live_clients: "weakref.WeakSet[Client]" = weakref.WeakSet()
+
+StrIn = Union[str, bytes, None]
+
+
+class Client:
+    """A libjump client.
+
+    ``Client(config)`` takes a :class:`~jump.config.Config` or a mapping of config keys; it restores the
+    session saved in ``storageDirectory`` (no network). Use it as a context manager or call :meth:`close`.
+    """
+
+    def __init__(self, config: Union[Config, Mapping[str, Any]], **keys: Any) -> None:
+        self._handle: Optional[int] = None
+        self._lock = threading.Lock()
+        self._event_token: Optional[int] = None
+        #: The last exception raised by the on_event callback (it runs on libjump's thread).
+        self.last_event_error: Optional[BaseException] = None
+        if isinstance(config, Config) and not keys:
+            cfg, owned = config, False
+        else:
+            cfg, owned = Config(config.to_dict() if isinstance(config, Config) else config, **keys), True
+        try:
+            out = c_void_p()
+            check(_native.lib.jump_client_new(cfg.handle, byref(out)))
+            self._handle = out.value
+        finally:
+            if owned:
+                cfg.close()
+        _live_clients.add(self)
+
+    # -- plumbing -------------------------------------------------------------------------------------------
+
+    @property
+    def handle(self) -> int:
+        """The raw ``jump_client*`` (raises InvalidHandle once closed)."""
+        h = self._handle
+        if h is None:
+            raise local_error(InvalidHandle, "the Client is closed")
+        return h
+
+    def _string_call(self, fn: Callable[..., int], *args: Any) -> Optional[str]:
+        out = c_void_p()
+        check(fn(self.handle, *args, byref(out)))
+        return _native.take_string(out)
+
+    def _json_call(self, fn: Callable[..., int], *args: Any) -> Any:
+        text = self._string_call(fn, *args)
+        return None if text is None else json.loads(text)
+
+    def _async(self, operation: str, callback: Optional[CompletionCallback], fn: Callable[..., int], *args: Any) -> Request:
+        h = self.handle
+        return Request._start(operation, callback, self, lambda cb, ud, free, out: fn(h, *args, cb, ud, free, out))
+
+    @staticmethod
+    def _attributes(attributes: Union[Mapping[str, Any], str, bytes]) -> Optional[bytes]:
+        if isinstance(attributes, (str, bytes)) or attributes is None:
+            return _native.encode(attributes, "attributes")
+        return json.dumps(dict(attributes), ensure_ascii=False).encode("utf-8")
+
+    # -- state ----------------------------------------------------------------------------------------------
+
+    @property
+    def state(self) -> Dict[str, Any]:
+        """``{"signed_in", "uuid", "email", "reauthentication_required", "access_token_expires_at",
+        "unsynced_changes", "restore_error"}``."""
+        return self._json_call(_native.lib.jump_client_state)
+
+    @property
+    def is_signed_in(self) -> bool:
+        """True when a user is signed in (False for a closed client)."""
+        h = self._handle
+        return h is not None and bool(_native.lib.jump_client_is_signed_in(h))
+
+    def restore(self) -> None:
+        """Read the saved session again (after a StorageError restore error)."""
+        check(_native.lib.jump_client_restore(self.handle))
+
+    def load_flow(self) -> None:
+        """Download the Capture flow now and cache it (falls back to the cached copy)."""
+        check(_native.lib.jump_client_load_flow(self.handle))
+
+    # -- sign-in and registration ---------------------------------------------------------------------------
+
+    def register_traditional(self, attributes: Union[Mapping[str, Any], str, bytes], password: StrIn) -> Dict[str, Any]:
+        """Register a traditional account and sign it in: ``{"is_new": True, "uuid", "authorization_code"}``.
+
+        ``attributes`` are record attributes (email, givenName, birthday "yyyy-MM-dd", ...) as a mapping, or
+        JSON text. Raises ValidationFailed with ``invalid_fields`` keyed by form field name.
+        """
+        return self._json_call(
+            _native.lib.jump_client_register_traditional,
+            self._attributes(attributes),
+            _native.encode(password, "password"),
+        )
+
+    def register_traditional_async(
+        self,
+        attributes: Union[Mapping[str, Any], str, bytes],
+        password: StrIn,
+        callback: Optional[CompletionCallback] = None,
+    ) -> Request:
+        """Asynchronous :meth:`register_traditional`."""
+        return self._async(
+            "register_traditional",
+            callback,
+            _native.lib.jump_client_register_traditional_async,
+            self._attributes(attributes),
+            _native.encode(password, "password"),
+        )
+
+    def sign_in(self, user: StrIn, password: StrIn) -> Dict[str, Any]:
+        """Sign in with an email or user name (as the sign-in form expects) and a password.
+
+        Returns ``{"is_new": False, "uuid", "authorization_code"}``; raises BadCredentials on a wrong password.
+        """
+        return self._json_call(
+            _native.lib.jump_client_sign_in, _native.encode(user, "user"), _native.encode(password, "password")
+        )
+
+    def sign_in_async(self, user: StrIn, password: StrIn, callback: Optional[CompletionCallback] = None) -> Request:
+        """Asynchronous :meth:`sign_in`."""
+        return self._async(
+            "sign_in",
+            callback,
+            _native.lib.jump_client_sign_in_async,
+            _native.encode(user, "user"),
+            _native.encode(password, "password"),
+        )
+
+    def sign_out(self) -> None:
+        """Forget the session in memory and erase it from storage (unsynced changes are discarded)."""
+        check(_native.lib.jump_client_sign_out(self.handle))
+
+    # -- record ---------------------------------------------------------------------------------------------
+
+    @property
+    def record(self) -> Record:
+        """A new :class:`~jump.record.Record` view of the signed-in user's record (NotSignedIn otherwise)."""
+        out = c_void_p()
+        check(_native.lib.jump_client_record(self.handle, byref(out)))
+        return Record(out.value, self)
+
+    def fetch_record(self) -> None:
+        """Fetch the record from the server, keeping unsynced local edits on top (refreshes tokens as needed)."""
+        check(_native.lib.jump_client_fetch_record(self.handle))
+
+    def fetch_record_async(self, callback: Optional[CompletionCallback] = None) -> Request:
+        """Asynchronous :meth:`fetch_record` (result ``{}``)."""
+        return self._async("fetch_record", callback, _native.lib.jump_client_fetch_record_async)
+
+    def sync(self) -> Dict[str, Any]:
+        """Send the record's unsynced changes: ``{"changed": ["/aboutMe", ...], "requests": N}``."""
+        return self._json_call(_native.lib.jump_client_sync)
+
+    def sync_async(self, callback: Optional[CompletionCallback] = None) -> Request:
+        """Asynchronous :meth:`sync`."""
+        return self._async("sync", callback, _native.lib.jump_client_sync_async)
+
+    # -- tokens ---------------------------------------------------------------------------------------------
+
+    def access_token(self) -> str:
+        """A valid access token (refreshed first when known to be expired). A secret: do not log it."""
+        token = self._string_call(_native.lib.jump_client_access_token)
+        return token or ""
+
+    def refresh_access_token(self) -> None:
+        """Refresh the access token now (concurrent refreshes are coalesced into one request)."""
+        check(_native.lib.jump_client_refresh_access_token(self.handle))
+
+    # -- events ---------------------------------------------------------------------------------------------
+
+    def on_event(self, callback: Optional[EventCallback]) -> None:
+        """Call ``callback(event_dict)`` for each client event (signed_in, signed_out, token_refreshed,
+        record_synced, record_fetched, session_expired); None removes it.
+
+        The callback runs on libjump's thread, one at a time and in order. Exceptions it raises are logged to
+        the "jump" logger and kept in :attr:`last_event_error`.
+        """
+        h = self.handle
+        if callback is None:
+            check(_native.lib.jump_client_set_event_callback(h, _native.CALLBACK(), None, _native.FREE_FN()))
+            return
+        owner = weakref.ref(self)
+
+        def handler(raw: bytes) -> None:
+            try:
+                event = json.loads(raw.decode("utf-8"))
+                if isinstance(event, dict) and event.get("kind", "event") == "event":
+                    callback(event)
+            except BaseException as exc:  # noqa: BLE001 - ctypes would swallow it
+                client = owner()
+                if client is not None:
+                    client.last_event_error = exc
+                _log.error("jump event callback raised", exc_info=exc)
+
+        token = _native.register(handler)
+        status = _native.lib.jump_client_set_event_callback(
+            h, _native.trampoline, _native.userdata(token), _native.release
+        )
+        if status != 0:
+            error = last_error(status)
+            _native.unregister(token)  # not taken: libjump did not keep the callback
+            raise error
+
+    # -- lifetime -------------------------------------------------------------------------------------------
+
+    def close(self) -> None:
+        """Release the client (idempotent). In-flight requests complete with Cancelled."""
+        with self._lock:
+            h, self._handle = self._handle, None
+        if h is not None:
+            _native.lib.jump_client_free(h)
+
+    def __enter__(self) -> "Client":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    def __del__(self) -> None:
+        # May run on libjump's callback thread (when a callback's closure held the last reference), where
+        # jump_client_free could wait for that very thread: defer it to a helper thread there.
+        try:
+            if getattr(self, "_handle", None) is not None and not _native.is_finalizing():
+                _native.run_outside_callbacks(self.close)
+        except Exception:  # noqa: BLE001
+            pass
+
+    def __repr__(self) -> str:
+        if self._handle is None:
+            return "<jump.Client closed>"
+        return f"<jump.Client {hex(self._handle)}>"
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Process-wide: log callback, shutdown
+# ---------------------------------------------------------------------------------------------------------
+
+_log_token: Optional[int] = None
+
+
+def set_log_callback(callback: Optional[LogCallback]) -> None:
+    """Install a process-wide log callback receiving redacted log lines as dicts (None removes it).
+
+    It may run on any thread, concurrently; exceptions it raises are ignored.
+    """
+    global _log_token
+    if callback is None:
+        check(_native.lib.jump_set_log_callback(_native.CALLBACK(), None, _native.FREE_FN()))
+        _log_token = None
+        return
+
+    def handler(raw: bytes) -> None:
+        try:
+            callback(json.loads(raw.decode("utf-8")))
+        except BaseException:  # noqa: BLE001
+            pass
+
+    token = _native.register(handler)
+    status = _native.lib.jump_set_log_callback(_native.trampoline, _native.userdata(token), _native.release)
+    if status != 0:
+        error = last_error(status)
+        _native.unregister(token)
+        raise error
+    _log_token = token
+
+
+#: How long interpreter exit waits for libjump to deliver cancelled completions and release callbacks.
+SHUTDOWN_TIMEOUT = 5.0
+
+
+@atexit.register
+def _shutdown() -> None:
+    # Nothing may call into Python once it is finalizing: close the clients (their in-flight requests complete
+    # with Cancelled), remove the log callback, then wait until libjump has released every callback.
+    for client in list(_live_clients):
+        try:
+            client.close()
+        except Exception:  # noqa: BLE001
+            pass
+    if _log_token is not None:
+        try:
+            _native.lib.jump_set_log_callback(_native.CALLBACK(), None, _native.FREE_FN())
+        except Exception:  # noqa: BLE001
+            pass
+    try:
+        _native.drain(SHUTDOWN_TIMEOUT)
+    except Exception:  # noqa: BLE001
+        pass

@@ -1,0 +1,240 @@
+"""Exceptions: one :class:`JumpError` subclass per ``jump_status`` code of jump.h.
+
+A synchronous failure is turned into an exception right after the failing call, on the same thread, from
+``jump_error_last()`` (thread-local in libjump). An asynchronous failure carries the same detail object in
+its completion payload (``"error"`` key); :func:`error_from_detail` builds the exception from either.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Dict, Mapping, Optional, Type
+
+from . import _native
+
+__all__ = [
+    "JumpError",
+    "InvalidArgument",
+    "InvalidHandle",
+    "NetworkError",
+    "Timeout",
+    "ServerError",
+    "NotSignedIn",
+    "BadCredentials",
+    "MergeRequired",
+    "RegistrationRequired",
+    "ValidationFailed",
+    "NotFound",
+    "SessionExpired",
+    "StorageError",
+    "Cancelled",
+    "Unsupported",
+    "Busy",
+    "InternalError",
+    "check",
+    "error_from_detail",
+    "last_error",
+]
+
+
+class JumpError(Exception):
+    """A libjump failure.
+
+    Attributes:
+        status: the negative ``jump_status`` code.
+        status_name: its name, e.g. ``"JUMP_E_VALIDATION"`` (as given by the library's detail).
+        message: the human-readable message (never contains secrets).
+        detail: the whole error detail object (``jump_error_last()`` parsed, or a completion's ``"error"``).
+        server, invalid_fields, argument, merge_token, existing_provider, conflicting_provider,
+        social_registration_token, prereg_record: the detail's fields of the same name, None when absent.
+    """
+
+    #: The status code this class stands for (None for the base class).
+    code: Optional[int] = None
+
+    def __init__(self, status: int, message: str = "", detail: Optional[Mapping[str, Any]] = None) -> None:
+        detail = dict(detail or {})
+        self.status: int = status
+        self.detail: Dict[str, Any] = detail
+        self.message: str = message or str(detail.get("message") or "") or _native.status_str(status)
+        self.status_name: Optional[str] = detail.get("status_name")
+        self.server: Optional[Dict[str, Any]] = detail.get("server")
+        self.invalid_fields: Optional[Dict[str, Any]] = detail.get("invalid_fields")
+        self.argument: Optional[str] = detail.get("argument")
+        self.merge_token: Optional[str] = detail.get("merge_token")
+        self.existing_provider: Optional[str] = detail.get("existing_provider")
+        self.conflicting_provider: Optional[str] = detail.get("conflicting_provider")
+        self.social_registration_token: Optional[str] = detail.get("social_registration_token")
+        self.prereg_record: Optional[Dict[str, Any]] = detail.get("prereg_record")
+        super().__init__(status, self.message, detail)
+
+    def __str__(self) -> str:
+        name = self.status_name or type(self).__name__
+        return f"{self.message} ({name}, {self.status})"
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(status={self.status}, message={self.message!r})"
+
+    def __reduce__(self):  # pickling (e.g. through multiprocessing) keeps the subclass and detail
+        return (type(self), (self.status, self.message, self.detail))
+
+
+class InvalidArgument(JumpError, ValueError):
+    """JUMP_E_INVALID_ARGUMENT: NULL where a value is needed, bad UTF-8/JSON, unknown config key, ..."""
+
+    code = -1
+
+
+class InvalidHandle(JumpError):
+    """JUMP_E_INVALID_HANDLE: a freed, NULL or wrong kind of handle (e.g. a closed object used again)."""
+
+    code = -2
+
+
+class NetworkError(JumpError):
+    """JUMP_E_NETWORK: could not reach the server (DNS, refused, TLS, reset)."""
+
+    code = -3
+
+
+class Timeout(JumpError):
+    """JUMP_E_TIMEOUT: the server did not answer in time (or Request.wait ran out of time)."""
+
+    code = -4
+
+
+class ServerError(JumpError):
+    """JUMP_E_SERVER: the server answered with an error, or with something that is not JSON."""
+
+    code = -5
+
+
+class NotSignedIn(JumpError):
+    """JUMP_E_NOT_SIGNED_IN: the operation needs a signed-in user."""
+
+    code = -6
+
+
+class BadCredentials(JumpError):
+    """JUMP_E_BAD_CREDENTIALS: wrong user name, email or password."""
+
+    code = -7
+
+
+class MergeRequired(JumpError):
+    """JUMP_E_MERGE_REQUIRED: the email belongs to another identity (see merge_token and the providers)."""
+
+    code = -8
+
+
+class RegistrationRequired(JumpError):
+    """JUMP_E_REGISTRATION_REQUIRED: two-step registration needed (see social_registration_token)."""
+
+    code = -9
+
+
+class ValidationFailed(JumpError):
+    """JUMP_E_VALIDATION: form validation failed; invalid_fields maps form field names to messages."""
+
+    code = -10
+
+
+class NotFound(JumpError, KeyError):
+    """JUMP_E_NOT_FOUND: no such attribute, path, user or flow (also a KeyError, for record[path])."""
+
+    code = -11
+
+
+class SessionExpired(JumpError):
+    """JUMP_E_EXPIRED: the session can no longer be refreshed; sign in again."""
+
+    code = -12
+
+
+class StorageError(JumpError):
+    """JUMP_E_STORAGE: the session store could not be read or written (nothing was deleted)."""
+
+    code = -13
+
+
+class Cancelled(JumpError):
+    """JUMP_E_CANCELLED: the operation was cancelled (Request.cancel, client closed)."""
+
+    code = -14
+
+
+class Unsupported(JumpError):
+    """JUMP_E_UNSUPPORTED: not possible with this configuration, or not implemented."""
+
+    code = -15
+
+
+class Busy(JumpError):
+    """JUMP_E_BUSY: would deadlock or conflict (e.g. Request.wait inside a libjump callback)."""
+
+    code = -16
+
+
+class InternalError(JumpError):
+    """JUMP_E_INTERNAL: a bug in libjump; the detail says where."""
+
+    code = -17
+
+
+_BY_CODE: Dict[int, Type[JumpError]] = {
+    cls.code: cls
+    for cls in (
+        InvalidArgument,
+        InvalidHandle,
+        NetworkError,
+        Timeout,
+        ServerError,
+        NotSignedIn,
+        BadCredentials,
+        MergeRequired,
+        RegistrationRequired,
+        ValidationFailed,
+        NotFound,
+        SessionExpired,
+        StorageError,
+        Cancelled,
+        Unsupported,
+        Busy,
+        InternalError,
+    )
+    if cls.code is not None
+}
+
+
+def error_class(status: int) -> Type[JumpError]:
+    """The exception class for a status code (JumpError for unknown codes)."""
+    return _BY_CODE.get(status, JumpError)
+
+
+def error_from_detail(detail: Optional[Mapping[str, Any]], status: Optional[int] = None) -> JumpError:
+    """Build the exception for an error detail object (``status`` wins over the detail's own "status")."""
+    detail = dict(detail or {})
+    if status is None:
+        try:
+            status = int(detail.get("status", -17))
+        except (TypeError, ValueError):
+            status = -17
+    return error_class(status)(status, str(detail.get("message") or ""), detail)
+
+
+def last_error(status: int) -> JumpError:
+    """The exception for ``status`` with this thread's jump_error_last() detail. Call right after the failure."""
+    return error_from_detail(_native.last_error_detail(), status)
+
+
+def check(status: int) -> None:
+    """Raise the mapped JumpError when ``status`` is not JUMP_OK (reads jump_error_last on this thread)."""
+    if status != 0:
+        raise last_error(status)
+
+
+def local_error(cls: Type[JumpError], message: str, **fields: Any) -> JumpError:
+    """An error raised by the binding itself (no library call failed), shaped like the library's."""
+    assert cls.code is not None
+    detail: Dict[str, Any] = {"status": cls.code, "message": message}
+    detail.update(fields)
+    return cls(cls.code, message, detail)

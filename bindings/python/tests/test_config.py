@@ -1,0 +1,103 @@
+"""Config: from a dict, set, to_dict, errors naming the key, lifetime."""
+
+from __future__ import annotations
+
+import pytest
+
+import jump
+
+
+def test_defaults_and_from_mapping() -> None:
+    with jump.Config() as defaults:
+        d = defaults.to_dict()
+    assert d["captureLocale"] == "en-US"
+    assert d["captureTraditionalSignInFormName"] == "signInForm"
+    assert d["connectTimeoutMs"] == 10000
+    assert d["captureEnableThinRegistration"] is False
+
+    with jump.Config({"captureDomain": "http://127.0.0.1:9", "captureLocale": "en-US"}, captureLocale="fr-FR") as c:
+        d = c.to_dict()
+    assert d["captureDomain"] == "http://127.0.0.1:9"
+    assert d["captureLocale"] == "fr-FR"  # keywords win over the mapping
+
+
+def test_set_dispatches_on_type() -> None:
+    with jump.Config() as c:
+        c.set("captureClientId", "abc").set("connectTimeoutMs", 1234).set("captureEnableThinRegistration", True)
+        c["captureAppId"] = "app"
+        d = c.to_dict()
+        assert (d["captureClientId"], d["connectTimeoutMs"], d["captureEnableThinRegistration"]) == ("abc", 1234, True)
+        assert c["captureAppId"] == "app"
+        c.set("captureLocale", "fr-FR")
+        c.set("captureLocale", None)  # None restores the default
+        assert c.to_dict()["captureLocale"] == "en-US"
+        with pytest.raises(TypeError):
+            c.set("connectTimeoutMs", 1.5)  # type: ignore[arg-type]
+
+
+def test_unknown_key_names_the_key() -> None:
+    with pytest.raises(jump.InvalidArgument) as info:
+        jump.Config({"captureDomian": "http://127.0.0.1:9"})
+    assert "captureDomian" in str(info.value)
+    with jump.Config() as c:
+        with pytest.raises(jump.InvalidArgument) as info:
+            c.set("noSuchKey", "x")
+    err = info.value
+    assert err.status == -1 and "noSuchKey" in err.message
+    assert err.argument == "noSuchKey"
+    assert err.status_name == "JUMP_E_INVALID_ARGUMENT"
+    assert isinstance(err, ValueError)
+
+
+@pytest.mark.parametrize(
+    "key, value",
+    [("connectTimeoutMs", "fast"), ("captureEnableThinRegistration", 1), ("captureLocale", 42)],
+)
+def test_wrong_type_in_json(key, value) -> None:
+    with pytest.raises(jump.InvalidArgument) as info:
+        jump.Config({key: value})
+    assert key in info.value.message
+
+
+def test_wrong_type_through_setters() -> None:
+    with jump.Config() as c:
+        with pytest.raises(jump.InvalidArgument) as info:
+            c.set("connectTimeoutMs", "fast")
+        assert "connectTimeoutMs" in info.value.message
+        with pytest.raises(jump.InvalidArgument):
+            c.set("captureLocale", True)
+
+
+def test_invalid_json_and_utf8() -> None:
+    with pytest.raises(jump.InvalidArgument):
+        jump.Config.from_json("{not json")
+    with pytest.raises(jump.InvalidArgument):
+        jump.Config.from_json(b'{"captureLocale": "\xff\xfe"}')
+    with jump.Config.from_json('{"captureLocale": "fr-FR"}') as c:
+        assert c.to_dict()["captureLocale"] == "fr-FR"
+
+
+def test_closed_config() -> None:
+    c = jump.Config()
+    c.close()
+    c.close()  # idempotent
+    with pytest.raises(jump.InvalidHandle):
+        c.to_dict()
+
+
+def test_client_needs_a_usable_config(tmp_path) -> None:
+    with pytest.raises(jump.InvalidArgument) as info:
+        jump.Client({"captureClientId": "x"})
+    assert "captureDomain" in info.value.message
+    with pytest.raises(jump.InvalidArgument) as info:
+        jump.Client({"captureDomain": "http://example.com", "captureClientId": "x"})
+    assert "https" in info.value.message
+    # A Config is copied: the client outlives it, and keywords override it.
+    config = jump.Config(captureDomain="http://127.0.0.1:9", captureClientId="x", storageDirectory=str(tmp_path))
+    with jump.Client(config, captureLocale="fr-FR") as client:
+        config.close()
+        assert client.state["signed_in"] is False
+        assert not client.is_signed_in
+    with pytest.raises(jump.InvalidHandle):
+        client.state
+    client.close()  # idempotent
