@@ -19,7 +19,8 @@ import Testing
     @Test func refreshSecretsAreFreshHex() {
         let a = Secrets.refreshSecret(), b = Secrets.refreshSecret()
         #expect(a.count == 40 && b.count == 40 && a != b)
-        #expect(a.allSatisfy { $0.isHexDigit && !$0.isUppercase })
+        let lowercaseHex = a.allSatisfy { $0.isHexDigit && !$0.isUppercase }
+        #expect(lowercaseHex)
     }
 
     @Test func signatureDateIsUTC() {

@@ -18,17 +18,9 @@ extension JumpClient {
         // Without a flow the reference SDKs fall back to user/password fields; so do we.
         let flow = settings.flowURL == nil ? nil : try? self.flow(cancellation: cancellation)
         try cancellation?.check()
-        let secret = Secrets.refreshSecret()
-        var parameters = commonParameters(flow: flow)
-        parameters.add("response_type", settings.responseType)
-        parameters.add("redirect_uri", settings.redirectURI)
-        parameters.add("form", settings.signInForm)
-        parameters.add("refresh_secret", secret)
-        for (name, value) in FormMapping.credentials(form: settings.signInForm, flow: flow, user: user, password: password).pairs {
-            parameters.add(name, value)
-        }
-        let body = try capture.post("/oauth/auth_native_traditional", parameters, cancellation: cancellation)
-        return try startSession(from: body, refreshSecret: secret, cancellation: cancellation)
+        let credentials = FormMapping.credentials(form: settings.signInForm, flow: flow, user: user, password: password)
+        return try submitSignInForm("/oauth/auth_native_traditional", form: settings.signInForm, fields: credentials,
+                                    flow: flow, cancellation: cancellation)
     }
 
     /// Traditional registration (register_native_traditional): record attributes mapped onto the
@@ -40,14 +32,21 @@ extension JumpClient {
         guard !password.isEmpty else { throw .invalidArgument("the password is empty", argument: "password") }
         let flow = try self.flow(cancellation: cancellation)
         let fields = try FormMapping.parameters(form: settings.registrationForm, flow: flow, record: attributes, password: password)
+        return try submitSignInForm("/oauth/register_native_traditional", form: settings.registrationForm, fields: fields,
+                                    flow: flow, cancellation: cancellation)
+    }
+
+    /// Posts a form that ends in a signed-in session (protocol.md 3.1), with a refresh secret made for it.
+    private func submitSignInForm(_ path: String, form: String, fields: FormParameters, flow: Flow?,
+                                  cancellation: Cancellation?) throws(JumpError) -> SignInResult {
         let secret = Secrets.refreshSecret()
         var parameters = commonParameters(flow: flow)
         parameters.add("response_type", settings.responseType)
         parameters.add("redirect_uri", settings.redirectURI)
-        parameters.add("form", settings.registrationForm)
+        parameters.add("form", form)
         parameters.add("refresh_secret", secret)
         for (name, value) in fields.pairs { parameters.add(name, value) }
-        let body = try capture.post("/oauth/register_native_traditional", parameters, cancellation: cancellation)
+        let body = try capture.post(path, parameters, cancellation: cancellation)
         return try startSession(from: body, refreshSecret: secret, cancellation: cancellation)
     }
 

@@ -9,14 +9,14 @@ from __future__ import annotations
 import atexit
 import json
 import logging
-import threading
 import weakref
 from ctypes import byref, c_void_p
 from typing import Any, Callable, Dict, Mapping, Optional, Union
 
 from . import _native
+from ._handle import NativeHandle
 from .config import Config
-from .errors import InvalidHandle, check, last_error, local_error
+from .errors import check, last_error
 from .record import Record
 from .request import CompletionCallback, Request
 
@@ -33,16 +33,21 @@ _live_clients: "weakref.WeakSet[Client]" = weakref.WeakSet()
 StrIn = Union[str, bytes, None]
 
 
-class Client:
+class Client(NativeHandle):
     """A libjump client.
 
     ``Client(config)`` takes a :class:`~jump.config.Config` or a mapping of config keys; it restores the
     session saved in ``storageDirectory`` (no network). Use it as a context manager or call :meth:`close`.
     """
 
+    _free_fn = "jump_client_free"
+    _name = "Client"
+    # __del__ may run on libjump's callback thread (when a callback's closure held the last reference), where
+    # jump_client_free could wait for that very thread: it is deferred to a helper thread there.
+    _free_may_wait = True
+
     def __init__(self, config: Union[Config, Mapping[str, Any]], **keys: Any) -> None:
-        self._handle: Optional[int] = None
-        self._lock = threading.Lock()
+        super().__init__()
         self._event_token: Optional[int] = None
         #: The last exception raised by the on_event callback (it runs on libjump's thread).
         self.last_event_error: Optional[BaseException] = None
@@ -60,14 +65,6 @@ class Client:
         _live_clients.add(self)
 
     # -- plumbing -------------------------------------------------------------------------------------------
-
-    @property
-    def handle(self) -> int:
-        """The raw ``jump_client*`` (raises InvalidHandle once closed)."""
-        h = self._handle
-        if h is None:
-            raise local_error(InvalidHandle, "the Client is closed")
-        return h
 
     def _string_call(self, fn: Callable[..., int], *args: Any) -> Optional[str]:
         out = c_void_p()
@@ -237,30 +234,7 @@ class Client:
 
     def close(self) -> None:
         """Release the client (idempotent). In-flight requests complete with Cancelled."""
-        with self._lock:
-            h, self._handle = self._handle, None
-        if h is not None:
-            _native.lib.jump_client_free(h)
-
-    def __enter__(self) -> "Client":
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        self.close()
-
-    def __del__(self) -> None:
-        # May run on libjump's callback thread (when a callback's closure held the last reference), where
-        # jump_client_free could wait for that very thread: defer it to a helper thread there.
-        try:
-            if getattr(self, "_handle", None) is not None and not _native.is_finalizing():
-                _native.run_outside_callbacks(self.close)
-        except Exception:  # noqa: BLE001
-            pass
-
-    def __repr__(self) -> str:
-        if self._handle is None:
-            return "<jump.Client closed>"
-        return f"<jump.Client {hex(self._handle)}>"
+        super().close()
 
 
 # ---------------------------------------------------------------------------------------------------------

@@ -7,19 +7,19 @@ keys and wrong value types are refused by the library with :class:`~jump.errors.
 from __future__ import annotations
 
 import json
-import threading
 from ctypes import byref, c_void_p
 from typing import Any, Dict, Mapping, Optional, Union
 
 from . import _native
-from .errors import InvalidHandle, check, local_error
+from ._handle import NativeHandle
+from .errors import check
 
 __all__ = ["Config", "ConfigValue"]
 
 ConfigValue = Union[str, bool, int, None]
 
 
-class Config:
+class Config(NativeHandle):
     """A libjump configuration.
 
     ``Config({"captureDomain": url, ...}, captureLocale="fr-FR")`` creates it from a mapping and/or keyword
@@ -27,9 +27,11 @@ class Config:
     :meth:`close`; a Client keeps its own copy, so the Config may be closed right after creating clients.
     """
 
+    _free_fn = "jump_config_free"
+    _name = "Config"
+
     def __init__(self, mapping: Optional[Mapping[str, Any]] = None, **keys: Any) -> None:
-        self._handle: Optional[int] = None
-        self._lock = threading.Lock()
+        super().__init__()
         settings: Dict[str, Any] = dict(mapping or {})
         settings.update(keys)
         out = c_void_p()
@@ -40,19 +42,11 @@ class Config:
     def from_json(cls, text: Union[str, bytes]) -> "Config":
         """A Config from JSON text as-is (e.g. a settings file's content)."""
         self = cls.__new__(cls)
-        self._handle = None
-        self._lock = threading.Lock()
+        NativeHandle.__init__(self)  # not Config.__init__: it would parse a second document
         out = c_void_p()
         check(_native.lib.jump_config_from_json(_native.encode(text, "text"), byref(out)))
         self._handle = out.value
         return self
-
-    @property
-    def handle(self) -> int:
-        """The raw ``jump_config*`` (raises InvalidHandle once closed)."""
-        if self._handle is None:
-            raise local_error(InvalidHandle, "the Config is closed")
-        return self._handle
 
     def set(self, key: Union[str, bytes], value: ConfigValue) -> "Config":
         """Set one key: bool -> jump_config_set_bool, int -> _set_int, str/bytes -> _set_string, None -> default.
@@ -85,26 +79,3 @@ class Config:
         out = c_void_p()
         check(_native.lib.jump_config_to_json(self.handle, byref(out)))
         return _native.take_json(out)
-
-    def close(self) -> None:
-        """Release the handle (idempotent)."""
-        with self._lock:
-            h, self._handle = self._handle, None
-        if h is not None:
-            _native.lib.jump_config_free(h)
-
-    def __enter__(self) -> "Config":
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        self.close()
-
-    def __del__(self) -> None:
-        try:
-            if getattr(self, "_handle", None) is not None and not _native.is_finalizing():
-                self.close()
-        except Exception:  # noqa: BLE001 - never raise from __del__
-            pass
-
-    def __repr__(self) -> str:
-        return f"<jump.Config {'closed' if self._handle is None else hex(self._handle)}>"

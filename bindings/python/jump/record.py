@@ -9,12 +9,12 @@ Edits stay local until ``Client.sync()``. After sign-out or another sign-in the 
 from __future__ import annotations
 
 import json
-import threading
 from ctypes import byref, c_void_p
 from typing import Any, Dict, Optional, Union
 
 from . import _native
-from .errors import InvalidHandle, check, local_error
+from ._handle import NativeHandle
+from .errors import check
 
 __all__ = ["Record"]
 
@@ -27,21 +27,16 @@ def _path(path: Path) -> Optional[bytes]:
     return _native.encode(path, "path")
 
 
-class Record:
+class Record(NativeHandle):
     """A view of the signed-in user's record. Get one from :attr:`Client.record`."""
 
-    def __init__(self, handle: int, owner: Any = None) -> None:
-        self._handle: Optional[int] = handle
-        self._lock = threading.Lock()
-        self._owner = owner  # the Client: kept alive while the view is
+    _free_fn = "jump_record_free"  # never waits, so __del__ may call it on any thread
+    _name = "Record"
+    _noun = "Record view"
 
-    @property
-    def handle(self) -> int:
-        """The raw ``jump_record*`` (raises InvalidHandle once closed)."""
-        h = self._handle
-        if h is None:
-            raise local_error(InvalidHandle, "the Record view is closed")
-        return h
+    def __init__(self, handle: int, owner: Any = None) -> None:
+        super().__init__(handle)
+        self._owner = owner  # the Client: kept alive while the view is
 
     def get(self, path: Path = "/") -> Any:
         """The value at ``path`` as a Python value (dict, list, str, int, float, bool or None).
@@ -97,24 +92,4 @@ class Record:
 
     def close(self) -> None:
         """Release the view (idempotent). The record itself belongs to the client."""
-        with self._lock:
-            h, self._handle = self._handle, None
-        if h is not None:
-            _native.lib.jump_record_free(h)
-
-    def __enter__(self) -> "Record":
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        self.close()
-
-    def __del__(self) -> None:
-        # jump_record_free does not wait for anything, so it is safe on any thread.
-        try:
-            if getattr(self, "_handle", None) is not None and not _native.is_finalizing():
-                self.close()
-        except Exception:  # noqa: BLE001
-            pass
-
-    def __repr__(self) -> str:
-        return f"<jump.Record {'closed' if self._handle is None else hex(self._handle)}>"
+        super().close()

@@ -15,6 +15,7 @@ from ctypes import byref, c_void_p
 from typing import Any, Callable, Dict, Optional
 
 from . import _native
+from ._handle import NativeHandle
 from .errors import Busy, InternalError, JumpError, Timeout, error_from_detail, last_error, local_error
 
 __all__ = ["Request", "CompletionCallback"]
@@ -80,13 +81,18 @@ class _Completion:
             self.event.set()
 
 
-class Request:
+class Request(NativeHandle):
     """An asynchronous libjump operation. Create it through ``Client.*_async``, not directly."""
+
+    _free_fn = "jump_request_free"  # never waits, so __del__ may call it on any thread
+    _name = "Request"
+    # A Request has no public raw handle (none until started, nor when starting failed): a property without a
+    # getter hides the inherited one, so reading it raises AttributeError.
+    handle = property(doc="Not available on a Request.")
 
     def __init__(self, operation: str, callback: Optional[CompletionCallback] = None, owner: Any = None) -> None:
         self._completion = _Completion(operation, callback)
-        self._handle: Optional[int] = None
-        self._lock = threading.Lock()
+        super().__init__()
         self._owner = owner  # keeps the Client alive while the Request is referenced
 
     @classmethod
@@ -198,24 +204,7 @@ class Request:
 
     def close(self) -> None:
         """Release the jump_request handle (the operation goes on; its completion is still recorded)."""
-        with self._lock:
-            h, self._handle = self._handle, None
-        if h is not None:
-            _native.lib.jump_request_free(h)
-
-    def __enter__(self) -> "Request":
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        self.close()
-
-    def __del__(self) -> None:
-        # jump_request_free never waits, so this is safe on any thread, including libjump's.
-        try:
-            if getattr(self, "_handle", None) is not None and not _native.is_finalizing():
-                self.close()
-        except Exception:  # noqa: BLE001
-            pass
+        super().close()
 
     def __repr__(self) -> str:
         c = self._completion

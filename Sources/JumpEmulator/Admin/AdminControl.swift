@@ -1,0 +1,94 @@
+import Foundation
+
+/// `/emulator/reset`, `/settings`, `/clock`, `/faults` and `/counters`: the knobs tests turn.
+struct AdminControl: Sendable {
+    let emulator: Emulator
+
+    func reset() async throws -> JSONValue {
+        try await emulator.reset()
+        return ["reset": true]
+    }
+
+    func settings() -> JSONValue {
+        ["access_token_lifetime": .int(Int64(emulator.tokenLifetime))]
+    }
+
+    /// `{"access_token_lifetime": seconds}`.
+    func updateSettings(_ request: AdminRequest) async throws -> JSONValue {
+        if let lifetime = try request.int("access_token_lifetime") {
+            guard lifetime >= 1 else { throw AdminError.badRequest("access_token_lifetime must be at least 1") }
+            try await emulator.setTokenLifetime(lifetime)
+        }
+        return settings()
+    }
+
+    func clock() -> JSONValue {
+        let now = emulator.clock.now()
+        return [
+            "now": .double(now.timeIntervalSince1970),
+            "now_text": .string(CaptureTime.dateTime(now)),
+            "offset_seconds": .number(emulator.clock.offsetSeconds),
+        ]
+    }
+
+    /// `{"advance_seconds": N}` moves the clock on (or back, when negative); `{"offset_seconds": N}`
+    /// sets the offset from real time.
+    func updateClock(_ request: AdminRequest) async throws -> JSONValue {
+        let offset: Double
+        if let given = try request.number("offset_seconds") {
+            offset = given
+        } else if let advance = try request.number("advance_seconds") {
+            offset = emulator.clock.offsetSeconds + advance
+        } else {
+            throw AdminError.badRequest("give advance_seconds or offset_seconds")
+        }
+        guard offset.isFinite, abs(offset) <= Self.maximumOffset else {
+            throw AdminError.badRequest("the clock offset must stay within ±\(Int(Self.maximumOffset)) seconds")
+        }
+        try await emulator.setClockOffset(offset)
+        return clock()
+    }
+
+    /// About a thousand years: far enough for any expiry test, near enough for calendar arithmetic.
+    static let maximumOffset: Double = 32_000_000_000
+
+    /// `{"kind", "count"?: 1, "path"?, "delay_ms"?: 1000}`.
+    func addFault(_ request: AdminRequest) throws -> JSONValue {
+        let kindName = try request.requiredString("kind")
+        guard let kind = Fault.Kind(rawValue: kindName) else {
+            let known = Fault.Kind.allCases.map(\.rawValue).joined(separator: ", ")
+            throw AdminError.badRequest("kind must be one of \(known)")
+        }
+        let count = try request.int("count") ?? 1
+        guard (1...10_000).contains(count) else { throw AdminError.badRequest("count must be 1...10000") }
+        let path = try request.string("path")
+        if let path {
+            guard path.hasPrefix("/"), !AdminPaths.isAdmin(path) else {
+                throw AdminError.badRequest("path must be a non-admin path starting with /")
+            }
+        }
+        let delay = try request.int("delay_ms") ?? 1000
+        guard (0...120_000).contains(delay) else { throw AdminError.badRequest("delay_ms must be 0...120000") }
+        let fault = Fault(kind: kind, remaining: count, path: path, delayMilliseconds: delay)
+        emulator.faults.add(fault)
+        return ["fault": fault.json, "faults": faults()["faults"] ?? []]
+    }
+
+    func faults() -> JSONValue {
+        ["faults": .array(emulator.faults.pending.map(\.json))]
+    }
+
+    func clearFaults() -> JSONValue {
+        emulator.faults.clear()
+        return faults()
+    }
+
+    func counters() -> JSONValue {
+        ["counters": .object(emulator.counters.snapshot.mapValues { .int(Int64($0)) })]
+    }
+
+    func clearCounters() -> JSONValue {
+        emulator.counters.clear()
+        return counters()
+    }
+}

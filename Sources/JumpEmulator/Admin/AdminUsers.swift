@@ -1,0 +1,113 @@
+import Foundation
+import GRDB
+
+/// `/emulator/users`: test fixtures made directly, without going through registration, and
+/// inspection of what the endpoints stored.
+struct AdminUsers: Sendable {
+    let emulator: Emulator
+
+    /// `{"client_id"?, "email", "password"?, "record"?}`: the record goes through the same schema
+    /// checks as `entity.update`, so a fixture cannot hold what a real server would refuse.
+    func create(_ request: AdminRequest) async throws -> JSONValue {
+        let app = try await requireApp(try request.string("client_id") ?? DefaultApp.clientId)
+        let email = try request.requiredString("email")
+        var record = JSONValue.object([:])
+        if let given = request.body["record"], !given.isNull {
+            guard given.objectValue != nil else { throw AdminError.badRequest("record must be a JSON object") }
+            record = given
+        }
+        var attributes = record.objectValue ?? [:]
+        attributes["email"] = .string(email)
+        let password = try request.string("password") ?? attributes["password"]?.stringValue
+        attributes.removeValue(forKey: "password")
+        let passwordHash: String? = if let password { await emulator.passwords.hash(password) } else { nil }
+
+        let schema = app.schema
+        let clientId = app.clientId
+        let now = emulator.clock.now().timeIntervalSince1970
+        let value = JSONValue.object(attributes)
+        let user: UserRow
+        do {
+            user = try await emulator.store.write { db -> UserRow in
+                var updater = RecordUpdater(schema: schema, nextElementId: 1)
+                let stored = try updater.update([:], at: .root, with: value)
+                try RecordConstraints.checkRequired(stored, schema: schema)
+                let unique = RecordConstraints.uniqueValues(stored, schema: schema)
+                try RecordConstraints.checkNoDuplicates(unique)
+                let conflicts = try UniquenessCheck.conflicts(
+                    unique, clientId: clientId, excludingUserId: nil, schema: schema, in: db)
+                if let first = conflicts.first { throw CaptureError.uniqueViolation(first) }
+                var user = UserRow(
+                    id: nil, uuid: UUID().uuidString.lowercased(), clientId: clientId, emailLower: nil,
+                    usernameLower: nil, passwordHash: passwordHash, record: "{}", created: now, lastUpdated: now,
+                    nextElementId: updater.nextElementId)
+                user.setAttributes(stored)
+                try user.insert(db)
+                return user
+            }
+        } catch let error as CaptureError {
+            if error.code == 361, error.extras["attribute_name"] == "/email" {
+                throw AdminError.conflict("email_taken", "a user of \(clientId) already has the email \(email)")
+            }
+            throw AdminError.invalidRecord(error)
+        }
+        return ["user": RecordShaper(schema: schema).shape(user.attributes, reserved: user.reserved)]
+    }
+
+    /// All users, or those of `client_id`.
+    func list(_ request: AdminRequest) async throws -> JSONValue {
+        let clientId = request.query.nonEmpty("client_id")
+        if let clientId { _ = try await requireApp(clientId) }
+        let rows = try await emulator.store.read { db in try UserRow.all(clientId: clientId, in: db) }
+        var records: [JSONValue] = []
+        for row in rows {
+            records.append(try await shaped(row))
+        }
+        return ["users": .array(records)]
+    }
+
+    func get(uuid: String) async throws -> JSONValue {
+        let now = emulator.clock.now().timeIntervalSince1970
+        let found = try await emulator.store.read { db -> (UserRow, Int)? in
+            guard let user = try UserRow.find(uuid: uuid, in: db), let id = user.id else { return nil }
+            return (user, try SessionRow.activeCount(userId: id, now: now, in: db))
+        }
+        guard let (user, sessions) = found else { throw AdminError.notFound("no user with uuid \(uuid)") }
+        return [
+            "user": try await shaped(user), "client_id": .string(user.clientId),
+            "active_sessions": .int(Int64(sessions)),
+        ]
+    }
+
+    func delete(uuid: String) async throws -> JSONValue {
+        let deleted = try await emulator.store.write { db in
+            try UserRow.filter(Column("uuid") == uuid).deleteAll(db)
+        }
+        guard deleted > 0 else { throw AdminError.notFound("no user with uuid \(uuid)") }
+        return ["deleted": .int(Int64(deleted))]
+    }
+
+    /// Every user, or those of `client_id`; sessions and codes go with them (foreign keys cascade).
+    func deleteAll(_ request: AdminRequest) async throws -> JSONValue {
+        let clientId = request.query.nonEmpty("client_id")
+        if let clientId { _ = try await requireApp(clientId) }
+        let deleted = try await emulator.store.write { db in
+            var users = UserRow.all()
+            if let clientId { users = users.filter(Column("client_id") == clientId) }
+            return try users.deleteAll(db)
+        }
+        return ["deleted": .int(Int64(deleted))]
+    }
+
+    private func requireApp(_ clientId: String) async throws -> AppConfig {
+        guard let app = try await emulator.apps.app(clientId: clientId) else {
+            throw AdminError.notFound("no app with client_id \(clientId)")
+        }
+        return app
+    }
+
+    private func shaped(_ user: UserRow) async throws -> JSONValue {
+        let schema = try await emulator.apps.app(clientId: user.clientId)?.schema ?? DefaultSchema.user
+        return RecordShaper(schema: schema).shape(user.attributes, reserved: user.reserved)
+    }
+}

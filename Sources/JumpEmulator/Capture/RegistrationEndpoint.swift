@@ -1,0 +1,92 @@
+import Foundation
+import GRDB
+
+/// `POST /oauth/register_native_traditional` (protocol.md §3.3.4): creates a user from the
+/// registration form, after the flow's rules and the schema's uniqueness constraints pass; every
+/// failure comes back at once as 390 with `invalid_fields`.
+struct RegistrationEndpoint: Sendable {
+    let emulator: Emulator
+
+    static let defaultForm = "registrationForm"
+
+    func handle(_ call: CaptureCall) async throws -> JSONValue {
+        let app = try await emulator.requireApp(call)
+        try emulator.checkFlowParameters(call, app: app)
+        let responseType = try ResponseType(parameter: call.params["response_type"])
+        let locale = app.resolveLocale(call.params["locale"])
+        let messages = MessageLocale(parameter: locale)
+        let flow = app.flow(locale: locale)
+        let formName = call.params.nonEmpty("form") ?? Self.defaultForm
+        guard let fields = flow.form(named: formName) else {
+            throw CaptureError.invalidArgument("form", "\(formName) is not a form of this flow")
+        }
+
+        let now = emulator.clock.now()
+        var validation = FormValidator(fields: fields, locale: messages, today: CaptureTime.day(of: now))
+            .validate(call.params)
+        let built = FormRecordBuilder(schema: app.schema, locale: messages).build(fields: fields, validation: &validation)
+        let uniqueValues = RecordConstraints.uniqueValues(built.attributes, schema: app.schema)
+        let clientId = app.clientId
+        let schema = app.schema
+        let conflicts = try await emulator.store.read { db in
+            try UniquenessCheck.conflicts(uniqueValues, clientId: clientId, excludingUserId: nil, schema: schema, in: db)
+        }
+        for path in conflicts {
+            Self.reportConflict(path, built: built, fields: fields, locale: messages, into: &validation)
+        }
+        guard validation.errors.isEmpty else { throw CaptureError.formValidation(validation.errors) }
+        try RecordConstraints.checkRequired(built.attributes, schema: app.schema)
+
+        // Slow on purpose, so outside the write transaction.
+        let passwordHash: String?
+        if let password = built.password {
+            passwordHash = await emulator.passwords.hash(password)
+        } else {
+            passwordHash = nil
+        }
+        let lifetime = emulator.tokenLifetime
+        let refreshSecret = call.params["refresh_secret"]
+        let redirectUri = call.params["redirect_uri"]
+        let (user, issued) = try await emulator.store.write { db -> (UserRow, SessionIssuer.Issued) in
+            // Checked again inside the transaction: another registration may have won meanwhile.
+            let late = try UniquenessCheck.conflicts(
+                uniqueValues, clientId: clientId, excludingUserId: nil, schema: schema, in: db)
+            if !late.isEmpty {
+                var lateValidation = FormValidation()
+                for path in late {
+                    Self.reportConflict(path, built: built, fields: fields, locale: messages, into: &lateValidation)
+                }
+                throw CaptureError.formValidation(lateValidation.errors)
+            }
+            var user = UserRow(
+                id: nil, uuid: UUID().uuidString.lowercased(), clientId: clientId, emailLower: nil,
+                usernameLower: nil, passwordHash: passwordHash, record: "{}", created: now.timeIntervalSince1970,
+                lastUpdated: now.timeIntervalSince1970, nextElementId: 1)
+            user.setAttributes(built.attributes)
+            try user.insert(db)
+            let issued = try SessionIssuer.issue(
+                userId: user.id ?? 0, clientId: clientId, refreshSecret: refreshSecret, responseType: responseType,
+                redirectUri: redirectUri, now: now, lifetime: lifetime, in: db)
+            return (user, issued)
+        }
+        let record = RecordShaper(schema: app.schema).shape(user.attributes, reserved: user.reserved)
+        return SessionIssuer.response(issued, isNew: true, record: record)
+    }
+
+    /// Puts "already in use" on the form field that wrote the attribute, with the field's `unique`
+    /// rule message when the flow has one.
+    static func reportConflict(
+        _ path: String, built: FormRecordBuilder.Built, fields: [FlowField], locale: MessageLocale,
+        into validation: inout FormValidation
+    ) {
+        let fieldName = built.fieldForPath[path] ?? path
+        let field = fields.first { $0.name == fieldName }
+        let fallback: Message
+        switch path {
+        case "/email": fallback = .emailInUse
+        case "/username": fallback = .usernameInUse
+        default: fallback = .valueInUse
+        }
+        validation.fail(fieldName, field?.rule("unique")?.message ?? fallback.text(locale))
+    }
+}

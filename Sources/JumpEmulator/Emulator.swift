@@ -1,0 +1,65 @@
+import Foundation
+import GRDB
+
+/// One running emulator: its database and the in-memory state the endpoints share.
+public final class Emulator: Sendable {
+    public let options: EmulatorOptions
+    let store: Store
+    let apps: AppCatalog
+    let clock = EmulatorClock()
+    let faults = FaultQueue()
+    let counters = RequestCounters()
+    let passwords: PasswordHasher
+    private let lifetime = Locked<Int>(EmulatorOptions.defaultTokenLifetime)
+
+    private init(options: EmulatorOptions, store: Store) {
+        self.options = options
+        self.store = store
+        self.apps = AppCatalog(store: store)
+        self.passwords = PasswordHasher(cost: options.passwordHashCost)
+    }
+
+    /// Opens (or creates) the database, adds the default app when there is none, and loads the
+    /// stored settings; a token lifetime given in the options overrides the stored one.
+    public static func open(_ options: EmulatorOptions) async throws -> Emulator {
+        let emulator = Emulator(options: options, store: try Store.open(path: options.databasePath))
+        try await emulator.store.ensureDefaultApp()
+        let (offset, storedLifetime) = try await emulator.store.read { db in
+            (try SettingsTable.double(SettingsTable.clockOffset, in: db),
+             try SettingsTable.double(SettingsTable.tokenLifetime, in: db))
+        }
+        emulator.clock.setOffset(offset.flatMap { $0.isFinite ? $0 : nil } ?? 0)
+        if let lifetime = options.tokenLifetime {
+            try await emulator.setTokenLifetime(lifetime)
+        } else if let stored = storedLifetime.flatMap({ Int(exactly: $0.rounded()) }), stored >= 1 {
+            emulator.lifetime.withLock { $0 = stored }
+        }
+        return emulator
+    }
+
+    /// Seconds an access token is valid for.
+    var tokenLifetime: Int {
+        lifetime.current
+    }
+
+    func setTokenLifetime(_ seconds: Int) async throws {
+        try await store.write { db in try SettingsTable.set(SettingsTable.tokenLifetime, Double(seconds), in: db) }
+        lifetime.withLock { $0 = seconds }
+    }
+
+    func setClockOffset(_ seconds: Double) async throws {
+        try await store.write { db in try SettingsTable.set(SettingsTable.clockOffset, seconds, in: db) }
+        clock.setOffset(seconds)
+    }
+
+    /// Back to a fresh start: default app only, no users, clock offset 0, the configured token
+    /// lifetime, no faults, zero counters.
+    func reset() async throws {
+        try await store.reset()
+        apps.invalidate()
+        faults.clear()
+        counters.clear()
+        clock.setOffset(0)
+        try await setTokenLifetime(options.tokenLifetime ?? EmulatorOptions.defaultTokenLifetime)
+    }
+}

@@ -1,0 +1,55 @@
+import Foundation
+
+/// Faults queued through `/emulator/faults`, each consumed by the next matching non-admin request.
+/// They let SDK tests see a server error, a proxy's HTML page, a truncated or empty body, or a slow
+/// answer on demand.
+struct Fault: Sendable, Equatable {
+    enum Kind: String, Sendable, CaseIterable {
+        case http500 = "http_500"
+        case html
+        case garbage
+        case empty
+        case delay
+    }
+
+    var kind: Kind
+    /// How many more requests it applies to.
+    var remaining: Int
+    /// Only requests to exactly this path; nil matches every non-admin path.
+    var path: String?
+    var delayMilliseconds: Int
+
+    var json: JSONValue {
+        var members: [String: JSONValue] = ["kind": .string(kind.rawValue), "count": .int(Int64(remaining))]
+        members["path"] = path.map(JSONValue.string) ?? .null
+        if kind == .delay { members["delay_ms"] = .int(Int64(delayMilliseconds)) }
+        return .object(members)
+    }
+}
+
+final class FaultQueue: Sendable {
+    private let faults = Locked<[Fault]>([])
+
+    func add(_ fault: Fault) {
+        faults.withLock { $0.append(fault) }
+    }
+
+    /// Takes one use of the first fault that applies to `path`, oldest first.
+    func take(path: String) -> Fault? {
+        faults.withLock { queue in
+            guard let index = queue.firstIndex(where: { $0.path == nil || $0.path == path }) else { return nil }
+            let fault = queue[index]
+            queue[index].remaining -= 1
+            if queue[index].remaining <= 0 { queue.remove(at: index) }
+            return fault
+        }
+    }
+
+    var pending: [Fault] {
+        faults.current
+    }
+
+    func clear() {
+        faults.withLock { $0.removeAll() }
+    }
+}

@@ -1,0 +1,74 @@
+import Hummingbird
+import Logging
+
+/// The admin API under `/emulator` (JSON in and out, loopback clients only). See docs/emulator.md.
+struct AdminRoutes: Sendable {
+    let emulator: Emulator
+    let logger: Logger
+
+    typealias Handler = @Sendable (AdminRequest, EmulatorRequestContext) async throws -> JSONValue
+
+    func register(on router: Router<EmulatorRequestContext>) {
+        let group = router.group(RouterPath(AdminPaths.prefix)).add(middleware: LoopbackOnlyMiddleware())
+        let control = AdminControl(emulator: emulator)
+        let apps = AdminApps(emulator: emulator)
+        let users = AdminUsers(emulator: emulator)
+
+        route(group, .post, "reset") { _, _ in try await control.reset() }
+
+        route(group, .get, "apps") { _, _ in try await apps.list() }
+        route(group, .post, "apps", status: .created) { request, _ in try await apps.create(request) }
+        route(group, .post, "apps/:client_id/reset") { _, context in
+            try await apps.resetUsers(clientId: try Self.parameter("client_id", context))
+        }
+        route(group, .delete, "apps/:client_id") { _, context in
+            try await apps.delete(clientId: try Self.parameter("client_id", context))
+        }
+
+        route(group, .post, "users", status: .created) { request, _ in try await users.create(request) }
+        route(group, .get, "users") { request, _ in try await users.list(request) }
+        route(group, .delete, "users") { request, _ in try await users.deleteAll(request) }
+        route(group, .get, "users/:uuid") { _, context in try await users.get(uuid: try Self.parameter("uuid", context)) }
+        route(group, .delete, "users/:uuid") { _, context in
+            try await users.delete(uuid: try Self.parameter("uuid", context))
+        }
+
+        route(group, .get, "settings") { _, _ in control.settings() }
+        route(group, .post, "settings") { request, _ in try await control.updateSettings(request) }
+        route(group, .get, "clock") { _, _ in control.clock() }
+        route(group, .post, "clock") { request, _ in try await control.updateClock(request) }
+        route(group, .get, "faults") { _, _ in control.faults() }
+        route(group, .post, "faults", status: .created) { request, _ in try control.addFault(request) }
+        route(group, .delete, "faults") { _, _ in control.clearFaults() }
+        route(group, .get, "counters") { _, _ in control.counters() }
+        route(group, .delete, "counters") { _, _ in control.clearCounters() }
+    }
+
+    private func route(
+        _ group: RouterGroup<EmulatorRequestContext>, _ method: HTTPRequest.Method, _ path: String,
+        status: HTTPResponse.Status = .ok, _ handler: @escaping Handler
+    ) {
+        let logger = self.logger
+        group.on(RouterPath(path), method: method) { request, context in
+            do {
+                let adminRequest = try await AdminRequest.read(request, context: context)
+                return JSONResponse.make(try await handler(adminRequest, context), status: status)
+            } catch let error as AdminError {
+                return error.response
+            } catch let error as any HTTPResponseError {
+                throw error
+            } catch {
+                logger.error("\(request.method) \(request.uri.path) failed: \(type(of: error))")
+                return AdminError(status: .internalServerError, error: "internal_error",
+                                  message: "the emulator failed to handle the request").response
+            }
+        }
+    }
+
+    private static func parameter(_ name: String, _ context: EmulatorRequestContext) throws(AdminError) -> String {
+        guard let value = context.parameters.get(name), !value.isEmpty else {
+            throw AdminError.badRequest("missing \(name) in the path")
+        }
+        return value
+    }
+}

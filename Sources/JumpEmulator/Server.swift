@@ -1,0 +1,50 @@
+import Hummingbird
+import Logging
+import NIOCore
+
+/// Wires an `Emulator` into a Hummingbird router and application.
+extension Emulator {
+    /// The full router: Capture endpoints, flows and the admin API, behind the request log, the
+    /// JSON error bodies and the fault/counter layer (outermost first).
+    public func makeRouter(logger: Logger? = nil) -> Router<EmulatorRequestContext> {
+        let logger = logger ?? Self.makeLogger()
+        let router = Router(context: EmulatorRequestContext.self)
+        if options.logRequests {
+            router.add(middleware: RequestLogMiddleware(logger: logger))
+        }
+        router.add(middleware: ErrorBodyMiddleware(logger: logger))
+        router.add(middleware: TrafficMiddleware(emulator: self))
+        CaptureRoutes(emulator: self, logger: logger).register(on: router)
+        FlowRoutes(emulator: self).register(on: router)
+        AdminRoutes(emulator: self, logger: logger).register(on: router)
+        return router
+    }
+
+    /// The HTTP server. `onReady` gets the bound base URL (the real port when `port` is 0) once it
+    /// accepts connections.
+    public func makeApplication(
+        onReady: @escaping @Sendable (String) -> Void = { _ in }
+    ) -> some ApplicationProtocol {
+        let logger = Self.makeLogger()
+        let host = options.host
+        return Application(
+            router: makeRouter(logger: logger),
+            configuration: .init(address: .hostname(host, port: options.port), serverName: "jump-emulator"),
+            onServerRunning: { channel in
+                onReady(Self.baseURL(host: host, port: channel.localAddress?.port ?? 0))
+            },
+            logger: logger)
+    }
+
+    public static func baseURL(host: String, port: Int) -> String {
+        let shownHost = host.contains(":") ? "[\(host)]" : host
+        return "http://\(shownHost):\(port)"
+    }
+
+    /// Logs go to stderr: stdout carries only the base URL, which tests read.
+    static func makeLogger() -> Logger {
+        var logger = Logger(label: "jump-emulator", factory: { StreamLogHandler.standardError(label: $0) })
+        logger.logLevel = .info
+        return logger
+    }
+}

@@ -1,0 +1,113 @@
+import Foundation
+import Hummingbird
+import Testing
+
+@testable import JumpEmulator
+
+@Suite("Faults and counters")
+struct FaultTests {
+    @Test func http500() async throws {
+        try await Harness.run { h in
+            let (status, added) = try await h.admin(.post, "/faults", ["kind": "http_500", "path": "/entity"])
+            #expect(status == .created)
+            #expect(added["fault"]?["kind"] == "http_500")
+            let response = try await h.request(.post, "/entity", body: "access_token=x")
+            #expect(response.status == .internalServerError)
+            #expect(response.headers[.contentType] == "application/json")
+            #expect(JSONValue.parse(String(buffer: response.body))?["error"] == "unexpected_error")
+            // Consumed: the next call is answered normally.
+            let next = try await h.request(.post, "/entity", body: "access_token=x")
+            #expect(next.status == .ok)
+        }
+    }
+
+    @Test func htmlGarbageAndEmpty() async throws {
+        try await Harness.run { h in
+            _ = try await h.admin(.post, "/faults", ["kind": "html"])
+            _ = try await h.admin(.post, "/faults", ["kind": "garbage"])
+            _ = try await h.admin(.post, "/faults", ["kind": "empty"])
+
+            let html = try await h.request(.get, "/")
+            #expect(html.status == .badGateway)
+            #expect(html.headers[.contentType]?.hasPrefix("text/html") == true)
+            #expect(String(buffer: html.body).contains("<html>"))
+
+            let garbage = try await h.request(.get, "/")
+            #expect(garbage.status == .ok)
+            #expect(garbage.headers[.contentType] == "application/json")
+            #expect(String(buffer: garbage.body) == #"{"stat":"ok","#)
+            #expect(JSONValue.parse(String(buffer: garbage.body)) == nil)
+
+            let empty = try await h.request(.get, "/")
+            #expect(empty.status == .ok)
+            #expect(empty.headers[.contentType] == "application/json")
+            #expect(empty.body.readableBytes == 0)
+
+            #expect(try await h.request(.get, "/").status == .ok)
+        }
+    }
+
+    @Test func delayThenAnswersNormally() async throws {
+        try await Harness.run { h in
+            _ = try await h.admin(.post, "/faults", ["kind": "delay", "delay_ms": 300, "path": "/"])
+            let start = Date()
+            let response = try await h.request(.get, "/")
+            #expect(Date().timeIntervalSince(start) >= 0.29)
+            #expect(response.status == .ok)
+            #expect(JSONValue.parse(String(buffer: response.body))?["jumpEmulator"]?["ready"] == true)
+        }
+    }
+
+    @Test func countPathAndListing() async throws {
+        try await Harness.run { h in
+            _ = try await h.admin(.post, "/faults", ["kind": "http_500", "count": 2, "path": "/entity.update"])
+            let listed = try await h.admin(.get, "/faults").1
+            #expect(listed["faults"] == [["kind": "http_500", "count": 2, "path": "/entity.update"]])
+            // Other paths and admin calls are untouched.
+            #expect(try await h.request(.post, "/entity", body: "").status == .ok)
+            #expect(try await h.request(.post, "/entity.update", body: "").status == .internalServerError)
+            #expect(try await h.admin(.get, "/faults").1["faults"]?[0]?["count"] == 1)
+            #expect(try await h.request(.post, "/entity.update", body: "").status == .internalServerError)
+            #expect(try await h.request(.post, "/entity.update", body: "").status == .ok)
+
+            _ = try await h.admin(.post, "/faults", ["kind": "empty", "count": 5])
+            let (status, cleared) = try await h.admin(.delete, "/faults")
+            #expect(status == .ok)
+            #expect(cleared["faults"] == [])
+            #expect(try await h.request(.get, "/").body.readableBytes > 0)
+        }
+    }
+
+    @Test func badFaultsAreRefused() async throws {
+        try await Harness.run { h in
+            #expect(try await h.admin(.post, "/faults", ["kind": "explode"]).0 == .badRequest)
+            #expect(try await h.admin(.post, "/faults", ["kind": "html", "count": 0]).0 == .badRequest)
+            #expect(try await h.admin(.post, "/faults", ["kind": "html", "path": "/emulator/reset"]).0 == .badRequest)
+            let (status, body) = try await h.admin(.post, "/faults", [:])
+            #expect(status == .badRequest)
+            #expect(body["error"] == "bad_request")
+            #expect(body["message"]?.stringValue?.isEmpty == false)
+        }
+    }
+
+    @Test func countersCountEveryNonAdminRequestIncludingFaultedOnes() async throws {
+        try await Harness.run { h in
+            let token = try await h.registeredToken(email: "ada@example.com", refreshSecret: "s")
+            _ = try await h.admin(.post, "/faults", ["kind": "http_500", "path": "/oauth/refresh_access_token"])
+            _ = try await h.request(.post, "/oauth/refresh_access_token", body: "")
+            _ = try await h.refresh(token: token, secret: "s")
+            _ = try await h.request(.get, "/widget_data/flows/default-app/standard/HEAD/en-US.json")
+
+            let counters = try await h.admin(.get, "/counters").1["counters"]
+            #expect(counters?["POST /oauth/refresh_access_token"] == 2)
+            #expect(counters?["POST /oauth/register_native_traditional"] == 1)
+            #expect(counters?["GET /widget_data/flows/default-app/standard/HEAD/en-US.json"] == 1)
+            let countsAdmin = counters?.objectValue?.keys.contains { $0.contains("/emulator") }
+            #expect(countsAdmin == false)
+
+            let (status, cleared) = try await h.admin(.delete, "/counters")
+            #expect(status == .ok)
+            #expect(cleared["counters"] == [:])
+        }
+    }
+}
