@@ -48,7 +48,7 @@ import Testing
 
     @Test func refreshFinishingAfterSignOutIsDiscarded() throws {
         let (client, _) = try registeredClient("race")
-        try emulator.admin("POST", "/emulator/faults", ["kind": "delay", "delay_ms": 1500, "path": "/oauth/refresh_access_token", "count": 1])
+        try emulator.admin("POST", "/emulator/faults", ["kind": "delay", "delay_ms": 3000, "path": "/oauth/refresh_access_token", "count": 1])
         let outcome = Mutex<JumpError?>(nil)
         let refreshing = Thread { do throws(JumpError) { try client.refreshAccessToken() } catch { outcome.withLock { $0 = error } } }
         refreshing.start()
