@@ -147,6 +147,26 @@ jump_status jump_config_set_string(jump_config *config, const char *key, const c
 jump_status jump_config_set_bool(jump_config *config, const char *key, int value);
 /* Sets an integer key. */
 jump_status jump_config_set_int(jump_config *config, const char *key, int64_t value);
+/* Host storage (a keychain, keystore or encrypted preferences) in place of storageDirectory's files.
+ * libjump keeps a few entries under short ASCII keys (the session, the cached flow). The callbacks may run
+ * on any thread, never concurrently for one key of one client, and must not call jump_* functions of the
+ * client they serve. Each returns JUMP_OK or a negative jump_status. */
+/* Receives the bytes a load found (at most 64 MiB); libjump copies them before the sink returns. */
+typedef void (*jump_storage_sink)(void *sink_context, const char *data, size_t length);
+/* Loads key: calls sink once with the bytes and returns JUMP_OK, or returns JUMP_E_NOT_FOUND when nothing is
+ * saved. Any other status is a read failure: libjump never takes it for "signed out" and deletes nothing. */
+typedef jump_status (*jump_storage_load_fn)(void *context, const char *key, jump_storage_sink sink,
+                                            void *sink_context);
+/* Saves length bytes under key, replacing what was there (atomically, as far as the store allows). */
+typedef jump_status (*jump_storage_save_fn)(void *context, const char *key, const char *data, size_t length);
+/* Deletes key; a missing key is JUMP_OK (or JUMP_E_NOT_FOUND). */
+typedef jump_status (*jump_storage_erase_fn)(void *context, const char *key);
+/* Makes clients created from config use these callbacks (all three, or all NULL to go back to files).
+ * Save and erase run while the client's state is locked: a slow store delays that client's other calls.
+ * context_free(context) runs exactly once: on a libjump thread when no config or client uses the storage
+ * any more, or during this call when it fails or the callbacks are all NULL. */
+jump_status jump_config_set_storage(jump_config *config, jump_storage_load_fn load, jump_storage_save_fn save,
+                                    jump_storage_erase_fn erase, void *context, jump_free_fn context_free);
 /* The effective settings, defaults included, as JSON text. */
 jump_status jump_config_to_json(const jump_config *config, char **out);
 /* The effective settings as a new jansson reference. */
@@ -180,14 +200,14 @@ void jump_client_free(jump_client *client);
 /* The client's state as JSON: {"signed_in","uuid","email","reauthentication_required",
  * "access_token_expires_at" (epoch seconds by the local clock, or null when the server gave no lifetime),
  * "unsynced_changes","restore_error" (error detail or null: the saved session could not be read),
- * "storage_error" (error detail or null: the last save failed), "flow_version" (or null)}. */
+ * "storage_error" (error detail or null: the last save or erase failed), "flow_version" (or null)}. */
 jump_status jump_client_state(jump_client *client, char **out_json);
 /* 1 when a user is signed in, 0 otherwise (and for an invalid handle). */
 int jump_client_is_signed_in(jump_client *client);
 /* Reads the saved session again (after a JUMP_E_STORAGE restore error). */
 jump_status jump_client_restore(jump_client *client);
-/* Downloads the Capture flow now (normally fetched when first needed) and caches it on disk; falls back
- * to the cached copy when the download fails. */
+/* Downloads the Capture flow now (normally fetched when first needed) and caches it (in storageDirectory
+ * or the host storage); falls back to the cached copy when the download fails. */
 jump_status jump_client_load_flow(jump_client *client);
 
 /* Registers a traditional account: attributes is a JSON object of record attributes (e.g. {"email":..,
@@ -214,7 +234,8 @@ jump_status jump_client_sign_in_async(jump_client *client, const char *user, con
                                       jump_callback callback, void *userdata, jump_free_fn userdata_free,
                                       jump_request **out_request);
 
-/* Signs out: forgets the session in memory and erases it from storage. Unsynced changes are discarded. */
+/* Signs out: forgets the session in memory and erases it from storage. Unsynced changes are discarded.
+ * JUMP_E_STORAGE when the erase failed: the session is gone from memory but still stored; call again. */
 jump_status jump_client_sign_out(jump_client *client);
 
 /* A view of the signed-in user's record (see jump_record). The caller frees it with jump_record_free. */

@@ -8,7 +8,7 @@ Checks, one line each (the signature check has one line per function):
      every exported symbol starts with jump_ and carries the version node JUMP_<abi>;
   2. each declaration's C signature agrees with the compiler-generated header (build/gen/jump-swift.h)
      after normalisation (nullability, const placement, handle types == void *, jump_status == int ==
-     int32_t, callback typedefs expanded, parameter names ignored);
+     int32_t, NSUInteger == size_t, callback and storage typedefs expanded, parameter names ignored);
   3. the .so needs no Swift symbol from elsewhere ($s..., swift_...);
   4. NEEDED holds only libc/libm/libstdc++/libgcc_s/ld-linux/libcurl/libjansson (no Swift runtime, no
      Foundation, no libdispatch), the soname is libjump.so.<abi>, and ldd resolves everything;
@@ -224,11 +224,17 @@ def render_func(typ, declarator):
 HANDLE_TYPES = {"jump_config", "jump_client", "jump_record", "jump_request", "struct json_t", "json_t",
                 "struct jump_config", "struct jump_client", "struct jump_record", "struct jump_request"}
 INT_ALIASES = {"int": "int32_t", "signed int": "int32_t", "signed": "int32_t", "jump_status": "int32_t",
-               "enum jump_status": "int32_t", "unsigned int": "uint32_t", "unsigned": "uint32_t"}
+               "enum jump_status": "int32_t", "unsigned int": "uint32_t", "unsigned": "uint32_t",
+               # Swift prints UInt (C size_t) as NSUInteger in the generated header
+               "NSUInteger": "size_t"}
 FALLBACK_TYPEDEFS = {
     "jump_callback": "void (*jump_callback)(void *, const char *)",
     "jump_free_fn": "void (*jump_free_fn)(void *)",
     "jump_dispatch_fn": "void (*jump_dispatch_fn)(void *, void (*)(void *), void *)",
+    "jump_storage_sink": "void (*jump_storage_sink)(void *, const char *, size_t)",
+    "jump_storage_load_fn": "jump_status (*jump_storage_load_fn)(void *, const char *, jump_storage_sink, void *)",
+    "jump_storage_save_fn": "jump_status (*jump_storage_save_fn)(void *, const char *, const char *, size_t)",
+    "jump_storage_erase_fn": "jump_status (*jump_storage_erase_fn)(void *, const char *)",
 }
 
 

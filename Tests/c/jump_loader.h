@@ -28,6 +28,7 @@
     X(config_set_string)                                                                                   \
     X(config_set_bool)                                                                                     \
     X(config_set_int)                                                                                      \
+    X(config_set_storage)                                                                                  \
     X(config_to_json)                                                                                      \
     X(config_to_jansson)                                                                                   \
     X(config_free)                                                                                         \

@@ -8,8 +8,9 @@ private func clientBox(_ handle: OpaquePointer?) throws(ABIError) -> ClientBox {
 public func jump_client_new(_ config: OpaquePointer?, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
     abiCall { () throws(ABIError) in
         let out = try Marshal.prepare(out)
-        let settings = try HandleRegistry.shared.lookup(config, as: .config, ConfigBox.self).config.withLock { $0 }
-        let box = ClientBox(client: try JumpClient(config: settings))
+        let configBox = try HandleRegistry.shared.lookup(config, as: .config, ConfigBox.self)
+        let settings = configBox.config.withLock { $0 }
+        let box = ClientBox(client: try JumpClient(config: settings, storage: configBox.storeFactory()))
         guard let handle = HandleRegistry.shared.register(box, as: .client) else {
             throw .internal("could not register a jump_client handle")
         }

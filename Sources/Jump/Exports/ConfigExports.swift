@@ -4,7 +4,15 @@ import Synchronization
 /// What a jump_config handle holds.
 final class ConfigBox: Sendable {
     let config: Mutex<JumpConfig>
+    /// Host storage callbacks, when set; clients made from this config share them.
+    let storage = Mutex<HostStorage?>(nil)
     init(_ config: JumpConfig) { self.config = Mutex(config) }
+
+    /// The store per entry key for a new client: the host's callbacks, or nil for files.
+    func storeFactory() -> (@Sendable (String) -> any SessionStore)? {
+        guard let host = storage.withLock({ $0 }) else { return nil }
+        return { key in host.entry(key) }
+    }
 }
 
 private func configBox(_ handle: OpaquePointer?) throws(ABIError) -> ConfigBox {
@@ -81,6 +89,34 @@ public func jump_config_to_jansson(_ config: OpaquePointer?, _ out: UnsafeMutabl
         let out = try Marshal.prepare(out)
         let json = try configBox(config).config.withLock { $0.json }
         try Marshal.writeJansson(json, to: out)
+    }
+}
+
+@_cdecl("jump_config_set_storage")
+public func jump_config_set_storage(
+    _ config: OpaquePointer?, _ load: CStorageLoad?, _ save: CStorageSave?, _ erase: CStorageErase?,
+    _ context: UnsafeMutableRawPointer?, _ contextFree: CFree?
+) -> Int32 {
+    abiCall { () throws(ABIError) in
+        let box: ConfigBox
+        do throws(ABIError) {
+            box = try configBox(config)
+        } catch {
+            contextFree?(context)  // context_free runs exactly once, also when the handle is bad
+            throw error
+        }
+        let storage: HostStorage?
+        switch (load, save, erase) {
+        case let (load?, save?, erase?):
+            storage = HostStorage(load: load, save: save, erase: erase, context: context, contextFree: contextFree)
+        case (nil, nil, nil):
+            contextFree?(context)
+            storage = nil
+        default:
+            contextFree?(context)
+            throw .invalidArgument("load, save and erase must all be given, or all be NULL", argument: "load")
+        }
+        box.storage.withLock { $0 = storage }
     }
 }
 

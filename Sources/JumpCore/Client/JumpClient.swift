@@ -18,20 +18,23 @@ public final class JumpClient: Sendable {
     private let eventHandler = Mutex<EventHandler?>(nil)
 
     /// Restores the saved session if there is one; an unreadable one is remembered, not deleted.
-    public init(config: JumpConfig, transport: (any Transport)? = nil, store: (any SessionStore)? = nil) throws(JumpError) {
+    /// `storage` gives the store for an entry key (the host's keychain, say); without it, files in
+    /// storageDirectory are used.
+    public init(config: JumpConfig, transport: (any Transport)? = nil,
+                storage: (@Sendable (String) -> any SessionStore)? = nil) throws(JumpError) {
         self.config = config
         settings = try CaptureSettings(config)
         self.transport = transport ?? CurlTransport(connectTimeoutMs: settings.connectTimeoutMs,
                                                     requestTimeoutMs: settings.requestTimeoutMs)
         capture = CaptureAPI(base: settings.base, transport: self.transport)
-        if let store {
-            self.store = store
-            flowStore = nil
+        if let storage {
+            store = storage(settings.sessionFileName)
+            flowStore = storage(settings.flowFileName)
         } else if let directory = settings.storageDirectory {
-            self.store = FileSessionStore(directory: directory, fileName: settings.sessionFileName)
+            store = FileSessionStore(directory: directory, fileName: settings.sessionFileName)
             flowStore = FileSessionStore(directory: directory, fileName: settings.flowFileName)
         } else {
-            self.store = MemorySessionStore()
+            store = MemorySessionStore()
             flowStore = nil
         }
         _ = try? restore()

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from . import _native
 from .client import Client, EventCallback, LogCallback, set_log_callback
-from .config import Config
+from .config import Config, Storage
 from .errors import (
     BadCredentials,
     Busy,
@@ -96,6 +96,7 @@ __all__ = [
     "Request",
     "ServerError",
     "SessionExpired",
+    "Storage",
     "StorageError",
     "Timeout",
     "Unsupported",

@@ -8,7 +8,10 @@ Everything that touches raw pointers lives here:
 * :func:`encode`, :func:`take_string` and :func:`last_error_detail` convert strings in both directions;
 * the callback registry keeps Python callables alive for as long as libjump may call them: one module-level
   trampoline per callback shape (never freed) plus a ``userdata`` token per registration, released by the
-  ``userdata_free`` callback that libjump calls exactly once.
+  ``userdata_free`` callback that libjump calls exactly once;
+* the host storage trampolines (:data:`storage_load`, :data:`storage_save`, :data:`storage_erase`) turn
+  jump_config_set_storage's callbacks into calls of a Python storage object registered the same way (its
+  token is the ``context``; :data:`release` is the ``context_free``).
 
 Handles (``jump_config*``, ``jump_client*``, ...) and ``json_t*`` are plain ``c_void_p`` values (Python ints).
 """
@@ -19,6 +22,7 @@ import ctypes
 import ctypes.util
 import itertools
 import json
+import logging
 import os
 import sys
 import threading
@@ -30,6 +34,7 @@ from ctypes import (
     c_int,
     c_int32,
     c_int64,
+    c_size_t,
     c_uint32,
     c_void_p,
 )
@@ -59,6 +64,16 @@ FREE_FN = CFUNCTYPE(None, c_void_p)
 JOB_FN = CFUNCTYPE(None, c_void_p)
 #: void (*jump_dispatch_fn)(void *context, void (*job)(void *arg), void *arg)
 DISPATCH_FN = CFUNCTYPE(None, c_void_p, JOB_FN, c_void_p)
+#: void (*jump_storage_sink)(void *sink_context, const char *data, size_t length)
+STORAGE_SINK = CFUNCTYPE(None, c_void_p, c_char_p, c_size_t)
+#: jump_status (*jump_storage_load_fn)(void *context, const char *key, jump_storage_sink sink, void *sink_context)
+#: -- the sink arrives as a plain address (c_void_p) and is wrapped in STORAGE_SINK to be called.
+STORAGE_LOAD = CFUNCTYPE(c_int32, c_void_p, c_char_p, c_void_p, c_void_p)
+#: jump_status (*jump_storage_save_fn)(void *context, const char *key, const char *data, size_t length)
+#: -- data as an address: the bytes may contain NULs, so they are copied with string_at(data, length).
+STORAGE_SAVE = CFUNCTYPE(c_int32, c_void_p, c_char_p, c_void_p, c_size_t)
+#: jump_status (*jump_storage_erase_fn)(void *context, const char *key)
+STORAGE_ERASE = CFUNCTYPE(c_int32, c_void_p, c_char_p)
 
 # name: (restype, [argtypes]) -- one line per function of include/jump.h, in header order.
 SIGNATURES: Dict[str, Tuple[Any, List[Any]]] = {
@@ -80,6 +95,10 @@ SIGNATURES: Dict[str, Tuple[Any, List[Any]]] = {
     "jump_config_set_string": (jump_status, [handle, c_char_p, c_char_p]),
     "jump_config_set_bool": (jump_status, [handle, c_char_p, c_int]),
     "jump_config_set_int": (jump_status, [handle, c_char_p, c_int64]),
+    "jump_config_set_storage": (
+        jump_status,
+        [handle, STORAGE_LOAD, STORAGE_SAVE, STORAGE_ERASE, c_void_p, FREE_FN],
+    ),
     "jump_config_to_json": (jump_status, [handle, out_string]),
     "jump_config_to_jansson": (jump_status, [handle, out_json]),
     "jump_config_free": (None, [handle]),
@@ -248,7 +267,8 @@ def status_str(status: int) -> str:
 # Callback registry
 # ---------------------------------------------------------------------------------------------------------
 
-_registry: Dict[int, Callable[[bytes], None]] = {}
+# A registration is a payload handler (Callable[[bytes], None]) or a host storage object (see storage_load).
+_registry: Dict[int, Any] = {}
 _registry_lock = threading.Lock()
 _tokens = itertools.count(1)
 _in_callback = threading.local()
@@ -257,7 +277,7 @@ _active: List[None] = []
 _ever_called = False  # set once any callback ran
 
 
-def register(handler: Callable[[bytes], None]) -> int:
+def register(handler: Any) -> int:
     """Keep ``handler`` alive and return the userdata token to pass with :data:`trampoline`.
 
     The entry is dropped when libjump calls :data:`release` with the token (exactly once), or by
@@ -323,6 +343,86 @@ def _release(userdata: Optional[int]) -> None:
 trampoline = CALLBACK(_trampoline)
 #: The one jump_free_fn every registration uses.
 release = FREE_FN(_release)
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Host storage (jump_config_set_storage)
+# ---------------------------------------------------------------------------------------------------------
+
+#: jump_status values the storage trampolines return.
+JUMP_OK = 0
+JUMP_E_NOT_FOUND = -11
+JUMP_E_STORAGE = -13
+
+_storage_log = logging.getLogger("jump")
+
+
+def _storage_call(userdata: Optional[int], key: Optional[bytes], what: str, call: Callable[[Any, str], int]) -> int:
+    # Runs call(storage, key) for a registered storage object. Never lets an exception escape: ctypes would
+    # print it and return 0 (JUMP_OK) to libjump. Anything that goes wrong is JUMP_E_STORAGE.
+    try:
+        _active.append(None)
+        try:
+            with _registry_lock:
+                storage = _registry.get(userdata or 0)
+            if storage is None:
+                return JUMP_E_STORAGE
+            name = (key or b"").decode("utf-8", "replace")
+            _in_callback.depth = getattr(_in_callback, "depth", 0) + 1
+            try:
+                return call(storage, name)
+            except BaseException as exc:  # noqa: BLE001 - the storage's failure is a JUMP_E_STORAGE status
+                try:
+                    _storage_log.warning("jump host storage %s(%r) raised %r", what, name, exc)
+                except BaseException:  # noqa: BLE001
+                    pass
+                return JUMP_E_STORAGE
+            finally:
+                _in_callback.depth -= 1
+        finally:
+            _active.pop()
+    except BaseException:  # noqa: BLE001 - last line of defence (e.g. during interpreter shutdown)
+        return JUMP_E_STORAGE
+
+
+def _load(userdata: Optional[int], key: Optional[bytes], sink: Optional[int], sink_context: Optional[int]) -> int:
+    def call(storage: Any, name: str) -> int:
+        data = storage.load(name)
+        if data is None:
+            return JUMP_E_NOT_FOUND
+        if not isinstance(data, (bytes, bytearray, memoryview)):
+            raise TypeError(f"load() must return bytes or None, not {type(data).__name__}")
+        data = bytes(data)
+        if not sink:
+            raise ValueError("libjump passed no sink")
+        STORAGE_SINK(sink)(sink_context, data, len(data))
+        return JUMP_OK
+
+    return _storage_call(userdata, key, "load", call)
+
+
+def _save(userdata: Optional[int], key: Optional[bytes], data: Optional[int], length: int) -> int:
+    def call(storage: Any, name: str) -> int:
+        if length and not data:
+            raise ValueError("libjump passed NULL data")
+        storage.save(name, ctypes.string_at(data, length) if length else b"")
+        return JUMP_OK
+
+    return _storage_call(userdata, key, "save", call)
+
+
+def _erase(userdata: Optional[int], key: Optional[bytes]) -> int:
+    def call(storage: Any, name: str) -> int:
+        storage.erase(name)
+        return JUMP_OK
+
+    return _storage_call(userdata, key, "erase", call)
+
+
+#: The jump_storage_*_fn every storage registration uses; live as long as the module.
+storage_load = STORAGE_LOAD(_load)
+storage_save = STORAGE_SAVE(_save)
+storage_erase = STORAGE_ERASE(_erase)
 
 
 def userdata(token: int) -> c_void_p:

@@ -15,7 +15,7 @@ from typing import Any, Callable, Dict, Mapping, Optional, Union
 
 from . import _native
 from ._handle import NativeHandle
-from .config import Config
+from .config import Config, _storage_configs
 from .errors import check, last_error
 from .record import Record
 from .request import CompletionCallback, Request
@@ -37,7 +37,8 @@ class Client(NativeHandle):
     """A libjump client.
 
     ``Client(config)`` takes a :class:`~jump.config.Config` or a mapping of config keys; it restores the
-    session saved in ``storageDirectory`` (no network). Use it as a context manager or call :meth:`close`.
+    session saved in ``storageDirectory`` or in the Config's host storage (:meth:`Config.set_storage`; no
+    network). Use it as a context manager or call :meth:`close`.
     """
 
     _free_fn = "jump_client_free"
@@ -56,6 +57,8 @@ class Client(NativeHandle):
         else:
             cfg, owned = Config(config.to_dict() if isinstance(config, Config) else config, **keys), True
         try:
+            if owned and isinstance(config, Config) and config.storage is not None:
+                cfg.set_storage(config.storage)  # the copy keeps the host storage
             out = c_void_p()
             check(_native.lib.jump_client_new(cfg.handle, byref(out)))
             self._handle = out.value
@@ -90,7 +93,7 @@ class Client(NativeHandle):
     @property
     def state(self) -> Dict[str, Any]:
         """``{"signed_in", "uuid", "email", "reauthentication_required", "access_token_expires_at",
-        "unsynced_changes", "restore_error"}``."""
+        "unsynced_changes", "restore_error", "storage_error", "flow_version"}``."""
         return self._json_call(_native.lib.jump_client_state)
 
     @property
@@ -286,6 +289,11 @@ def _shutdown() -> None:
     if _log_token is not None:
         try:
             _native.lib.jump_set_log_callback(_native.CALLBACK(), None, _native.FREE_FN())
+        except Exception:  # noqa: BLE001
+            pass
+    for config in list(_storage_configs):  # a Config holding a host storage holds its registration
+        try:
+            config.close()
         except Exception:  # noqa: BLE001
             pass
     try:

@@ -2,21 +2,49 @@
 
 Keys are the JSON names listed in jump.h (captureDomain, captureClientId, storageDirectory, ...). Unknown
 keys and wrong value types are refused by the library with :class:`~jump.errors.InvalidArgument`.
+:meth:`Config.set_storage` puts the session in a host store (keychain, keystore, ...) instead of files.
 """
 
 from __future__ import annotations
 
 import json
+import weakref
 from ctypes import byref, c_void_p
-from typing import Any, Dict, Mapping, Optional, Union
+from typing import Any, Dict, Mapping, Optional, Protocol, Union
 
 from . import _native
 from ._handle import NativeHandle
-from .errors import check
+from .errors import check, last_error
 
-__all__ = ["Config", "ConfigValue"]
+__all__ = ["Config", "ConfigValue", "Storage"]
 
 ConfigValue = Union[str, bool, int, None]
+
+#: Configs that hold a host storage: closed at interpreter exit so libjump releases the storage objects
+#: (their context_free) before Python finalizes.
+_storage_configs: "weakref.WeakSet[Config]" = weakref.WeakSet()
+
+
+class Storage(Protocol):
+    """What :meth:`Config.set_storage` takes: a key/value store for libjump's few entries (short ASCII keys).
+
+    * ``load(key) -> bytes | None``: the bytes saved under key, or None when nothing is saved;
+    * ``save(key, data)``: store data under key, replacing what was there (atomically if the store can);
+    * ``erase(key)``: delete key (a missing key is not an error).
+
+    An exception raised by any of them is reported to libjump as JUMP_E_STORAGE (and logged to the "jump"
+    logger): a failing load is a read failure (the client is not signed in, ``state["restore_error"]`` is
+    set, nothing is erased and :meth:`Client.restore` retries), a failing save after a sign-in shows in
+    ``state["storage_error"]``, a failing erase makes :meth:`Client.sign_out` raise StorageError.
+    The methods may run on any thread (never concurrently for one key of one client) and must not call
+    methods of the Client they serve.
+    """
+
+    def load(self, key: str) -> Optional[bytes]: ...
+
+    def save(self, key: str, data: bytes) -> None: ...
+
+    def erase(self, key: str) -> None: ...
 
 
 class Config(NativeHandle):
@@ -32,6 +60,7 @@ class Config(NativeHandle):
 
     def __init__(self, mapping: Optional[Mapping[str, Any]] = None, **keys: Any) -> None:
         super().__init__()
+        self._storage: Optional[Storage] = None
         settings: Dict[str, Any] = dict(mapping or {})
         settings.update(keys)
         out = c_void_p()
@@ -43,6 +72,7 @@ class Config(NativeHandle):
         """A Config from JSON text as-is (e.g. a settings file's content)."""
         self = cls.__new__(cls)
         NativeHandle.__init__(self)  # not Config.__init__: it would parse a second document
+        self._storage = None
         out = c_void_p()
         check(_native.lib.jump_config_from_json(_native.encode(text, "text"), byref(out)))
         self._handle = out.value
@@ -67,6 +97,51 @@ class Config(NativeHandle):
             raise TypeError(f"config value must be str, bool, int or None, not {type(value).__name__}")
         check(status)
         return self
+
+    def set_storage(self, storage: Optional[Storage]) -> "Config":
+        """Make clients created from this Config keep their session (and cached flow) in ``storage``, an
+        object with ``load(key) -> bytes | None``, ``save(key, data)`` and ``erase(key)`` (see
+        :class:`Storage`), instead of files in storageDirectory; None goes back to files.
+
+        libjump keeps a reference to ``storage`` until no Config or Client uses it any more (clients created
+        earlier keep the storage they were created with). Returns the Config, so calls can be chained.
+        """
+        h = self.handle
+        lib = _native.lib
+        if storage is None:
+            check(lib.jump_config_set_storage(
+                h, _native.STORAGE_LOAD(), _native.STORAGE_SAVE(), _native.STORAGE_ERASE(), None, _native.FREE_FN()
+            ))
+            self._storage = None
+            return self
+        missing = [name for name in ("load", "save", "erase") if not callable(getattr(storage, name, None))]
+        if missing:
+            raise TypeError(
+                f"storage must have callable load, save and erase methods; {type(storage).__name__} lacks "
+                + ", ".join(missing)
+            )
+        token = _native.register(storage)
+        status = lib.jump_config_set_storage(
+            h, _native.storage_load, _native.storage_save, _native.storage_erase, _native.userdata(token),
+            _native.release,
+        )
+        if status != 0:
+            error = last_error(status)
+            _native.unregister(token)  # libjump released it already (context_free runs on errors too): a no-op
+            raise error
+        self._storage = storage
+        _storage_configs.add(self)
+        return self
+
+    def close(self) -> None:
+        """Release the config (idempotent). Clients created from it keep their copy (and its storage)."""
+        super().close()
+        self._storage = None
+
+    @property
+    def storage(self) -> Optional[Storage]:
+        """The host storage set with :meth:`set_storage`, or None (files in storageDirectory)."""
+        return self._storage
 
     def __setitem__(self, key: str, value: ConfigValue) -> None:
         self.set(key, value)
