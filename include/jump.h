@@ -300,7 +300,7 @@ void jump_record_free(jump_record *record);
 /* ---------------------------------------------------------------------------------------------------- */
 
 /* Asks the operation to stop; its callback then reports JUMP_E_CANCELLED unless it had already finished.
- * A request waiting on the network stops within about a second (libcurl's progress interval). */
+ * A request waiting on the network stops within about 100 ms. */
 jump_status jump_request_cancel(jump_request *request);
 /* Waits until the operation's callback has returned, at most timeout_ms (negative: no limit).
  * JUMP_E_TIMEOUT when it has not; JUMP_E_BUSY when called from a libjump callback. */

@@ -6,10 +6,13 @@ import Synchronization
 /// and a Swift global initializer runs exactly once.
 private let curlGlobalInit: CURLcode = curl_global_init(Int(CURL_GLOBAL_DEFAULT))
 
-/// HTTP through libcurl easy handles. Idle handles are pooled so their connections are reused.
+/// HTTP through libcurl. Each request runs on an easy handle driven by its own multi handle: the multi's
+/// connection cache keeps connections alive between requests (idle pairs are pooled), and its poll loop
+/// lets a cancellation stop a request within `pollMilliseconds`.
 public final class CurlTransport: Transport {
     /// A response larger than this is refused (protects the host from a hostile or broken server).
     static let maximumBodyBytes = 32 << 20
+    static let pollMilliseconds: Int32 = 100
 
     private let connectTimeoutMs: Int
     private let requestTimeoutMs: Int
@@ -22,14 +25,14 @@ public final class CurlTransport: Transport {
     }
 
     deinit {
-        for handle in idle.withLock({ $0 }) { curl_easy_cleanup(handle.pointer) }
+        for handle in idle.withLock({ $0 }) { handle.cleanup() }
     }
 
     public func send(_ request: HTTPRequest, cancellation: Cancellation?) throws(JumpError) -> HTTPResponse {
         try cancellation?.check()
         guard let handle = takeHandle() else { throw JumpError.internal("libcurl could not create a handle") }
         let started = Clock.monotonicMilliseconds()
-        let result = perform(request, on: handle.pointer, cancellation: cancellation)
+        let result = perform(request, on: handle, cancellation: cancellation)
         let elapsed = Clock.monotonicMilliseconds() - started
         switch result {
         case .success(let response):
@@ -38,7 +41,7 @@ public final class CurlTransport: Transport {
             return response
         case .failure(let error):
             // A failed handle may hold a broken connection: drop it rather than pool it.
-            curl_easy_cleanup(handle.pointer)
+            handle.cleanup()
             Log.info("\(request.method) \(request.redactedURL) failed in \(elapsed) ms: \(error.message)")
             throw error
         }
@@ -46,18 +49,27 @@ public final class CurlTransport: Transport {
 
     private func takeHandle() -> EasyHandle? {
         if let pooled = idle.withLock({ $0.popLast() }) { return pooled }
-        return curl_easy_init().map(EasyHandle.init)
+        guard let easy = curl_easy_init() else { return nil }
+        guard let multi = curl_multi_init() else {
+            curl_easy_cleanup(easy)
+            return nil
+        }
+        return EasyHandle(easy: easy, multi: multi)
     }
 
     private func returnHandle(_ handle: EasyHandle) {
-        curl_easy_reset(handle.pointer)
-        idle.withLock { pool in
-            if pool.count < 8 { pool.append(handle) } else { curl_easy_cleanup(handle.pointer) }
+        curl_easy_reset(handle.easy)
+        let pooled = idle.withLock { pool -> Bool in
+            guard pool.count < 8 else { return false }
+            pool.append(handle)
+            return true
         }
+        if !pooled { handle.cleanup() }
     }
 
-    private func perform(_ request: HTTPRequest, on curl: UnsafeMutableRawPointer,
+    private func perform(_ request: HTTPRequest, on handle: EasyHandle,
                          cancellation: Cancellation?) -> Result<HTTPResponse, JumpError> {
+        let curl = handle.easy
         let sink = ResponseSink(cancellation: cancellation)
         let context = Unmanaged.passRetained(sink)
         defer { context.release() }
@@ -97,11 +109,11 @@ public final class CurlTransport: Transport {
             }
         }
 
-        // COPYPOSTFIELDS would copy; the buffer outlives curl_easy_perform here, so lend it.
+        // COPYPOSTFIELDS would copy; the buffer outlives the transfer here, so lend it.
         let body = request.body.isEmpty ? [0] : request.body
         code = body.withUnsafeBufferPointer { buffer in
             if request.method != "GET" { _ = jump_curl_setopt_ptr(curl, CURLOPT_POSTFIELDS, buffer.baseAddress) }
-            let performed = curl_easy_perform(curl)
+            let performed = drive(handle, cancellation: cancellation)
             _ = jump_curl_setopt_ptr(curl, CURLOPT_POSTFIELDS, nil)
             return performed
         }
@@ -114,6 +126,25 @@ public final class CurlTransport: Transport {
         _ = jump_curl_content_type(curl, &contentType)
         return .success(HTTPResponse(status: status, contentType: contentType.map { String(cString: $0) },
                                      body: sink.body))
+    }
+
+    /// Runs the transfer to its end, polling so that a cancellation is seen within pollMilliseconds.
+    private func drive(_ handle: EasyHandle, cancellation: Cancellation?) -> CURLcode {
+        guard curl_multi_add_handle(handle.multi, handle.easy) == CURLM_OK else { return CURLE_FAILED_INIT }
+        defer { curl_multi_remove_handle(handle.multi, handle.easy) }
+        var running: Int32 = 1
+        while running > 0 {
+            guard curl_multi_perform(handle.multi, &running) == CURLM_OK else { return CURLE_FAILED_INIT }
+            if running == 0 { break }
+            if cancellation?.isCancelled == true { return CURLE_ABORTED_BY_CALLBACK }
+            guard curl_multi_poll(handle.multi, nil, 0, Self.pollMilliseconds, nil) == CURLM_OK else { return CURLE_FAILED_INIT }
+        }
+        var result = CURLE_FAILED_INIT
+        var remaining: Int32 = 0
+        while let message = curl_multi_info_read(handle.multi, &remaining) {
+            if message.pointee.msg == CURLMSG_DONE { result = message.pointee.data.result }
+        }
+        return result
     }
 
     private func error(for code: CURLcode, request: HTTPRequest, sink: ResponseSink) -> JumpError {
@@ -135,9 +166,16 @@ public final class CurlTransport: Transport {
     }
 }
 
-/// A CURL* that may cross threads (libcurl allows a handle to move between threads, one at a time).
+/// A CURL* and the CURLM* that drives it; they may cross threads (libcurl allows a handle to move between
+/// threads, used by one at a time).
 private struct EasyHandle: @unchecked Sendable {
-    let pointer: UnsafeMutableRawPointer
+    let easy: UnsafeMutableRawPointer
+    let multi: UnsafeMutableRawPointer
+
+    func cleanup() {
+        curl_easy_cleanup(easy)
+        curl_multi_cleanup(multi)
+    }
 }
 
 /// Collects the body and carries the cancellation flag into libcurl's C callbacks.
