@@ -360,3 +360,14 @@ int tree_contains(const char *dir, const char *needle) {
     closedir(d);
     return found;
 }
+
+int record_has_pending(jump_record *record, const char *path) {
+    char *text = NULL;
+    json_t *changes;
+    int found;
+    if (J.record_changes(record, &text) != JUMP_OK) return 0;
+    changes = take_json(text);
+    found = json_array_has_string(json_object_get(changes, "changed"), path);
+    json_decref(changes);
+    return found;
+}

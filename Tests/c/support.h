@@ -48,6 +48,8 @@ char *sign_in_new_user_at(const char *file, int line, jump_client *client, char 
                           const char *record_json);
 /* Reads a string attribute of the record view ("/aboutMe"); malloc'd, NULL for null or on failure. */
 char *record_string(jump_record *record, const char *path);
+/* 1 when path is among the record's unsynced changes (jump_record_changes "changed"). */
+int record_has_pending(jump_record *record, const char *path);
 
 /* ---- callbacks --------------------------------------------------------------------------------------- */
 

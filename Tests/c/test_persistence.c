@@ -118,8 +118,8 @@ TEST(session_restored_with_unsynced_edits) {
     saved s;
     jump_client *first, *second;
     jump_record *record = NULL;
-    json_t *state, *changes, *user;
-    char *text = NULL, *about;
+    json_t *state, *user;
+    char *about;
     emu_reset();
     first = save_session(&s, 1, NULL);
     REQUIRE(first != NULL);
@@ -140,11 +140,7 @@ TEST(session_restored_with_unsynced_edits) {
     about = record_string(record, "/aboutMe");
     CHECK_STR_EQ(about, "written offline");
     free(about);
-    CHECK_OK(J.record_changes(record, &text));
-    changes = take_json(text);
-    CHECK_MSG(json_array_has_string(json_object_get(changes, "changed"), "/aboutMe"),
-              "the unsynced edit is not pending after a restart");
-    json_decref(changes);
+    CHECK_MSG(record_has_pending(record, "/aboutMe"), "the unsynced edit is not pending after a restart");
 
     CHECK(emu_clear_counters() == 0);
     CHECK_OK(J.client_sync(second, NULL));

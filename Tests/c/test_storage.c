@@ -376,8 +376,8 @@ TEST(new_client_restores_from_host_storage_with_unsynced_edit) {
     jump_config *config;
     jump_client *first = NULL, *second;
     jump_record *record = NULL;
-    json_t *changes, *user;
-    char *uuid, *text = NULL, *about;
+    json_t *user;
+    char *uuid, *about;
     if (!CHECK_MSG(emu_url() != NULL, "the emulator is not available")) return;
     emu_reset();
     config = storage_config(dir, s);
@@ -399,11 +399,7 @@ TEST(new_client_restores_from_host_storage_with_unsynced_edit) {
     about = record_string(record, "/aboutMe");
     CHECK_STR_EQ(about, "kept by the host");
     free(about);
-    CHECK_OK(J.record_changes(record, &text));
-    changes = take_json(text);
-    CHECK_MSG(json_array_has_string(json_object_get(changes, "changed"), "/aboutMe"),
-              "the unsynced edit is not pending after a restart");
-    json_decref(changes);
+    CHECK_MSG(record_has_pending(record, "/aboutMe"), "the unsynced edit is not pending after a restart");
     J.record_free(record);
 
     CHECK(emu_clear_counters() == 0);

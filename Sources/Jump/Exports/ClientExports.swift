@@ -56,13 +56,7 @@ public func jump_client_register_traditional(
     _ client: OpaquePointer?, _ attributes: UnsafePointer<CChar>?, _ password: UnsafePointer<CChar>?,
     _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
 ) -> Int32 {
-    abiCall { () throws(ABIError) in
-        out?.pointee = nil
-        let box = try clientBox(client)
-        let fields = try Marshal.json(attributes, "attributes_json")
-        let secret = try Marshal.string(password, "password")
-        try Marshal.write(try box.client.registerTraditional(attributes: fields, password: secret).json, to: out)
-    }
+    register(client, password, out) { () throws(ABIError) in try Marshal.json(attributes, "attributes_json") }
 }
 
 @_cdecl("jump_client_register_traditional_jansson")
@@ -70,10 +64,17 @@ public func jump_client_register_traditional_jansson(
     _ client: OpaquePointer?, _ attributes: OpaquePointer?, _ password: UnsafePointer<CChar>?,
     _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
 ) -> Int32 {
+    register(client, password, out) { () throws(ABIError) in try Marshal.jansson(attributes, "attributes") }
+}
+
+/// The two synchronous registration exports differ only in how the attributes arrive.
+private func register(_ client: OpaquePointer?, _ password: UnsafePointer<CChar>?,
+                      _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?,
+                      attributes: () throws(ABIError) -> JSON) -> Int32 {
     abiCall { () throws(ABIError) in
         out?.pointee = nil
         let box = try clientBox(client)
-        let fields = try Marshal.jansson(attributes, "attributes")
+        let fields = try attributes()
         let secret = try Marshal.string(password, "password")
         try Marshal.write(try box.client.registerTraditional(attributes: fields, password: secret).json, to: out)
     }

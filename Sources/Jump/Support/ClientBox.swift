@@ -3,7 +3,7 @@ import JumpCore
 import Synchronization
 
 /// What a jump_client handle holds: the JumpCore client plus the C-side callback plumbing. Callbacks of
-/// one client go through one serial queue (or the host's dispatcher), so they arrive one at a time, in order.
+/// one client go through one libjump-owned thread (or the host's dispatcher), so they arrive one at a time, in order.
 final class ClientBox: Sendable {
     let client: JumpClient
     /// This client's callbacks run here (unless the host installed a dispatcher).

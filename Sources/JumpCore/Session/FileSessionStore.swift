@@ -35,9 +35,13 @@ public final class FileSessionStore: SessionStore {
     }
 
     public func save(_ bytes: [UInt8]) throws(JumpError) {
-        try FileSessionStore.makeDirectory(directory)
         let temporary = path + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        var fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        if fd < 0 && errno == ENOENT {
+            // First save: create the directory only now, not on every save (saves follow every edit).
+            try FileSessionStore.makeDirectory(directory)
+            fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        }
         guard fd >= 0 else { throw storageError("cannot create \(temporary) for", errno) }
         var ok = false
         defer {

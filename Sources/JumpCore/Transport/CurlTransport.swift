@@ -70,7 +70,7 @@ public final class CurlTransport: Transport {
     private func perform(_ request: HTTPRequest, on handle: EasyHandle,
                          cancellation: Cancellation?) -> Result<HTTPResponse, JumpError> {
         let curl = handle.easy
-        let sink = ResponseSink(cancellation: cancellation)
+        let sink = ResponseSink()
         let context = Unmanaged.passRetained(sink)
         defer { context.release() }
 
@@ -90,9 +90,6 @@ public final class CurlTransport: Transport {
         _ = jump_curl_setopt_long(curl, CURLOPT_NOSIGNAL, 1)
         _ = jump_curl_setopt_long(curl, CURLOPT_CONNECTTIMEOUT_MS, connectTimeoutMs)
         _ = jump_curl_setopt_long(curl, CURLOPT_TIMEOUT_MS, requestTimeoutMs)
-        _ = jump_curl_setopt_long(curl, CURLOPT_NOPROGRESS, 0)
-        _ = jump_curl_setopt_xferinfo(curl, progressCallback)
-        _ = jump_curl_setopt_ptr(curl, CURLOPT_XFERINFODATA, context.toOpaque())
         _ = jump_curl_setopt_write(curl, CURLOPT_WRITEFUNCTION, writeCallback)
         _ = jump_curl_setopt_ptr(curl, CURLOPT_WRITEDATA, context.toOpaque())
         _ = jump_curl_setopt_ptr(curl, CURLOPT_HTTPHEADER, headerList)
@@ -178,13 +175,10 @@ private struct EasyHandle: @unchecked Sendable {
     }
 }
 
-/// Collects the body and carries the cancellation flag into libcurl's C callbacks.
+/// Collects the body in libcurl's write callback.
 private final class ResponseSink {
     var body: [UInt8] = []
     var tooLarge = false
-    let cancellation: Cancellation?
-
-    init(cancellation: Cancellation?) { self.cancellation = cancellation }
 }
 
 private let writeCallback: @convention(c) (UnsafeMutablePointer<CChar>?, Int, Int, UnsafeMutableRawPointer?) -> Int = {
@@ -203,11 +197,4 @@ private let writeCallback: @convention(c) (UnsafeMutablePointer<CChar>?, Int, In
         }
     }
     return total
-}
-
-private let progressCallback: @convention(c) (UnsafeMutableRawPointer?, curl_off_t, curl_off_t, curl_off_t, curl_off_t) -> Int32 = {
-    context, _, _, _, _ in
-    guard let context else { return 0 }
-    let sink = Unmanaged<ResponseSink>.fromOpaque(context).takeUnretainedValue()
-    return sink.cancellation?.isCancelled == true ? 1 : 0
 }
