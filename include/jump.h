@@ -82,7 +82,8 @@ typedef enum jump_status {
     JUMP_E_CANCELLED = -14,            /* the operation was cancelled (jump_request_cancel, client freed)    */
     JUMP_E_UNSUPPORTED = -15,          /* not possible with this configuration or not implemented           */
     JUMP_E_BUSY = -16,                 /* would deadlock or conflict (e.g. jump_request_wait in a callback)  */
-    JUMP_E_INTERNAL = -17              /* a bug in libjump; the detail says where                            */
+    JUMP_E_INTERNAL = -17,             /* a bug in libjump; the detail says where                            */
+    JUMP_E_CONFLICT = -18              /* the record changed both here and on the server (detail: conflicts) */
 } jump_status;
 
 /* A static, human-readable description of a status code; never NULL (unknown codes included). */
@@ -92,7 +93,8 @@ const char *jump_status_str(jump_status status);
  * next jump_* call on this thread; never NULL). Keys: "status", "status_name", "message", and when known
  * "server" {"code","error","error_description"}, "invalid_fields" {field: [messages]}, "argument",
  * "merge_token", "existing_provider", "conflicting_provider", "social_registration_token",
- * "prereg_record". Only meaningful right after a call returned non-JUMP_OK. */
+ * "prereg_record", "conflicts" [{"path","local","server","base"}], "synced" and "pending" (paths, after a
+ * partial sync). Only meaningful right after a call returned non-JUMP_OK. */
 const char *jump_error_last(void);
 /* The same detail as a new jansson reference (caller json_decref()s it). */
 jump_status jump_error_last_jansson(struct json_t **out);
@@ -125,7 +127,10 @@ jump_status jump_set_log_callback(jump_callback callback, void *userdata, jump_f
 /*   captureTraditionalRegistrationFormName ("registrationForm"), captureSocialRegistrationFormName     */
 /*   ("socialRegistrationForm"), captureEditUserProfileFormName ("editProfileForm"),                    */
 /*   captureForgotPasswordFormName ("forgotPasswordForm"), captureResendEmailVerificationFormName       */
-/*   ("resendVerificationForm"), captureEnableThinRegistration (bool, false), captureRedirectUri        */
+/*   ("resendVerificationForm"), captureChangePasswordFormName ("changePasswordForm"),                  */
+/*   captureSchemaFile (path of a Capture entity-type JSON {"attr_defs":[..]}, optionally with          */
+/*   "access_schema":{"write_with_token":[paths]}; see jump_client_load_schema),                        */
+/*   captureEnableThinRegistration (bool, false), captureRedirectUri                                    */
 /*   (default: the Capture base URL), captureResponseType ("token" | "code_and_token"),                 */
 /*   traditionalSignInType ("email" | "username"), engageAppId, engageDomain, engageWhitelistedDomain,  */
 /*   engageResponseType ("token_profile" | "token"), storageDirectory (default                          */
@@ -241,17 +246,62 @@ jump_status jump_client_sign_out(jump_client *client);
 /* A view of the signed-in user's record (see jump_record). The caller frees it with jump_record_free. */
 jump_status jump_client_record(jump_client *client, jump_record **out);
 /* Fetches the record from the server (/entity), keeping unsynced local edits on top. Refreshes an expired
- * access token transparently. */
+ * access token transparently. When an attribute with an unsynced edit also changed on the server, the
+ * record is still updated but keeps the local value there and the call returns JUMP_E_CONFLICT, whose
+ * detail lists "conflicts" [{"path","local","server","base"}]: jump_record_revert(path) takes the server's
+ * value, jump_client_sync sends the local one. */
 jump_status jump_client_fetch_record(jump_client *client);
 /* Asynchronous jump_client_fetch_record; the completion's result is {}. */
 jump_status jump_client_fetch_record_async(jump_client *client, jump_callback callback, void *userdata,
                                            jump_free_fn userdata_free, jump_request **out_request);
-/* Sends the record's unsynced changes (entity.update, only the changed attributes). Changes stay unsynced
- * until the server acknowledged them. out_result (may be NULL): {"changed":["/aboutMe",..],"requests":N}. */
+/* Sends the record's unsynced changes with the fewest requests: one entity.update per changed object (the
+ * record root with its nested objects; each changed plural element), one entity.replace per plural that
+ * gained or reordered elements, one entity.delete per removed element. A change stays unsynced until the
+ * server acknowledged it, and an acknowledged one is never sent again (also after a partial failure, whose
+ * detail lists "synced" and "pending" paths). out_result (may be NULL): {"changed":["/aboutMe",..],
+ * "requests":N,"renamed":{"/photos#-1":"/photos#57",..}} (element paths whose id the server assigned). */
 jump_status jump_client_sync(jump_client *client, char **out_result);
 /* Asynchronous jump_client_sync. */
 jump_status jump_client_sync_async(jump_client *client, jump_callback callback, void *userdata,
                                    jump_free_fn userdata_free, jump_request **out_request);
+
+/* Downloads the record schema (POST /entityType; with the client's write_with_token access schema when
+ * the server gives it) and caches it like the flow. From then on record edits are checked against it
+ * locally: unknown attributes, wrong types, over-long strings, reserved attributes and attributes outside
+ * the access schema are refused with JUMP_E_INVALID_ARGUMENT naming the path. Without a schema (neither
+ * this nor captureSchemaFile), an edit must name an attribute the record already has. */
+jump_status jump_client_load_schema(jump_client *client);
+
+/* Profile and password forms. Validation failures are JUMP_E_VALIDATION with "invalid_fields"
+ * {field or form name: [messages in captureLocale]}. Each has an _async variant (completion result {}). */
+
+/* Updates the profile through the edit-profile form (update_profile_native). The form's fields are filled
+ * from the record (unsynced edits included) after applying attributes_json (a JSON object of record
+ * attributes, or NULL). Then the record is fetched again: the edits the form carried are synced. */
+jump_status jump_client_update_profile(jump_client *client, const char *attributes_json);
+/* Asynchronous jump_client_update_profile. */
+jump_status jump_client_update_profile_async(jump_client *client, const char *attributes_json,
+                                             jump_callback callback, void *userdata, jump_free_fn userdata_free,
+                                             jump_request **out_request);
+/* Changes the signed-in user's password through the change-password form (captureChangePasswordFormName). */
+jump_status jump_client_change_password(jump_client *client, const char *current_password,
+                                        const char *new_password);
+/* Asynchronous jump_client_change_password. */
+jump_status jump_client_change_password_async(jump_client *client, const char *current_password,
+                                              const char *new_password, jump_callback callback, void *userdata,
+                                              jump_free_fn userdata_free, jump_request **out_request);
+/* Asks Capture to email a password-reset link to email (forgot_password_native); no sign-in needed. */
+jump_status jump_client_forgot_password(jump_client *client, const char *email);
+/* Asynchronous jump_client_forgot_password. */
+jump_status jump_client_forgot_password_async(jump_client *client, const char *email, jump_callback callback,
+                                              void *userdata, jump_free_fn userdata_free,
+                                              jump_request **out_request);
+/* Asks Capture to send the email-verification message again (verify_email_native); no sign-in needed. */
+jump_status jump_client_resend_verification_email(jump_client *client, const char *email);
+/* Asynchronous jump_client_resend_verification_email. */
+jump_status jump_client_resend_verification_email_async(jump_client *client, const char *email,
+                                                        jump_callback callback, void *userdata,
+                                                        jump_free_fn userdata_free, jump_request **out_request);
 
 /* A valid access token for the signed-in user, refreshed first if it is known to be expired. A secret:
  * free it with jump_string_free and do not log it. */
@@ -270,9 +320,11 @@ jump_status jump_client_set_dispatcher(jump_client *client, jump_dispatch_fn dis
 
 /* ---------------------------------------------------------------------------------------------------- */
 /* jump_record: a live view of the signed-in user's record. Paths: "/" (the whole record), "/aboutMe",  */
-/* "/primaryAddress/city", "/photos#12/value" (a plural element by id). Edits are local until           */
-/* jump_client_sync. A view outlives neither the session it was made for: after sign-out or another      */
-/* sign-in its calls return JUMP_E_NOT_SIGNED_IN.                                                       */
+/* "/primaryAddress/city", "/photos#12/value" (a plural element by id), "/profiles#5/friends". Elements */
+/* appended locally have a negative id ("/photos#-1") until a sync gives them the server's. Edits are   */
+/* local (saved with the session, so they survive a restart) until jump_client_sync. A view outlives    */
+/* neither the session it was made for: after sign-out or another sign-in its calls return             */
+/* JUMP_E_NOT_SIGNED_IN.                                                                                */
 /* ---------------------------------------------------------------------------------------------------- */
 
 /* The value at path as JSON text. JUMP_E_NOT_FOUND when the path does not exist. */
@@ -281,16 +333,50 @@ jump_status jump_record_get(jump_record *record, const char *path, char **out_js
 jump_status jump_record_get_jansson(jump_record *record, const char *path, struct json_t **out);
 /* The string at path; *out is NULL for a JSON null. Another type is JUMP_E_INVALID_ARGUMENT. */
 jump_status jump_record_get_string(jump_record *record, const char *path, char **out);
-/* Sets the attribute at path to a JSON value (text). Reserved attributes (id, uuid, created,
- * lastUpdated), unknown attributes and plurals are refused with JUMP_E_INVALID_ARGUMENT naming the path. */
+/* The number at path (a JSON integer, or a real with an integral value within int64). JSON null is
+ * JUMP_E_NOT_FOUND; another type JUMP_E_INVALID_ARGUMENT. */
+jump_status jump_record_get_int64(jump_record *record, const char *path, int64_t *out);
+/* The number at path as a double (integers converted). JSON null is JUMP_E_NOT_FOUND. */
+jump_status jump_record_get_double(jump_record *record, const char *path, double *out);
+/* The boolean at path as 0 or 1. JSON null is JUMP_E_NOT_FOUND. */
+jump_status jump_record_get_bool(jump_record *record, const char *path, int *out);
+/* Sets the attribute at path (also inside a plural element) to a JSON value (text); an object value sets
+ * the members it names. Reserved attributes (id, uuid, created, lastUpdated), unknown attributes, wrong
+ * types and whole plurals are refused with JUMP_E_INVALID_ARGUMENT naming the path (see
+ * jump_client_load_schema). */
 jump_status jump_record_set(jump_record *record, const char *path, const char *value_json);
 /* Sets the attribute at path to a jansson value (borrowed). */
 jump_status jump_record_set_jansson(jump_record *record, const char *path, const struct json_t *value);
 /* Sets the attribute at path to a string (NULL sets JSON null). */
 jump_status jump_record_set_string(jump_record *record, const char *path, const char *value);
-/* The unsynced changes: {"changed":["/aboutMe",..],"update":{<attributes entity.update will send>}}. */
+/* Clears the value at path: JSON null for a value or an object, no elements for a plural. */
+jump_status jump_record_clear(jump_record *record, const char *path);
+/* Appends an element (a JSON object, without "id") to the plural at plural_path. out_path (may be NULL)
+ * receives the new element's path, e.g. "/photos#-1" (free with jump_string_free). */
+jump_status jump_record_append(jump_record *record, const char *plural_path, const char *element_json,
+                               char **out_path);
+/* jump_record_append with the element as a jansson object (borrowed). */
+jump_status jump_record_append_jansson(jump_record *record, const char *plural_path,
+                                       const struct json_t *element, char **out_path);
+/* Removes the plural element at element_path ("/photos#12"). */
+jump_status jump_record_remove(jump_record *record, const char *element_path);
+/* Replaces every element of the plural at plural_path with elements_json (a JSON array of objects; any
+ * "id" in them is ignored: the elements are new). */
+jump_status jump_record_replace_plural(jump_record *record, const char *plural_path, const char *elements_json);
+/* jump_record_replace_plural with the elements as a jansson array (borrowed). */
+jump_status jump_record_replace_plural_jansson(jump_record *record, const char *plural_path,
+                                               const struct json_t *elements);
+/* The number of elements of the plural at plural_path. */
+jump_status jump_record_element_count(jump_record *record, const char *plural_path, size_t *out);
+/* The paths of the plural's elements in order, as a JSON array of strings: ["/photos#12","/photos#-1"]. */
+jump_status jump_record_element_paths(jump_record *record, const char *plural_path, char **out_json);
+/* The unsynced changes: {"changed":[paths],"update":{<attributes of the root entity.update>},
+ * "requests":[{"endpoint":"entity.update"|"entity.replace"|"entity.delete","attribute_name":..,
+ * "attributes":..},..]} - exactly what jump_client_sync would send now. */
 jump_status jump_record_changes(jump_record *record, char **out_json);
-/* Drops the unsynced changes, going back to the last state the server acknowledged. */
+/* Drops the unsynced edits at path and below, going back to the value the server last acknowledged. */
+jump_status jump_record_revert(jump_record *record, const char *path);
+/* Drops all unsynced changes, going back to the last state the server acknowledged. */
 jump_status jump_record_discard_changes(jump_record *record);
 /* Releases a record view (the record itself belongs to the client). NULL is a no-op. */
 void jump_record_free(jump_record *record);
