@@ -49,6 +49,15 @@
     X(client_fetch_record_async)                                                                           \
     X(client_sync)                                                                                         \
     X(client_sync_async)                                                                                   \
+    X(client_load_schema)                                                                                  \
+    X(client_update_profile)                                                                               \
+    X(client_update_profile_async)                                                                         \
+    X(client_change_password)                                                                              \
+    X(client_change_password_async)                                                                        \
+    X(client_forgot_password)                                                                              \
+    X(client_forgot_password_async)                                                                        \
+    X(client_resend_verification_email)                                                                    \
+    X(client_resend_verification_email_async)                                                              \
     X(client_access_token)                                                                                 \
     X(client_refresh_access_token)                                                                         \
     X(client_set_event_callback)                                                                           \
@@ -60,6 +69,18 @@
     X(record_set_jansson)                                                                                  \
     X(record_set_string)                                                                                   \
     X(record_changes)                                                                                      \
+    X(record_get_int64)                                                                                    \
+    X(record_get_double)                                                                                   \
+    X(record_get_bool)                                                                                     \
+    X(record_clear)                                                                                        \
+    X(record_append)                                                                                       \
+    X(record_append_jansson)                                                                               \
+    X(record_remove)                                                                                       \
+    X(record_replace_plural)                                                                               \
+    X(record_replace_plural_jansson)                                                                       \
+    X(record_element_count)                                                                                \
+    X(record_element_paths)                                                                                \
+    X(record_revert)                                                                                       \
     X(record_discard_changes)                                                                              \
     X(record_free)                                                                                         \
     X(request_cancel)                                                                                      \
