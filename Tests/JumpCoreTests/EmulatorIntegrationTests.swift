@@ -71,7 +71,7 @@ import Testing
         let error = #expect(throws: JumpError.self) { try client.sync() }
         #expect(error?.status == .expired)
         #expect(client.stateJSON()["reauthentication_required"] == true)
-        #expect(try client.recordView().changes().paths == ["/aboutMe"])
+        #expect(try client.recordView().changes()["changed"] == ["/aboutMe"])
         // Computed outside #expect: Swift 6.3.1 can mix up closures written inside the macro.
         let expiredEvents = events.withLock { $0 }.filter { event in
             if case .sessionExpired = event { return true }

@@ -1,18 +1,26 @@
 import Testing
 @testable import JumpCore
 
+/// The record engine on its own: edits, the sync plan, acknowledgements, rebase and journal replay.
 @Suite struct RecordTests {
     let server: JSON = [
         "id": 7, "uuid": "u-1", "email": "a@example.com", "aboutMe": nil, "givenName": "Ann",
-        "primaryAddress": ["city": "Paris", "zip": nil], "photos": [["id": 1, "value": "p.png"]],
+        "primaryAddress": ["city": "Paris", "zip": nil], "name": ["formatted": nil],
+        "photos": [["id": 1, "value": "p.png"], ["id": 2, "value": "q.png"]],
+        "profiles": [["id": 3, "identifier": "x", "friends": [["id": 4, "displayName": "Bo"]]]],
+        "statuses": [],
     ]
 
-    @Test(arguments: ["/", "/aboutMe", "/primaryAddress/city", "/photos#1/value"])
+    func plan(_ record: UserRecord) -> [String] {
+        record.plan(schema: nil).map { "\($0.kind.rawValue) \($0.path)" }
+    }
+
+    @Test(arguments: ["/", "/aboutMe", "/primaryAddress/city", "/photos#1/value", "/photos#-1", "/profiles#3/friends#4"])
     func validPaths(_ text: String) throws {
         #expect(try RecordPath(text).description == text)
     }
 
-    @Test(arguments: ["", "aboutMe", "/a//b", "/photos#x", "/photos#", "//", "/a/"])
+    @Test(arguments: ["", "aboutMe", "/a//b", "/photos#x", "/photos#", "//", "/a/", "/photos#0"])
     func invalidPaths(_ text: String) {
         #expect(throws: JumpError.self) { try RecordPath(text) }
     }
@@ -20,48 +28,173 @@ import Testing
     @Test func readsByPath() throws {
         let record = UserRecord(server: server)
         #expect(try record.value(at: RecordPath("/primaryAddress/city")) == "Paris")
-        #expect(try record.value(at: RecordPath("/photos#1/value")) == "p.png")
+        #expect(try record.value(at: RecordPath("/photos#2/value")) == "q.png")
+        #expect(try record.value(at: RecordPath("/profiles#3/friends#4/displayName")) == "Bo")
         let missing = #expect(throws: JumpError.self) { try record.value(at: RecordPath("/nope")) }
         #expect(missing?.status == .notFound)
     }
 
-    @Test func changesHoldOnlyWhatChanged() throws {
+    @Test func rootAndNestedObjectEditsAreOneUpdate() throws {
         var record = UserRecord(server: server)
-        #expect(record.changes.isEmpty)
         try record.set(RecordPath("/aboutMe"), to: "hello")
         try record.set(RecordPath("/primaryAddress/city"), to: "Lyon")
-        try record.set(RecordPath("/givenName"), to: "Ann")  // unchanged value: no change
-        #expect(record.changes.paths == ["/aboutMe", "/primaryAddress/city"])
-        #expect(record.changes.update == ["aboutMe": "hello", "primaryAddress": ["city": "Lyon"]])
+        let requests = record.plan(schema: nil)
+        #expect(requests.count == 1)
+        #expect(requests.first?.attributes == ["aboutMe": "hello", "primaryAddress": ["city": "Lyon"]])
+        #expect(requests.first?.changed == ["/aboutMe", "/primaryAddress/city"])
     }
 
-    @Test func acknowledgeMovesOnlyWhatWasSent() throws {
+    @Test func settingBackTheOriginalIsNoChange() throws {
         var record = UserRecord(server: server)
-        try record.set(RecordPath("/aboutMe"), to: "one")
-        let sent = record.changes.update
-        try record.set(RecordPath("/givenName"), to: "Anna")  // edited while the sync is in flight
-        record.acknowledge(sent)
-        #expect(record.changes.paths == ["/givenName"])
+        try record.set(RecordPath("/givenName"), to: "Bob")
+        try record.set(RecordPath("/givenName"), to: "Ann")
+        #expect(record.plan(schema: nil).isEmpty)
     }
 
-    @Test func rebaseKeepsLocalEdits() throws {
+    @Test func elementEditIsAnUpdateAtTheElement() throws {
+        var record = UserRecord(server: server)
+        try record.set(RecordPath("/photos#2/value"), to: "r.png")
+        #expect(plan(record) == ["entity.update /photos#2"])
+        #expect(record.plan(schema: nil).first?.attributes == ["value": "r.png"])
+    }
+
+    @Test func appendedElementsReplaceThePluralWithoutIDs() throws {
+        var record = UserRecord(server: server)
+        let (_, path) = try record.append(["value": "new.png"], to: RecordPath("/photos"))
+        #expect(path.description == "/photos#-1")
+        try record.set(path.appending("type"), to: "other")
+        let requests = record.plan(schema: nil)
+        #expect(plan(record) == ["entity.replace /photos"])
+        #expect(requests.first?.attributes == [["value": "p.png"], ["value": "q.png"], ["type": "other", "value": "new.png"]])
+    }
+
+    @Test func removalsAreDeletes() throws {
+        var record = UserRecord(server: server)
+        try record.remove(RecordPath("/photos#1"))
+        #expect(plan(record) == ["entity.delete /photos#1"])
+        try record.remove(RecordPath("/photos#2"))
+        #expect(plan(record) == ["entity.delete /photos"])
+    }
+
+    @Test func nestedPluralInsideAnElement() throws {
+        var record = UserRecord(server: server)
+        _ = try record.append(["displayName": "Cy"], to: RecordPath("/profiles#3/friends"))
+        try record.set(RecordPath("/profiles#3/identifier"), to: "y")
+        #expect(plan(record) == ["entity.update /profiles#3", "entity.replace /profiles#3/friends"])
+    }
+
+    @Test func twoObjectsAndAPluralAreThreeRequests() throws {
+        var record = UserRecord(server: server)
+        try record.set(RecordPath("/aboutMe"), to: "a")
+        try record.set(RecordPath("/photos#1/value"), to: "b")
+        _ = try record.append(["status": "hi"], to: RecordPath("/statuses"))
+        #expect(plan(record) == ["entity.update /", "entity.update /photos#1", "entity.replace /statuses"])
+    }
+
+    @Test func acknowledgementsMoveOnlyWhatWasAccepted() throws {
+        var record = UserRecord(server: server)
+        try record.set(RecordPath("/aboutMe"), to: "a")
+        _ = try record.append(["value": "n.png"], to: RecordPath("/photos"))
+        let requests = record.plan(schema: nil)
+        var renamed: [(String, String)] = []
+        for op in try UserRecord.acknowledgements(of: requests[0], result: nil, renamed: &renamed) { record.apply(op) }
+        #expect(plan(record) == ["entity.replace /photos"])
+        let result: JSON = [["id": 10, "value": "p.png"], ["id": 11, "value": "q.png"], ["id": 12, "value": "n.png"]]
+        for op in try UserRecord.acknowledgements(of: requests[1], result: result, renamed: &renamed) { record.apply(op) }
+        #expect(record.plan(schema: nil).isEmpty)
+        #expect(renamed.map(\.0) == ["/photos#1", "/photos#2", "/photos#-1"])
+        #expect(renamed.map(\.1) == ["/photos#10", "/photos#11", "/photos#12"])
+        #expect(try record.value(at: RecordPath("/photos#12/value")) == "n.png")
+    }
+
+    @Test func replaceWithoutResultIsAnErrorAndStaysPending() throws {
+        var record = UserRecord(server: server)
+        _ = try record.append(["value": "n.png"], to: RecordPath("/photos"))
+        var renamed: [(String, String)] = []
+        #expect(throws: JumpError.self) {
+            try UserRecord.acknowledgements(of: record.plan(schema: nil)[0], result: nil, renamed: &renamed)
+        }
+        #expect(plan(record) == ["entity.replace /photos"])
+    }
+
+    @Test func editsDuringASyncStayPending() throws {
+        var record = UserRecord(server: server)
+        try record.set(RecordPath("/aboutMe"), to: "a")
+        let request = record.plan(schema: nil)[0]
+        try record.set(RecordPath("/aboutMe"), to: "b")
+        var renamed: [(String, String)] = []
+        for op in try UserRecord.acknowledgements(of: request, result: nil, renamed: &renamed) { record.apply(op) }
+        #expect(record.plan(schema: nil).first?.attributes == ["aboutMe": "b"])
+    }
+
+    @Test func journalReplayGivesTheSameRecord() throws {
+        var record = UserRecord(server: server)
+        var ops: [RecordOp] = []
+        ops.append(try record.set(RecordPath("/aboutMe"), to: "a"))
+        ops.append(try record.append(["value": "n.png"], to: RecordPath("/photos")).0)
+        ops.append(try record.remove(RecordPath("/photos#1")))
+        ops.append(try record.set(RecordPath("/photos#2/value"), to: "z"))
+        let bytes = RecordJournal.header(epoch: 5) + RecordJournal.encode(ops)
+        var replayed = UserRecord(server: server)
+        for op in try RecordJournal.decode(bytes, epoch: 5) { replayed.apply(op) }
+        #expect(replayed.current == record.current)
+        #expect(plan(replayed) == plan(record))
+        #expect(try RecordJournal.decode(bytes, epoch: 6).isEmpty)
+        // A line cut short by a crash is dropped; the lines before it are kept.
+        let cut = Array(bytes.dropLast(3))
+        #expect(try RecordJournal.decode(cut, epoch: 5).count == ops.count - 1)
+        let snapshot = UserRecord(baseline: record.baseline, edits: record.snapshotEdits, nextLocalID: record.nextLocalID)
+        #expect(snapshot.current == record.current)
+        #expect(plan(snapshot) == plan(record))
+    }
+
+    @Test func rebaseKeepsEditsAndReportsConflicts() throws {
         var record = UserRecord(server: server)
         try record.set(RecordPath("/aboutMe"), to: "mine")
+        try record.set(RecordPath("/givenName"), to: "Mine")
         var fresh = server
-        if case .object(var o) = fresh { o["givenName"] = "Annie"; fresh = .object(o) }
-        record.rebase(onServer: fresh)
-        #expect(try record.value(at: RecordPath("/givenName")) == "Annie")
-        #expect(record.changes.paths == ["/aboutMe"])
+        RecordTree.put("theirs", at: try RecordPath("/givenName"), in: &fresh)
+        RecordTree.put("Nice", at: try RecordPath("/primaryAddress/city"), in: &fresh)
+        let conflicts = record.rebase(onServer: fresh)
+        #expect(conflicts.map(\.path.description) == ["/givenName"])
+        #expect(try record.value(at: RecordPath("/givenName")) == "Mine")
+        #expect(try record.value(at: RecordPath("/primaryAddress/city")) == "Nice")
+        #expect(record.plan(schema: nil).first?.changed == ["/aboutMe", "/givenName"])
+        record.revert(try RecordPath("/givenName"))
+        #expect(try record.value(at: RecordPath("/givenName")) == "theirs")
     }
 
-    @Test func refusesReservedUnknownAndPlurals() throws {
+    @Test func refusals() throws {
         var record = UserRecord(server: server)
-        for (path, value) in [("/id", JSON.int(1)), ("/uuid", "x"), ("/nope", "x"), ("/photos", JSON.array([])),
-                              ("/aboutMe", JSON.array(["x"])), ("/primaryAddress", "x"), ("/", JSON.object([:]))] {
+        for (path, value) in [("/uuid", JSON.string("x")), ("/nope", "x"), ("/photos", []), ("/primaryAddress", "x"),
+                              ("/photos#1/id", 5), ("/photos#9/value", "x"), ("/", [:])] as [(String, JSON)] {
             let error = #expect(throws: JumpError.self) { try record.set(RecordPath(path), to: value) }
-            #expect(error?.status == .invalidArgument || error?.status == .notFound, "\(path)")
+            #expect(error?.status == .invalidArgument || error?.status == .notFound)
         }
-        #expect(throws: JumpError.self) { try record.set(RecordPath("/photos#1/value"), to: "x") }
-        #expect(record.changes.isEmpty)
+        #expect(throws: JumpError.self) { try record.append(["id": 3, "value": "x"], to: RecordPath("/photos")) }
+        #expect(throws: JumpError.self) { try record.append(["value": "x"], to: RecordPath("/aboutMe")) }
+        #expect(throws: JumpError.self) { try record.remove(RecordPath("/photos")) }
+        #expect(record.plan(schema: nil).isEmpty)
+    }
+
+    @Test func schemaAndAccessSchemaChecks() throws {
+        let schema = try RecordSchema(document: [
+            "schema": ["attr_defs": [
+                ["name": "aboutMe", "type": "string", "length": 5], ["name": "givenName", "type": "string"],
+                ["name": "birthday", "type": "date"], ["name": "optIn", "type": "boolean"],
+                ["name": "photos", "type": "plural", "attr_defs": [["name": "value", "type": "string"]]],
+            ]],
+            "access_schema": ["write_with_token": ["aboutMe", "birthday", "photos", "optIn"]],
+        ])
+        var record = UserRecord(server: ["aboutMe": nil, "givenName": "A", "birthday": nil, "optIn": nil, "photos": []])
+        try record.set(RecordPath("/aboutMe"), to: "short", schema: schema)
+        try record.set(RecordPath("/optIn"), to: true, schema: schema)
+        _ = try record.append(["value": "v"], to: RecordPath("/photos"), schema: schema)
+        for (path, value) in [("/aboutMe", JSON.string("too long")), ("/birthday", "1990-13-01"), ("/optIn", "yes"),
+                              ("/givenName", "B"), ("/unknown", 1)] as [(String, JSON)] {
+            let error = #expect(throws: JumpError.self) { try record.set(RecordPath(path), to: value, schema: schema) }
+            #expect(error?.detail["argument"] == .string(path))
+        }
+        #expect(throws: JumpError.self) { try record.append(["nope": 1], to: RecordPath("/photos"), schema: schema) }
     }
 }

@@ -26,7 +26,8 @@ static const char *const documented_keys[] = {
     "captureResendEmailVerificationFormName", "captureEnableThinRegistration", "captureRedirectUri",
     "captureResponseType", "traditionalSignInType", "engageAppId", "engageDomain",
     "engageWhitelistedDomain", "engageResponseType", "storageDirectory", "connectTimeoutMs",
-    "requestTimeoutMs", "tokenRefreshMarginSeconds"};
+    "requestTimeoutMs", "tokenRefreshMarginSeconds",
+    "captureSchemaFile"};
 
 static int is_documented(const char *key) {
     size_t i;

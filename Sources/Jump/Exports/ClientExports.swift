@@ -145,6 +145,11 @@ public func jump_client_record(_ client: OpaquePointer?, _ out: UnsafeMutablePoi
     }
 }
 
+@_cdecl("jump_client_load_schema")
+public func jump_client_load_schema(_ client: OpaquePointer?) -> Int32 {
+    abiCall { () throws(ABIError) in try clientBox(client).client.loadSchema() }
+}
+
 @_cdecl("jump_client_fetch_record")
 public func jump_client_fetch_record(_ client: OpaquePointer?) -> Int32 {
     abiCall { () throws(ABIError) in try clientBox(client).client.fetchRecord() }

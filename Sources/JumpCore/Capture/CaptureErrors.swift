@@ -32,6 +32,7 @@ enum CaptureErrors {
         case 380: return .mergeRequired
         case 390, 212, 361: return .validation
         case 414: return .expired
+        case 330: return .conflict
         case 223, 234, 340, 341, 342, 360, 362, 363: return .invalidArgument
         case 404: return .notFound
         default: return .server

@@ -16,6 +16,8 @@ struct CaptureSettings: Sendable {
     let refreshMarginSeconds: Int64
     let connectTimeoutMs: Int
     let requestTimeoutMs: Int
+    /// A schema file given in the configuration (captureSchemaFile).
+    let schemaFile: String?
     /// nil: keep the session in memory only.
     let storageDirectory: String?
 
@@ -38,6 +40,7 @@ struct CaptureSettings: Sendable {
         redirectURI = config.string(.captureRedirectUri) ?? base.base
         responseType = config.string(.captureResponseType) ?? "token"
         refreshMarginSeconds = config.int(.tokenRefreshMarginSeconds)
+        schemaFile = config.string(.captureSchemaFile)
         connectTimeoutMs = Int(config.int(.connectTimeoutMs))
         requestTimeoutMs = Int(config.int(.requestTimeoutMs))
         switch config.string(.storageDirectory) {
@@ -56,6 +59,11 @@ struct CaptureSettings: Sendable {
 
     /// A file name unique to this app installation's Capture client, safe on any file system.
     var sessionFileName: String { "session-\(CaptureSettings.safeName(clientID))-\(CaptureSettings.fnv1a(base.base)).json" }
+
+    /// The record journal kept next to the session.
+    var journalFileName: String { "journal-" + sessionFileName.dropFirst("session-".count) }
+
+    var schemaFileName: String { "schema-\(CaptureSettings.safeName(clientID))-\(CaptureSettings.fnv1a(base.base)).json" }
 
     var flowFileName: String {
         let parts = [appID ?? "-", flowName ?? "-", flowVersion ?? "HEAD", locale].map(CaptureSettings.safeName)

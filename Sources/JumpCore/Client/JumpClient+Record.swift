@@ -2,12 +2,23 @@
 public struct SyncResult: Sendable, Equatable {
     public let changed: [String]
     public let requests: Int
+    /// Element paths whose ids the server assigned (old path, new path), in order.
+    public let renamed: [(String, String)]
 
-    public var json: JSON { ["changed": .array(changed.map(JSON.string)), "requests": .int(Int64(requests))] }
+    public static func == (a: SyncResult, b: SyncResult) -> Bool {
+        a.changed == b.changed && a.requests == b.requests && a.renamed.elementsEqual(b.renamed, by: ==)
+    }
+
+    public var json: JSON {
+        var names: [String: JSON] = [:]
+        for (old, new) in renamed { names[old] = .string(new) }
+        return ["changed": .array(changed.map(JSON.string)), "requests": .int(Int64(requests)), "renamed": .object(names)]
+    }
 }
 
 extension JumpClient {
-    /// Fetches the record (/entity) and re-applies unsynced local edits on top of it.
+    /// Fetches the record (/entity) and re-applies unsynced local edits on top of it. Where an edited value
+    /// also changed on the server, the local value is kept and JUMP_E_CONFLICT lists those paths.
     public func fetchRecord(cancellation: Cancellation? = nil) throws(JumpError) {
         let (answer, generation) = try authorized(cancellation: cancellation) { token throws(JumpError) in
             var p = FormParameters()
@@ -17,43 +28,85 @@ extension JumpClient {
         guard let server = answer["result"], case .object = server else {
             throw JumpError(.server, "the /entity response has no record in 'result'")
         }
-        let uuid = try state.withLock { s throws(JumpError) -> String? in
-            guard s.generation == generation, var session = s.session else {
+        let (uuid, conflicts) = try state.withLock { s throws(JumpError) -> (String?, [UserRecord.Conflict]) in
+            guard s.generation == generation else {
                 throw JumpError(.notSignedIn, "the session ended while the record was being fetched")
             }
-            session.record.rebase(onServer: server)
-            s.session = session
+            let outcome = try s.withSession { session throws(JumpError) in
+                (session.record.uuid, session.record.rebase(onServer: server))
+            }
+            guard let outcome else { throw JumpError(.notSignedIn, "the session ended while the record was being fetched") }
             persist(&s)
-            return session.record.uuid
+            return outcome
         }
         emit(.recordFetched(uuid: uuid))
+        if !conflicts.isEmpty {
+            throw JumpError(.conflict, "the record was fetched, but \(conflicts.count) edited value(s) also changed on the "
+                            + "server (\(conflicts.map(\.path.description).joined(separator: ", "))): the local values were "
+                            + "kept; revert them to take the server's, or sync to send them",
+                            detail: ["conflicts": .array(conflicts.map(\.json))])
+        }
     }
 
-    /// Sends the unsynced changes as one entity.update at the root holding only what changed. The baseline
-    /// moves forward by exactly what was sent, and only once the server said ok.
+    /// Sends the unsynced edits with the fewest requests (SyncPlanner). After each request the server
+    /// accepted, the baseline moves forward by it and that is journaled, so a failure part-way leaves
+    /// exactly the rest unsynced.
     public func sync(cancellation: Cancellation? = nil) throws(JumpError) -> SyncResult {
         try syncGate.withLock { _ throws(JumpError) -> SyncResult in
-            let changes = try state.withLock { s throws(JumpError) in try requireSession(s).record.changes }
-            if changes.isEmpty { return SyncResult(changed: [], requests: 0) }
-            let attributes = Jansson.serialize(.object(changes.update))
-            let (_, generation) = try authorized(cancellation: cancellation) { token throws(JumpError) in
-                var p = FormParameters()
-                p.add("access_token", token)
-                p.add("attributes", attributes)
-                return try capture.post("/entity.update", p, cancellation: cancellation)
+            let (requests, generation) = try state.withLock { s throws(JumpError) in
+                (try requireSession(s).record.plan(schema: s.schema), s.generation)
             }
-            let uuid = try state.withLock { s throws(JumpError) -> String? in
-                guard s.generation == generation, var session = s.session else {
-                    throw JumpError(.notSignedIn, "the session ended while the record was being synced")
+            if requests.isEmpty { return SyncResult(changed: [], requests: 0, renamed: []) }
+            var changed: [String] = []
+            var renamed: [(String, String)] = []
+            var sent = 0
+            var uuid: String?
+            for (index, request) in requests.enumerated() {
+                do throws(JumpError) {
+                    let (answer, tokenGeneration) = try authorized(cancellation: cancellation) { token throws(JumpError) in
+                        try capture.post("/" + request.kind.rawValue, JumpClient.parameters(of: request, token: token),
+                                         cancellation: cancellation)
+                    }
+                    sent += 1
+                    guard tokenGeneration == generation else {
+                        throw JumpError(.notSignedIn, "the session ended while the record was being synced")
+                    }
+                    var names: [(String, String)] = []
+                    let ops = try UserRecord.acknowledgements(of: request, result: answer["result"], renamed: &names)
+                    uuid = try state.withLock { s throws(JumpError) -> String? in
+                        guard s.generation == generation else {
+                            throw JumpError(.notSignedIn, "the session ended while the record was being synced")
+                        }
+                        let id = try s.withSession { session throws(JumpError) -> String? in
+                            for op in ops { session.record.apply(op) }
+                            return session.record.uuid
+                        }
+                        journal(&s, ops)
+                        return id ?? nil
+                    }
+                    changed += request.changed
+                    renamed += names
+                } catch {
+                    var failure = error
+                    failure.detail["synced"] = .array(changed.map(JSON.string))
+                    failure.detail["pending"] = .array(requests[index...].flatMap(\.changed).map(JSON.string))
+                    failure.detail["requests"] = .int(Int64(sent))
+                    if !changed.isEmpty { emit(.recordSynced(uuid: uuid, changed: changed)) }
+                    throw failure
                 }
-                session.record.acknowledge(changes.update)
-                s.session = session
-                persist(&s)
-                return session.record.uuid
             }
-            emit(.recordSynced(uuid: uuid, changed: changes.paths))
-            return SyncResult(changed: changes.paths, requests: 1)
+            emit(.recordSynced(uuid: uuid, changed: changed))
+            return SyncResult(changed: changed, requests: sent, renamed: renamed)
         }
+    }
+
+    static func parameters(of request: SyncRequest, token: String) -> FormParameters {
+        var p = FormParameters()
+        p.add("access_token", token)
+        if !request.path.isRoot { p.add("attribute_name", request.path.description) }
+        if let attributes = request.attributes { p.add("attributes", Jansson.serialize(attributes)) }
+        if request.kind == .replace { p.add("include_record", "true") }
+        return p
     }
 
     /// A view of the signed-in user's record, valid for this session only.
@@ -65,44 +118,124 @@ extension JumpClient {
         return RecordView(client: self, generation: generation)
     }
 
-    /// Runs `body` on the record of session `generation`, saving it when `body` changed it.
-    func withRecord<T>(generation: UInt64, _ body: (inout UserRecord) throws(JumpError) -> T) throws(JumpError) -> T {
+    /// Runs `body` on the record of session `generation` (in place) with the schema in use.
+    func withRecord<T: Sendable>(generation: UInt64, _ body: (inout UserRecord, RecordSchema?) throws(JumpError) -> T) throws(JumpError) -> T {
         try state.withLock { s throws(JumpError) -> T in
-            guard s.generation == generation, var session = s.session else {
+            guard s.generation == generation else {
                 throw JumpError(.notSignedIn, "this record belongs to a session that has ended")
             }
-            let before = session.record
-            let result = try body(&session.record)
-            if session.record != before {
-                s.session = session
-                persist(&s)
+            let schema = s.schema
+            let result = try s.withSession { session throws(JumpError) in try body(&session.record, schema) }
+            guard let result else { throw JumpError(.notSignedIn, "this record belongs to a session that has ended") }
+            return result
+        }
+    }
+
+    /// Applies an edit and journals the operation it made, so it survives a restart before it is synced.
+    func editRecord<T: Sendable>(generation: UInt64, _ body: (inout UserRecord, RecordSchema?) throws(JumpError) -> (RecordOp, T)) throws(JumpError) -> T {
+        try state.withLock { s throws(JumpError) -> T in
+            guard s.generation == generation else {
+                throw JumpError(.notSignedIn, "this record belongs to a session that has ended")
             }
+            let schema = s.schema
+            let outcome = try s.withSession { session throws(JumpError) in try body(&session.record, schema) }
+            guard let (op, result) = outcome else {
+                throw JumpError(.notSignedIn, "this record belongs to a session that has ended")
+            }
+            journal(&s, [op])
             return result
         }
     }
 }
 
-/// The signed-in user's record as the app edits it. Edits are saved with the session at once, so they
-/// survive a restart before they are synced.
+/// The signed-in user's record as the app reads and edits it (see jump_record in jump.h).
 public struct RecordView: Sendable {
     let client: JumpClient
     let generation: UInt64
 
     public func value(at path: String) throws(JumpError) -> JSON {
         let parsed = try RecordPath(path)
-        return try client.withRecord(generation: generation) { record throws(JumpError) in try record.value(at: parsed) }
+        return try client.withRecord(generation: generation) { record, _ throws(JumpError) in try record.value(at: parsed) }
     }
 
     public func set(_ path: String, to value: JSON) throws(JumpError) {
         let parsed = try RecordPath(path)
-        try client.withRecord(generation: generation) { record throws(JumpError) in try record.set(parsed, to: value) }
+        try client.editRecord(generation: generation) { record, schema throws(JumpError) in
+            (try record.set(parsed, to: value, schema: schema), ())
+        }
     }
 
-    public func changes() throws(JumpError) -> RecordChanges {
-        try client.withRecord(generation: generation) { record throws(JumpError) in record.changes }
+    public func clear(_ path: String) throws(JumpError) {
+        let parsed = try RecordPath(path)
+        try client.editRecord(generation: generation) { record, schema throws(JumpError) in
+            (try record.clear(parsed, schema: schema), ())
+        }
+    }
+
+    /// Appends an element; returns its path ("/photos#-1").
+    public func append(_ element: JSON, to plural: String) throws(JumpError) -> String {
+        let parsed = try RecordPath(plural)
+        return try client.editRecord(generation: generation) { record, schema throws(JumpError) in
+            let (op, path) = try record.append(element, to: parsed, schema: schema)
+            return (op, path.description)
+        }
+    }
+
+    public func remove(_ element: String) throws(JumpError) {
+        let parsed = try RecordPath(element)
+        try client.editRecord(generation: generation) { record, schema throws(JumpError) in
+            (try record.remove(parsed, schema: schema), ())
+        }
+    }
+
+    public func replacePlural(_ plural: String, with elements: JSON) throws(JumpError) {
+        let parsed = try RecordPath(plural)
+        guard case .array(let items) = elements else {
+            throw .invalidArgument("the elements are a JSON array, not \(elements.typeName)", argument: "elements")
+        }
+        try client.editRecord(generation: generation) { record, schema throws(JumpError) in
+            (try record.replacePlural(parsed, with: items, schema: schema), ())
+        }
+    }
+
+    /// The paths of a plural's elements, in order.
+    public func elementPaths(_ plural: String) throws(JumpError) -> [String] {
+        let parsed = try RecordPath(plural)
+        return try client.withRecord(generation: generation) { record, _ throws(JumpError) -> [String] in
+            guard case .array(let items) = try record.value(at: parsed), !parsed.isRoot, !parsed.isElement else {
+                throw .invalidArgument("'\(parsed)' is not a plural", argument: parsed.description)
+            }
+            return items.compactMap { $0["id"]?.intValue.map { parsed.element($0).description } }
+        }
+    }
+
+    public func elementCount(_ plural: String) throws(JumpError) -> Int {
+        let parsed = try RecordPath(plural)
+        return try client.withRecord(generation: generation) { record, _ throws(JumpError) -> Int in
+            guard case .array(let items) = try record.value(at: parsed), !parsed.isRoot, !parsed.isElement else {
+                throw .invalidArgument("'\(parsed)' is not a plural", argument: parsed.description)
+            }
+            return items.count
+        }
+    }
+
+    public func revert(_ path: String) throws(JumpError) {
+        let parsed = try RecordPath(path)
+        try client.editRecord(generation: generation) { record, _ throws(JumpError) in (record.revert(parsed), ()) }
+    }
+
+    /// {"changed":[..],"update":{..},"requests":[..]}: what a sync would send now.
+    public func changes() throws(JumpError) -> JSON {
+        try client.withRecord(generation: generation) { record, schema throws(JumpError) -> JSON in
+            let requests = record.plan(schema: schema)
+            let root = requests.first { $0.kind == .update && $0.path.isRoot }
+            return ["changed": .array(requests.flatMap(\.changed).map(JSON.string)),
+                    "update": root?.attributes ?? .object([:]),
+                    "requests": .array(requests.map(\.json))]
+        }
     }
 
     public func discardChanges() throws(JumpError) {
-        try client.withRecord(generation: generation) { record throws(JumpError) in record.discardChanges() }
+        try client.editRecord(generation: generation) { record, _ throws(JumpError) in (record.revert(.root), ()) }
     }
 }

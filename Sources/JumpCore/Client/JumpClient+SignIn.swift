@@ -58,10 +58,13 @@ extension JumpClient {
             s.generation &+= 1
             s.refresh = nil
             s.restoreError = nil
+            s.journalEpoch = nil
+            s.journalOnStorage = false
             return uuid
         }
         do {
             try store.erase()
+            try journalStore.erase()
         } catch {
             state.withLock { $0.storageError = error }
             throw error

@@ -11,6 +11,9 @@ public final class JumpClient: Sendable {
     let transport: any Transport
     let store: any SessionStore
     let flowStore: (any SessionStore)?
+    /// The record edits made since the session was last saved whole (see RecordJournal).
+    let journalStore: any SessionStore
+    let schemaStore: (any SessionStore)?
     let state = Mutex<ClientState>(ClientState())
     /// Syncs run one at a time, so two never send the same change.
     let syncGate = Mutex<Void>(())
@@ -30,13 +33,21 @@ public final class JumpClient: Sendable {
         if let storage {
             store = storage(settings.sessionFileName)
             flowStore = storage(settings.flowFileName)
+            journalStore = storage(settings.journalFileName)
+            schemaStore = storage(settings.schemaFileName)
         } else if let directory = settings.storageDirectory {
             store = FileSessionStore(directory: directory, fileName: settings.sessionFileName)
             flowStore = FileSessionStore(directory: directory, fileName: settings.flowFileName)
+            journalStore = FileSessionStore(directory: directory, fileName: settings.journalFileName)
+            schemaStore = FileSessionStore(directory: directory, fileName: settings.schemaFileName)
         } else {
             store = MemorySessionStore()
             flowStore = nil
+            journalStore = MemorySessionStore()
+            schemaStore = nil
         }
+        let schema = try initialSchema()
+        state.withLock { $0.schema = schema }
         _ = try? restore()
     }
 
@@ -62,7 +73,7 @@ public final class JumpClient: Sendable {
                 "email": .optional(session?.record.email),
                 "reauthentication_required": .bool(session?.reauthenticationRequired ?? false),
                 "access_token_expires_at": session?.accessTokenExpiresAt.map(JSON.int) ?? .null,
-                "unsynced_changes": .bool(!(session?.record.changes.isEmpty ?? true)),
+                "unsynced_changes": .bool(!(session.map { $0.record.plan(schema: s.schema).isEmpty } ?? true)),
                 "restore_error": s.restoreError?.json ?? .null,
                 "storage_error": s.storageError?.json ?? .null,
                 "flow_version": .optional(s.flow?.version),
@@ -72,9 +83,16 @@ public final class JumpClient: Sendable {
 
     /// Reads the saved session again. Nothing saved: signed out. Unreadable: JUMP_E_STORAGE, nothing deleted.
     public func restore() throws(JumpError) {
-        let loaded: Session?
+        var loaded: Session?
+        var journaled = false
         do {
             loaded = try store.load().map { bytes throws(JumpError) in try SessionCodec.decode(bytes) }
+            if var session = loaded, let bytes = try journalStore.load() {
+                let ops = try RecordJournal.decode(bytes, epoch: session.epoch)
+                for op in ops { session.record.apply(op) }
+                journaled = true
+                loaded = session
+            }
         } catch {
             state.withLock { $0.restoreError = error }
             throw error
@@ -84,6 +102,9 @@ public final class JumpClient: Sendable {
             if let loaded {
                 s.session = loaded
                 s.generation &+= 1
+                s.journalEpoch = journaled ? loaded.epoch : nil
+                s.journalBytes = 0
+                s.journalOnStorage = journaled
             }
         }
     }
@@ -102,12 +123,50 @@ public final class JumpClient: Sendable {
     /// that led here has already succeeded and must not be reported as failed.
     func persist(_ s: inout ClientState) {
         do {
+            s.session?.epoch &+= 1
             if let session = s.session { try store.save(SessionCodec.encode(session)) } else { try store.erase() }
             s.storageError = nil
+            s.journalEpoch = nil
+            s.journalBytes = 0
+            // A journal of an earlier epoch is ignored anyway; removing it only saves space.
+            if s.journalOnStorage {
+                try? journalStore.erase()
+                s.journalOnStorage = false
+            }
         } catch {
             s.storageError = error
             Log.warning("the session could not be saved: \(error.message)")
         }
+    }
+
+    /// Saves record operations by appending them to the journal (the first ones after a full save start
+    /// a new journal). A large journal, or one that could not be written, is folded into a full save.
+    func journal(_ s: inout ClientState, _ ops: [RecordOp]) {
+        guard let epoch = s.session?.epoch, !ops.isEmpty else { return }
+        // The journal only means something next to a saved session: after a failed full save, save whole.
+        if s.storageError != nil {
+            persist(&s)
+            return
+        }
+        let bytes = RecordJournal.encode(ops)
+        do {
+            if s.journalEpoch == epoch {
+                try journalStore.append(bytes)
+                s.journalBytes += bytes.count
+            } else {
+                let started = RecordJournal.header(epoch: epoch) + bytes
+                s.journalOnStorage = true
+                try journalStore.save(started)
+                s.journalEpoch = epoch
+                s.journalBytes = started.count
+            }
+            s.storageError = nil
+        } catch {
+            Log.warning("the record journal could not be written (\(error.message)); saving the session whole")
+            persist(&s)
+            return
+        }
+        if s.journalBytes > (journalStore.appendsCheaply ? 1 << 20 : 64 << 10) { persist(&s) }
     }
 
     /// client_id, locale, flow and flow_version, as every /oauth call sends them.
@@ -135,4 +194,20 @@ struct ClientState: Sendable {
     /// Epoch seconds of the last download attempt; nil: never tried in this run.
     var flowAttemptedAt: Int64?
     var flowDownloaded = false
+    /// The record schema in use (captureSchemaFile, jump_client_load_schema or the cached copy).
+    var schema: RecordSchema?
+    /// The session epoch the journal on storage belongs to; nil: the next journal write starts a new one.
+    var journalEpoch: Int64?
+    var journalBytes = 0
+    /// Whether a journal entry may exist on storage (so a full save removes it).
+    var journalOnStorage = false
+
+    /// Runs body on the session in place (taken out of the state meanwhile, so its record is not shared
+    /// and edits copy nothing); nil when signed out.
+    mutating func withSession<T>(_ body: (inout Session) throws(JumpError) -> T) throws(JumpError) -> T? {
+        guard var session = self.session else { return nil }
+        self.session = nil
+        defer { self.session = session }
+        return try body(&session)
+    }
 }

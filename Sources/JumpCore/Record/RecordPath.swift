@@ -1,12 +1,24 @@
 /// A Capture attribute path (protocol.md 5.2): "/" is the record, "/primaryAddress/city" an object member,
-/// "/photos#12/value" a member of the plural element whose id is 12.
-public struct RecordPath: Sendable, Equatable, CustomStringConvertible {
-    public struct Component: Sendable, Equatable {
+/// "/photos#12/value" a member of the plural element whose id is 12. Elements appended locally have
+/// negative ids ("/photos#-1") until the server gives them theirs.
+public struct RecordPath: Sendable, Hashable, CustomStringConvertible {
+    public struct Component: Sendable, Hashable {
         public let name: String
         public let elementID: Int64?
+
+        public init(name: String, elementID: Int64?) {
+            self.name = name
+            self.elementID = elementID
+        }
     }
 
     public let components: [Component]
+
+    public init(components: [Component]) {
+        self.components = components
+    }
+
+    public static let root = RecordPath(components: [])
 
     public init(_ text: String) throws(JumpError) {
         guard text.hasPrefix("/") else {
@@ -25,7 +37,7 @@ public struct RecordPath: Sendable, Equatable, CustomStringConvertible {
             }
             var id: Int64? = nil
             if parts.count == 2 {
-                guard let value = Int64(parts[1]), value >= 0 else {
+                guard let value = Int64(parts[1]), value != 0 else {
                     throw .invalidArgument("path '\(text)': '#\(parts[1])' is not an element id", argument: "path")
                 }
                 id = value
@@ -40,4 +52,35 @@ public struct RecordPath: Sendable, Equatable, CustomStringConvertible {
     }
 
     var isRoot: Bool { components.isEmpty }
+
+    /// The path with every element id dropped: the schema and access-schema view ("/photos/value").
+    var schemaPath: String {
+        components.isEmpty ? "/" : components.map { "/" + $0.name }.joined()
+    }
+
+    /// Whether the path ends at a plural element ("/photos#12").
+    var isElement: Bool { components.last?.elementID != nil }
+
+    /// The path without its last component (for "/photos#12": "/photos#12" minus the element is "/photos").
+    var parent: RecordPath { RecordPath(components: Array(components.dropLast())) }
+
+    /// "/photos#12" -> "/photos": the plural an element belongs to.
+    var pluralOfElement: RecordPath? {
+        guard let last = components.last, last.elementID != nil else { return nil }
+        return RecordPath(components: Array(components.dropLast()) + [Component(name: last.name, elementID: nil)])
+    }
+
+    func appending(_ name: String, elementID: Int64? = nil) -> RecordPath {
+        RecordPath(components: components + [Component(name: name, elementID: elementID)])
+    }
+
+    /// "/photos" + 12 -> "/photos#12".
+    func element(_ id: Int64) -> RecordPath {
+        guard let last = components.last else { return self }
+        return RecordPath(components: Array(components.dropLast()) + [Component(name: last.name, elementID: id)])
+    }
+
+    func hasPrefix(_ other: RecordPath) -> Bool {
+        other.components.count <= components.count && Array(components.prefix(other.components.count)) == other.components
+    }
 }

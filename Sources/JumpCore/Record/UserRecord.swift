@@ -1,9 +1,19 @@
 /// The signed-in user's record: `baseline` is what the server last acknowledged, `current` what the app
-/// sees. The pending changes are their difference, so they are never lost or sent twice: the baseline only
-/// moves forward by what the server accepted.
+/// sees, `touched` where they may differ. Every change is a RecordOp, applied here and journaled by the
+/// client, so the saved record replays to exactly this one. The baseline only moves forward by what the
+/// server accepted: pending edits are never lost and never sent twice.
 public struct UserRecord: Sendable, Equatable {
     public private(set) var baseline: JSON
     public private(set) var current: JSON
+    private(set) var touched = TouchTree()
+    /// The id the next locally created plural element gets (negative, so it never clashes with the server's).
+    private(set) var nextLocalID: Int64 = -1
+    /// Bumped at every change: callers tell a change without comparing records.
+    private(set) var revision: UInt64 = 0
+
+    public static func == (a: UserRecord, b: UserRecord) -> Bool {
+        a.baseline == b.baseline && a.current == b.current && a.touched == b.touched && a.nextLocalID == b.nextLocalID
+    }
 
     static let reservedAttributes: Set<String> = ["id", "uuid", "created", "lastUpdated"]
 
@@ -12,134 +22,202 @@ public struct UserRecord: Sendable, Equatable {
         current = server
     }
 
+    /// A record saved as its acknowledged state plus the edits that make the current one.
+    init(baseline: JSON, edits: [RecordOp], nextLocalID: Int64) {
+        self.baseline = baseline
+        current = baseline
+        self.nextLocalID = min(nextLocalID, -1)
+        for edit in edits { apply(edit) }
+    }
+
+    /// A record saved by libjump 0.1 (baseline and current): the edits are found by comparing them once.
     init(baseline: JSON, current: JSON) {
         self.baseline = baseline
         self.current = current
+        UserRecord.markDifferences(baseline, current, at: .root, in: &touched)
     }
 
     public var uuid: String? { current["uuid"]?.stringValue }
     public var email: String? { current["email"]?.stringValue }
 
     public func value(at path: RecordPath) throws(JumpError) -> JSON {
-        var node = current
-        for component in path.components {
-            guard case .object(let members) = node, let child = members[component.name] else {
-                throw JumpError(.notFound, "the record has no attribute '\(path)'", detail: ["argument": .string(path.description)])
+        guard let value = RecordTree.value(at: path, in: current) else {
+            throw JumpError(.notFound, "the record has no attribute '\(path)'", detail: ["argument": .string(path.description)])
+        }
+        return value
+    }
+
+    /// The edits to save with the record: a set of each edited path to its current value.
+    var snapshotEdits: [RecordOp] {
+        touched.leaves().compactMap { path in RecordTree.value(at: path, in: current).map { RecordOp.set(path, $0) } }
+    }
+
+    public var hasEdits: Bool { !touched.isEmpty }
+
+    // MARK: - Applying operations (edits, acknowledgements, replays)
+
+    mutating func apply(_ op: RecordOp) {
+        revision &+= 1
+        switch op {
+        case .set(let path, let value):
+            let isNewElement = path.isElement && RecordTree.value(at: path, in: baseline) == nil
+            RecordTree.put(value, at: path, in: &current)
+            touched.mark(isNewElement ? (path.pluralOfElement ?? path) : path)
+            noteLocalIDs(in: value, at: path)
+        case .remove(let path):
+            RecordTree.removeElement(at: path, in: &current)
+            touched.mark(path.pluralOfElement ?? path)
+        case .revert(let path):
+            let scope = wholeEditCovering(path) ?? path
+            if let original = RecordTree.value(at: scope, in: baseline) {
+                RecordTree.put(original, at: scope, in: &current)
+            } else if scope.isElement {
+                RecordTree.removeElement(at: scope, in: &current)
             }
-            node = child
-            if let id = component.elementID {
-                guard let element = node.arrayValue?.first(where: { $0["id"]?.intValue == id }) else {
-                    throw JumpError(.notFound, "the record has no element '\(component.name)#\(id)' (path '\(path)')",
-                                    detail: ["argument": .string(path.description)])
+            touched.unmark(scope)
+        case .acknowledge(let path, let value):
+            RecordTree.put(value, at: path, in: &baseline)
+            touched.prune(baseline: baseline, current: current)
+        case .acknowledgeMerge(let path, let update):
+            RecordTree.merge(update, at: path, in: &baseline)
+            touched.prune(baseline: baseline, current: current)
+        case .acknowledgeRemoval(let path):
+            RecordTree.removeElement(at: path, in: &baseline)
+            touched.prune(baseline: baseline, current: current)
+        case .renumber(_, let pairs):
+            for pair in pairs {
+                _ = try? RecordTree.modify(&current, pair.plural.components[...]) { node throws(JumpError) in
+                    guard case .array(var items) = node, let index = RecordTree.elementIndex(items, id: pair.old),
+                          case .object(var members) = items[index] else { return }
+                    node = .null
+                    members["id"] = .int(pair.new)
+                    items[index] = .object(members)
+                    node = .array(items)
                 }
+            }
+            touched.prune(baseline: baseline, current: current)
+        }
+    }
+
+    /// The nearest enclosing path edited as a whole (a plural whose elements changed), if any.
+    private func wholeEditCovering(_ path: RecordPath) -> RecordPath? {
+        var node = touched
+        var walked = RecordPath.root
+        for component in path.components {
+            if node.whole { return walked }
+            guard let child = node.children[component.name] else { return nil }
+            node = child
+            walked = walked.appending(component.name)
+            if let id = component.elementID {
+                if node.whole { return walked }
+                guard let element = node.children["#\(id)"] else { return nil }
                 node = element
+                walked = walked.element(id)
             }
         }
-        return node
+        return nil
     }
 
-    /// Sets a non-plural attribute that exists in the record.
-    public mutating func set(_ path: RecordPath, to value: JSON) throws(JumpError) {
-        let where_ = path.description
-        guard let last = path.components.last else {
-            throw .invalidArgument("the whole record cannot be replaced; set its attributes", argument: where_)
+    private mutating func noteLocalIDs(in value: JSON, at path: RecordPath) {
+        if let id = path.components.last?.elementID, id < 0 { nextLocalID = min(nextLocalID, id - 1) }
+        switch value {
+        case .object(let members):
+            if let id = members["id"]?.intValue, id < 0 { nextLocalID = min(nextLocalID, id - 1) }
+            for member in members.values { noteLocalIDs(in: member, at: .root) }
+        case .array(let items):
+            for item in items { noteLocalIDs(in: item, at: .root) }
+        default:
+            break
         }
-        if path.components.contains(where: { $0.elementID != nil }) {
-            throw .invalidArgument("'\(where_)' is inside a plural element; plurals are not edited as values", argument: where_)
-        }
-        if path.components.count == 1, UserRecord.reservedAttributes.contains(last.name) {
-            throw .invalidArgument("'\(where_)' is a reserved attribute and cannot be changed", argument: where_)
-        }
-        let existing: JSON
-        do {
-            existing = try self.value(at: path)
-        } catch {
-            throw .invalidArgument("the record has no attribute '\(where_)'", argument: where_)
-        }
-        if case .array = existing {
-            throw .invalidArgument("'\(where_)' is a plural; plurals cannot be set as a value", argument: where_)
-        }
-        if case .array = value {
-            throw .invalidArgument("'\(where_)' cannot be set to an array (plurals are not values)", argument: where_)
-        }
-        if case .object = existing, !(value.objectValue != nil) {
-            throw .invalidArgument("'\(where_)' is an object; set its members instead", argument: where_)
-        }
-        if case .object(let newMembers) = value, case .object(let oldMembers) = existing,
-           let unknown = newMembers.keys.sorted().first(where: { oldMembers[$0] == nil }) {
-            throw .invalidArgument("the record has no attribute '\(where_)/\(unknown)'", argument: "\(where_)/\(unknown)")
-        }
-        current = UserRecord.replacing(path.components.map(\.name)[...], in: current, with: value)
     }
 
-    public var changes: RecordChanges { RecordChanges(baseline: baseline, current: current) }
-
-    /// The server accepted `update` (an entity.update at the root): move the baseline forward by it.
-    mutating func acknowledge(_ update: [String: JSON]) {
-        baseline = UserRecord.merging(update, into: baseline)
+    /// Gives new elements (and the elements of plurals inside them) local ids.
+    mutating func withLocalIDs(_ element: JSON, schema: RecordSchema.Attribute?) -> JSON {
+        guard case .object(var members) = element else { return element }
+        members["id"] = .int(nextLocalID)
+        nextLocalID -= 1
+        for key in members.keys.sorted() {
+            guard case .array(let items)? = members[key] else { continue }
+            let child = schema?.children[key]
+            let plural = child.map(\.isPlural) ?? items.allSatisfy { $0.objectValue != nil }
+            guard plural, !items.isEmpty else { continue }
+            members[key] = .array(items.map { withLocalIDs(RecordTree.strippingElementID($0), schema: child) })
+        }
+        return .object(members)
     }
 
-    mutating func discardChanges() { current = baseline }
+    // MARK: - Rebasing on a fresh copy from the server
 
-    /// A fresh copy from the server, with the pending local edits re-applied on top.
-    mutating func rebase(onServer server: JSON) {
-        let pending = changes.update
+    public struct Conflict: Sendable, Equatable {
+        public let path: RecordPath
+        public let local: JSON?
+        public let server: JSON?
+        public let base: JSON?
+
+        public var json: JSON {
+            ["path": .string(path.description), "local": local ?? .null, "server": server ?? .null, "base": base ?? .null]
+        }
+    }
+
+    /// Takes `server` as the new baseline and re-applies the pending edits on top. Where the server changed
+    /// an edited value too, the local value is kept and the conflict is returned.
+    mutating func rebase(onServer server: JSON) -> [Conflict] {
+        var conflicts: [Conflict] = []
+        var rebased = server
+        var marks = TouchTree()
+        for path in touched.leaves() {
+            let local = RecordTree.value(at: path, in: current)
+            let base = RecordTree.value(at: path, in: baseline)
+            let remote = RecordTree.value(at: path, in: server)
+            if local == base || local == remote { continue }
+            if remote != base { conflicts.append(Conflict(path: path, local: local, server: remote, base: base)) }
+            // An edit inside an element the server no longer has cannot be kept (it is reported above).
+            guard let local, UserRecord.serverElementsExist(on: path, in: server) else { continue }
+            if RecordTree.put(local, at: path, in: &rebased) { marks.mark(path) }
+        }
         baseline = server
-        current = UserRecord.merging(pending, into: server)
+        current = rebased
+        touched = marks
+        touched.prune(baseline: baseline, current: current)
+        revision &+= 1
+        return conflicts
     }
 
-    static func replacing(_ keys: ArraySlice<String>, in node: JSON, with value: JSON) -> JSON {
-        guard let key = keys.first, case .object(var members) = node else { return value }
-        members[key] = replacing(keys.dropFirst(), in: members[key] ?? .null, with: value)
-        return .object(members)
-    }
-
-    static func merging(_ update: [String: JSON], into node: JSON) -> JSON {
-        guard case .object(var members) = node else { return .object(update) }
-        for (key, value) in update {
-            if case .object(let nested) = value, case .object? = members[key] {
-                members[key] = merging(nested, into: members[key] ?? .null)
-            } else {
-                members[key] = value
+    private static func serverElementsExist(on path: RecordPath, in record: JSON) -> Bool {
+        for (index, component) in path.components.enumerated() where (component.elementID ?? 0) > 0 {
+            if RecordTree.value(at: RecordPath(components: Array(path.components.prefix(index + 1))), in: record) == nil {
+                return false
             }
         }
-        return .object(members)
+        return true
+    }
+
+    // MARK: - Comparing a saved baseline and current once
+
+    private static func markDifferences(_ old: JSON?, _ new: JSON?, at path: RecordPath, in tree: inout TouchTree) {
+        if old == new { return }
+        if case .object(let o)? = old, case .object(let n)? = new {
+            for key in Set(o.keys).union(n.keys).sorted() {
+                markDifferences(o[key], n[key], at: path.appending(key), in: &tree)
+            }
+            return
+        }
+        if RecordTree.looksPlural(old), RecordTree.looksPlural(new), case .array(let o)? = old, case .array(let n)? = new,
+           o.map({ $0["id"]?.intValue }) == n.map({ $0["id"]?.intValue }) {
+            for (before, after) in zip(o, n) {
+                guard let id = after["id"]?.intValue else { continue }
+                markDifferences(before, after, at: path.element(id), in: &tree)
+            }
+            return
+        }
+        tree.mark(path)
     }
 }
 
-/// The difference between the acknowledged record and the edited one, as entity.update will send it.
-public struct RecordChanges: Sendable, Equatable {
-    /// Changed attribute paths, e.g. ["/aboutMe", "/primaryAddress/city"].
-    public let paths: [String]
-    /// The nested attributes object of one root `entity.update` (only what changed).
-    public let update: [String: JSON]
-
-    init(baseline: JSON, current: JSON) {
-        var paths: [String] = []
-        update = RecordChanges.diff(baseline.objectValue ?? [:], current.objectValue ?? [:], prefix: "", paths: &paths)
-        self.paths = paths
-    }
-
-    public var isEmpty: Bool { update.isEmpty }
-
-    public var json: JSON {
-        .object(["changed": .array(paths.map(JSON.string)), "update": .object(update)])
-    }
-
-    private static func diff(_ old: [String: JSON], _ new: [String: JSON], prefix: String,
-                             paths: inout [String]) -> [String: JSON] {
-        var out: [String: JSON] = [:]
-        for key in new.keys.sorted() {
-            let before = old[key], after = new[key] ?? .null
-            if before == after { continue }
-            if case .object(let o)? = before, case .object(let n) = after {
-                let nested = diff(o, n, prefix: prefix + "/" + key, paths: &paths)
-                if !nested.isEmpty { out[key] = .object(nested) }
-            } else {
-                out[key] = after
-                paths.append(prefix + "/" + key)
-            }
-        }
-        return out
+extension RecordTree {
+    static func strippingElementID(_ value: JSON) -> JSON {
+        guard case .object(var members) = value else { return value }
+        members.removeValue(forKey: "id")
+        return .object(members)
     }
 }

@@ -69,6 +69,29 @@ public final class FileSessionStore: SessionStore {
         syncDirectory()
     }
 
+    /// O_APPEND without fsync: the journal survives the process dying at any point (the kernel has the
+    /// bytes); a power cut may lose the last edits, never the acknowledged record (full saves are fsync'd).
+    public func append(_ bytes: [UInt8]) throws(JumpError) {
+        var fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
+        if fd < 0 && errno == ENOENT {
+            try FileSessionStore.makeDirectory(directory)
+            fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
+        }
+        guard fd >= 0 else { throw storageError("cannot open for appending", errno) }
+        defer { close(fd) }
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress.map { $0 + offset }, $0.count - offset) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw storageError("cannot append to", errno)
+            }
+            offset += n
+        }
+    }
+
+    public var appendsCheaply: Bool { true }
+
     public func erase() throws(JumpError) {
         if unlink(path) != 0 && errno != ENOENT { throw storageError("cannot delete", errno) }
         syncDirectory()

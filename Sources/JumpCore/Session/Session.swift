@@ -8,6 +8,9 @@ struct Session: Sendable, Equatable {
     /// The server refused to refresh: the app must sign in again; the record and its edits are kept.
     var reauthenticationRequired: Bool
     var record: UserRecord
+    /// Which record journal belongs to this saved session: bumped at every full save, so a journal left
+    /// from an earlier one is never replayed onto it.
+    var epoch: Int64 = 1
 }
 
 /// When a token issued now expires, from the server's `expires_in` (clamped: a hostile or broken value
@@ -20,7 +23,7 @@ func expiryTime(fromExpiresIn value: JSON?) -> Int64? {
 /// The versioned on-disk form of a session (JSON, one file per installation).
 enum SessionCodec {
     static let format = "libjump-session"
-    static let version: Int64 = 1
+    static let version: Int64 = 2
 
     static func encode(_ session: Session) -> [UInt8] {
         let document: JSON = [
@@ -31,7 +34,12 @@ enum SessionCodec {
             "refresh_secret": .optional(session.refreshSecret),
             "access_token_expires_at": session.accessTokenExpiresAt.map(JSON.int) ?? .null,
             "reauthentication_required": .bool(session.reauthenticationRequired),
-            "record": ["baseline": session.record.baseline, "current": session.record.current],
+            "epoch": .int(session.epoch),
+            "record": [
+                "baseline": session.record.baseline,
+                "edits": .array(session.record.snapshotEdits.map(\.json)),
+                "next_local_id": .int(session.record.nextLocalID),
+            ],
         ]
         return Array(Jansson.serialize(document).utf8)
     }
@@ -46,19 +54,31 @@ enum SessionCodec {
         guard document["format"]?.stringValue == format else {
             throw JumpError(.storage, "the saved session is not a libjump session file")
         }
-        guard let v = document["version"]?.intValue, v == version else {
+        guard let v = document["version"]?.intValue, v == version || v == 1 else {
             throw JumpError(.storage, "the saved session has format version \(document["version"].map(Jansson.serialize) ?? "none"); this libjump reads version \(version)")
         }
         guard let token = document["access_token"]?.stringValue, !token.isEmpty,
-              let baseline = document["record"]?["baseline"], case .object = baseline,
-              let current = document["record"]?["current"], case .object = current else {
+              let baseline = document["record"]?["baseline"], case .object = baseline else {
             throw JumpError(.storage, "the saved session is incomplete (access token or record missing)")
+        }
+        let record: UserRecord
+        if v == 1 {
+            guard let current = document["record"]?["current"], case .object = current else {
+                throw JumpError(.storage, "the saved session is incomplete (record missing)")
+            }
+            record = UserRecord(baseline: baseline, current: current)
+        } else {
+            var edits: [RecordOp] = []
+            for item in document["record"]?["edits"]?.arrayValue ?? [] { edits.append(try RecordOp(json: item)) }
+            record = UserRecord(baseline: baseline, edits: edits,
+                                nextLocalID: document["record"]?["next_local_id"]?.intValue ?? -1)
         }
         return Session(
             accessToken: token,
             refreshSecret: document["refresh_secret"]?.stringValue,
             accessTokenExpiresAt: document["access_token_expires_at"]?.intValue.map { min(max($0, 0), Int64(Int32.max) * 4) },
             reauthenticationRequired: document["reauthentication_required"]?.boolValue ?? false,
-            record: UserRecord(baseline: baseline, current: current))
+            record: record,
+            epoch: document["epoch"]?.intValue ?? 1)
     }
 }

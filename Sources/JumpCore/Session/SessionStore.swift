@@ -7,6 +7,19 @@ public protocol SessionStore: Sendable {
     func load() throws(JumpError) -> [UInt8]?
     func save(_ bytes: [UInt8]) throws(JumpError)
     func erase() throws(JumpError)
+    /// Adds bytes at the end of what is saved (the record journal). Stores without a cheap append load and
+    /// save the whole entry.
+    func append(_ bytes: [UInt8]) throws(JumpError)
+    /// Whether append costs about the size of the bytes added (not of the whole entry).
+    var appendsCheaply: Bool { get }
+}
+
+extension SessionStore {
+    public func append(_ bytes: [UInt8]) throws(JumpError) {
+        try save((try load() ?? []) + bytes)
+    }
+
+    public var appendsCheaply: Bool { false }
 }
 
 /// Keeps the session in memory only (storageDirectory ":memory:").
@@ -18,4 +31,6 @@ public final class MemorySessionStore: SessionStore {
     public func load() throws(JumpError) -> [UInt8]? { bytes.withLock { $0 } }
     public func save(_ data: [UInt8]) throws(JumpError) { bytes.withLock { $0 = data } }
     public func erase() throws(JumpError) { bytes.withLock { $0 = nil } }
+    public func append(_ data: [UInt8]) throws(JumpError) { bytes.withLock { $0 = ($0 ?? []) + data } }
+    public var appendsCheaply: Bool { true }
 }

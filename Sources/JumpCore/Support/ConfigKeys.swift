@@ -5,6 +5,7 @@ enum ConfigKey: String, CaseIterable, Sendable {
     case captureTraditionalSignInFormName, captureTraditionalRegistrationFormName
     case captureSocialRegistrationFormName, captureEditUserProfileFormName, captureForgotPasswordFormName
     case captureResendEmailVerificationFormName
+    case captureSchemaFile
     case captureEnableThinRegistration, captureRedirectUri, captureResponseType, traditionalSignInType
     case engageAppId, engageDomain, engageWhitelistedDomain, engageResponseType
     case storageDirectory, connectTimeoutMs, requestTimeoutMs, tokenRefreshMarginSeconds

@@ -18,6 +18,7 @@ public enum JumpStatus: Int32, Sendable, CaseIterable {
     case unsupported = -15
     case busy = -16
     case `internal` = -17
+    case conflict = -18
 
     /// The C enumerator's name, e.g. "JUMP_E_NETWORK".
     public var name: String {
@@ -40,6 +41,7 @@ public enum JumpStatus: Int32, Sendable, CaseIterable {
         case .unsupported: return "JUMP_E_UNSUPPORTED"
         case .busy: return "JUMP_E_BUSY"
         case .internal: return "JUMP_E_INTERNAL"
+        case .conflict: return "JUMP_E_CONFLICT"
         }
     }
 
@@ -64,6 +66,7 @@ public enum JumpStatus: Int32, Sendable, CaseIterable {
         case .unsupported: return "not supported"
         case .busy: return "busy: the call would deadlock or conflict"
         case .internal: return "internal error in libjump"
+        case .conflict: return "the record changed both locally and on the server"
         }
     }
 }

@@ -1,0 +1,168 @@
+/// One request of a sync, and what it settles once the server accepts it.
+public struct SyncRequest: Sendable, Equatable {
+    public enum Kind: String, Sendable {
+        case update = "entity.update"
+        case replace = "entity.replace"
+        case delete = "entity.delete"
+    }
+
+    public let kind: Kind
+    /// attribute_name (the root is sent without one).
+    public let path: RecordPath
+    /// What is sent: the changed attributes (update) or the elements without ids (replace).
+    public let attributes: JSON?
+    /// replace: the elements with their current ids, matched in order with the new ids of the result.
+    let sentElements: [JSON]
+    /// The edited paths this request syncs.
+    public let changed: [String]
+
+    public var json: JSON {
+        var members: [String: JSON] = ["endpoint": .string(kind.rawValue),
+                                       "attribute_name": path.isRoot ? .null : .string(path.description)]
+        if let attributes { members["attributes"] = attributes }
+        return .object(members)
+    }
+}
+
+/// The fewest requests that carry a record's edits (see jump_client_sync in jump.h). Only the touched parts
+/// of the record are visited.
+struct SyncPlanner {
+    let baseline: JSON
+    let current: JSON
+    let schema: RecordSchema?
+
+    func plan(_ touched: TouchTree) -> [SyncRequest] {
+        var requests: [SyncRequest] = []
+        var update: [String: JSON] = [:]
+        var changed: [String] = []
+        planObject(.root, baseline, current, touched, element: false, update: &update, changed: &changed, requests: &requests)
+        if !update.isEmpty {
+            requests.insert(SyncRequest(kind: .update, path: .root, attributes: .object(update), sentElements: [],
+                                        changed: changed), at: 0)
+        }
+        return requests
+    }
+
+    private func planObject(_ path: RecordPath, _ old: JSON?, _ new: JSON?, _ node: TouchTree, element: Bool,
+                            update: inout [String: JSON], changed: inout [String], requests: inout [SyncRequest]) {
+        let keys: [String]
+        if node.whole {
+            var all = Set(old?.objectValue?.keys.map { $0 } ?? [])
+            all.formUnion(new?.objectValue?.keys.map { $0 } ?? [])
+            keys = all.sorted()
+        } else {
+            keys = node.children.keys.sorted()
+        }
+        for key in keys {
+            if element && key == "id" { continue }
+            if !element && path.isRoot && UserRecord.reservedAttributes.contains(key) { continue }
+            let here = path.appending(key)
+            let before = old?[key], after = new?[key]
+            let child = node.whole ? TouchTree(whole: true) : (node.children[key] ?? TouchTree())
+            if isPlural(here, before, after) {
+                planPlural(here, before?.arrayValue ?? [], after?.arrayValue ?? [], child, requests: &requests)
+            } else if case .object? = before, case .object? = after {
+                var nested: [String: JSON] = [:]
+                planObject(here, before, after, child, element: false, update: &nested, changed: &changed, requests: &requests)
+                if !nested.isEmpty { update[key] = .object(nested) }
+            } else if before != after {
+                update[key] = after ?? .null
+                changed.append(here.description)
+            }
+        }
+    }
+
+    private func planPlural(_ path: RecordPath, _ old: [JSON], _ new: [JSON], _ node: TouchTree, requests: inout [SyncRequest]) {
+        guard node.whole else {
+            for key in node.children.keys.sorted() {
+                guard let child = node.children[key], let id = Int64(key.dropFirst()),
+                      let before = TouchTree.element(id, of: .array(old)), let after = TouchTree.element(id, of: .array(new))
+                else { continue }
+                planElement(path.element(id), before, after, child, requests: &requests)
+            }
+            return
+        }
+        if old == new { return }
+        if new.isEmpty {
+            requests.append(SyncRequest(kind: .delete, path: path, attributes: nil, sentElements: [], changed: [path.description]))
+            return
+        }
+        let oldIDs = old.compactMap { $0["id"]?.intValue }
+        let newIDs = new.compactMap { $0["id"]?.intValue }
+        let oldSet = Set(oldIDs), newSet = Set(newIDs)
+        let added = newIDs.contains { !oldSet.contains($0) } || newIDs.count != new.count
+        let keptInOldOrder = oldIDs.filter { newSet.contains($0) }
+        if added || keptInOldOrder != newIDs {
+            requests.append(SyncRequest(kind: .replace, path: path, attributes: RecordTree.strippingIDs(.array(new)),
+                                        sentElements: new, changed: [path.description]))
+            return
+        }
+        for id in oldIDs where !newSet.contains(id) {
+            let element = path.element(id)
+            requests.append(SyncRequest(kind: .delete, path: element, attributes: nil, sentElements: [],
+                                        changed: [element.description]))
+        }
+        for after in new {
+            guard let id = after["id"]?.intValue, let before = TouchTree.element(id, of: .array(old)), before != after else { continue }
+            planElement(path.element(id), before, after, TouchTree(whole: true), requests: &requests)
+        }
+    }
+
+    private func planElement(_ path: RecordPath, _ old: JSON, _ new: JSON, _ node: TouchTree, requests: inout [SyncRequest]) {
+        var update: [String: JSON] = [:]
+        var changed: [String] = []
+        var nested: [SyncRequest] = []
+        planObject(path, old, new, node, element: true, update: &update, changed: &changed, requests: &nested)
+        if !update.isEmpty {
+            requests.append(SyncRequest(kind: .update, path: path, attributes: .object(update), sentElements: [], changed: changed))
+        }
+        requests += nested
+    }
+
+    private func isPlural(_ path: RecordPath, _ old: JSON?, _ new: JSON?) -> Bool {
+        if let schema, let attribute = schema.attribute(at: path) { return attribute.isPlural }
+        if case .array? = new { return RecordTree.looksPlural(new) }
+        if case .array? = old { return RecordTree.looksPlural(old) }
+        return false
+    }
+}
+
+extension UserRecord {
+    func plan(schema: RecordSchema?) -> [SyncRequest] {
+        SyncPlanner(baseline: baseline, current: current, schema: schema).plan(touched)
+    }
+
+    /// What the server's acceptance of `request` changes, as operations to apply and journal. `result` is
+    /// the response's `result` (entity.replace with include_record: the elements with their new ids).
+    static func acknowledgements(of request: SyncRequest, result: JSON?,
+                                 renamed: inout [(String, String)]) throws(JumpError) -> [RecordOp] {
+        switch request.kind {
+        case .update:
+            return [.acknowledgeMerge(request.path, request.attributes?.objectValue ?? [:])]
+        case .delete:
+            return [request.path.isElement ? .acknowledgeRemoval(request.path) : .acknowledge(request.path, .array([]))]
+        case .replace:
+            guard case .array(let elements)? = result, elements.count == request.sentElements.count else {
+                throw JumpError(.server, "entity.replace of '\(request.path)' did not answer the new elements (include_record)")
+            }
+            var pairs: [RecordOp.Renumbering] = []
+            renumber(request.sentElements, elements, plural: request.path, oldPlural: request.path, into: &pairs, renamed: &renamed)
+            return [.acknowledge(request.path, .array(elements)), .renumber(request.path, pairs)]
+        }
+    }
+
+    private static func renumber(_ sent: [JSON], _ result: [JSON], plural: RecordPath, oldPlural: RecordPath,
+                                 into pairs: inout [RecordOp.Renumbering], renamed: inout [(String, String)]) {
+        for (before, after) in zip(sent, result) {
+            guard let old = before["id"]?.intValue, let new = after["id"]?.intValue else { continue }
+            pairs.append(RecordOp.Renumbering(plural: plural, old: old, new: new))
+            if old != new { renamed.append((oldPlural.element(old).description, plural.element(new).description)) }
+            for (key, value) in before.objectValue ?? [:] {
+                guard case .array(let nestedSent) = value, RecordTree.looksPlural(value),
+                      case .array(let nestedResult)? = after[key] else { continue }
+                renumber(nestedSent, nestedResult, plural: plural.element(new).appending(key),
+                         oldPlural: oldPlural.element(old).appending(key), into: &pairs, renamed: &renamed)
+            }
+        }
+    }
+}

@@ -1,0 +1,41 @@
+/// The record edits made since the session was last saved whole, one JSON line each after a header naming
+/// the session epoch they apply to. Appending a line is cheap; the client saves the session whole (and
+/// starts a new journal) when the journal grows large.
+enum RecordJournal {
+    static let format = "libjump-journal"
+
+    static func header(epoch: Int64) -> [UInt8] {
+        line(["format": .string(format), "epoch": .int(epoch)])
+    }
+
+    static func line(_ json: JSON) -> [UInt8] {
+        Array((Jansson.serialize(json) + "\n").utf8)
+    }
+
+    static func encode(_ ops: [RecordOp]) -> [UInt8] {
+        ops.flatMap { line($0.json) }
+    }
+
+    /// The operations of a journal written for `epoch`; none when it belongs to another epoch. A last line
+    /// cut short by a crash is ignored; any other damage is a storage error (nothing is dropped silently).
+    static func decode(_ bytes: [UInt8], epoch: Int64) throws(JumpError) -> [RecordOp] {
+        let lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: true)
+        guard let first = lines.first else { return [] }
+        guard let header = try? Jansson.parse(Array(first), what: "the record journal"),
+              header["format"]?.stringValue == format else {
+            throw JumpError(.storage, "the saved record journal is not a libjump journal")
+        }
+        guard header["epoch"]?.intValue == epoch else { return [] }
+        var ops: [RecordOp] = []
+        let complete = bytes.last == UInt8(ascii: "\n")
+        for (index, line) in lines.enumerated().dropFirst() {
+            do {
+                ops.append(try RecordOp(json: try Jansson.parse(Array(line), what: "a record journal line")))
+            } catch {
+                if index == lines.count - 1 && !complete { break }
+                throw JumpError(.storage, "the saved record journal is damaged at line \(index + 1): \(error.message)")
+            }
+        }
+        return ops
+    }
+}
