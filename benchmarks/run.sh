@@ -3,6 +3,8 @@
 #   FFI        a jump_* call from Python ctypes        vs a ctypes call of a C no-op with the same signature
 #   Sign-in    jump_client_sign_in                     vs the same POST replayed with libcurl + jansson
 #   Cold start fresh process to restored session       vs fresh process + libcurl/jansson + parsing the file
+#   Record     one attribute change + sync on records of 10 / 1 000 / 100 000 plural elements (10 = baseline),
+#              and path get/set through libjump vs the same operation on a json_t with jansson
 #   Size       stripped libjump.so and its NEEDED list
 # Medians throughout; ratio = libjump / baseline. Knobs: BENCH_SIGNIN_N, BENCH_COLDSTART_N, BENCH_FFI_CALLS,
 # BENCH_FFI_ROUNDS. Needs build/lib/libjump.so and build/bin/jump-emulator (`make bench` builds both).
@@ -20,6 +22,8 @@ if [ "${1:-}" != "--with-emulator" ]; then
     "$cc" -std=c99 -O2 -Wall -Wextra -Werror -Iinclude -o "$out/bench_signin" benchmarks/bench_signin.c \
         -lcurl -ljansson -ldl
     "$cc" -std=c99 -O2 -Wall -Wextra -Werror -Iinclude -o "$out/bench_coldstart" benchmarks/bench_coldstart.c -ldl
+    "$cc" -std=c99 -O2 -Wall -Wextra -Werror -Iinclude -o "$out/bench_record" benchmarks/bench_record.c \
+        -lcurl -ljansson -ldl
     # bcrypt at its production cost would make every sign-in measure the emulator's hashing, not libjump.
     export JUMP_EMULATOR_ARGS="${JUMP_EMULATOR_ARGS:---password-hash-cost 4}"
     export JUMP_LIBRARY_PATH=$lib
@@ -50,6 +54,10 @@ echo "cold start: fresh processes (${BENCH_COLDSTART_N:-100} of each)..." >&2
 
 echo "FFI: Python ctypes..." >&2
 "${PYTHON:-python3}" benchmarks/bench_ffi.py "$lib" "$config" >>"$rows"
+
+echo "record: sync cost by record size, path get/set..." >&2
+rm -rf "$out/record-state"
+"$out/bench_record" "$lib" "$config" "$out/record-state" >>"$rows"
 
 # Size: what an app ships. The system's libcurl and libjansson (loaded anyway) give the scale.
 row() { local IFS=$'\t'; echo "ROW$IFS$*" >>"$rows"; } # group measurement value unit baseline value ratio note

@@ -172,15 +172,27 @@ class Client(NativeHandle):
         return Record(out.value, self)
 
     def fetch_record(self) -> None:
-        """Fetch the record from the server, keeping unsynced local edits on top (refreshes tokens as needed)."""
+        """Fetch the record from the server, keeping unsynced local edits on top (refreshes tokens as needed).
+
+        Raises :class:`~jump.errors.Conflict` when an edited value also changed on the server (the record is
+        fetched; the local values are kept)."""
         check(_native.lib.jump_client_fetch_record(self.handle))
 
     def fetch_record_async(self, callback: Optional[CompletionCallback] = None) -> Request:
         """Asynchronous :meth:`fetch_record` (result ``{}``)."""
         return self._async("fetch_record", callback, _native.lib.jump_client_fetch_record_async)
 
+    def load_schema(self) -> None:
+        """Download the record schema (and this client's write access schema) and cache it; record edits are
+        then checked against it before any request (InvalidArgument naming the path)."""
+        check(_native.lib.jump_client_load_schema(self.handle))
+
     def sync(self) -> Dict[str, Any]:
-        """Send the record's unsynced changes: ``{"changed": ["/aboutMe", ...], "requests": N}``."""
+        """Send the record's unsynced changes with the fewest requests:
+        ``{"changed": ["/aboutMe", ...], "requests": N, "renamed": {"/photos#-1": "/photos#57"}}``.
+
+        A failure part-way raises with ``detail["synced"]`` and ``detail["pending"]``; what was synced is not
+        sent again."""
         return self._json_call(_native.lib.jump_client_sync)
 
     def sync_async(self, callback: Optional[CompletionCallback] = None) -> Request:

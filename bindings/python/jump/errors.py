@@ -30,6 +30,7 @@ __all__ = [
     "Unsupported",
     "Busy",
     "InternalError",
+    "Conflict",
     "check",
     "error_from_detail",
     "last_error",
@@ -180,6 +181,18 @@ class InternalError(JumpError):
     code = -17
 
 
+class Conflict(JumpError):
+    """JUMP_E_CONFLICT: the record changed both here and on the server. ``detail["conflicts"]`` lists
+    ``{"path", "local", "server", "base"}``; the local values were kept (``Record.revert(path)`` takes the
+    server's, ``Client.sync()`` sends the local ones)."""
+
+    code = -18
+
+    @property
+    def conflicts(self) -> list:
+        return list(self.detail.get("conflicts") or [])
+
+
 _BY_CODE: Dict[int, Type[JumpError]] = {
     cls.code: cls
     for cls in (
@@ -200,6 +213,7 @@ _BY_CODE: Dict[int, Type[JumpError]] = {
         Unsupported,
         Busy,
         InternalError,
+        Conflict,
     )
     if cls.code is not None
 }

@@ -1,0 +1,320 @@
+/* test_record_plurals.c - plurals and the minimal sync through the C ABI: append, remove, replace, clear,
+ * iteration, typed getters, new element ids after entity.replace, partial failures, restarts, conflicts. */
+#include "harness.h"
+#include "support.h"
+
+#include <unistd.h>
+
+#define PHOTOS "{\"photos\":[{\"value\":\"a.png\"},{\"value\":\"b.png\"}]," \
+               "\"profiles\":[{\"identifier\":\"x-%s\",\"friends\":[{\"displayName\":\"Bo\"}]}]}"
+
+typedef struct session {
+    jump_client *client;
+    jump_record *record;
+    char *uuid;
+    char *email;
+} session;
+
+static int open_session_in(session *s, const char *storage_dir) {
+    char record[512];
+    static int serial;
+    memset(s, 0, sizeof *s);
+    if (!CHECK_MSG(emu_url() != NULL, "the emulator is not available")) return 0;
+    if (!CHECK_MSG(emu_reset() == 0, "POST /emulator/reset failed")) return 0;
+    snprintf(record, sizeof record, PHOTOS, serial++ == 0 ? "a" : "b");
+    s->client = new_client(storage_dir, NULL);
+    if (s->client == NULL) return 0;
+    s->uuid = sign_in_new_user(s->client, &s->email, record);
+    if (s->uuid == NULL) return 0;
+    if (!CHECK_OK(J.client_record(s->client, &s->record))) return 0;
+    emu_clear_counters();
+    return 1;
+}
+
+static int open_session(session *s) { return open_session_in(s, NULL); }
+
+static void close_session(session *s) {
+    J.record_free(s->record);
+    J.client_free(s->client);
+    free(s->uuid);
+    free(s->email);
+}
+
+/* The i-th element path of a plural (malloc'd) or NULL. */
+static char *element_path(jump_record *record, const char *plural, size_t i) {
+    char *text = NULL, *path = NULL;
+    json_t *paths;
+    if (J.record_element_paths(record, plural, &text) != JUMP_OK) return NULL;
+    paths = take_json(text);
+    if (json_is_string(json_array_get(paths, i))) path = strdup(json_string_value(json_array_get(paths, i)));
+    json_decref(paths);
+    return path;
+}
+
+static json_t *sync_result(jump_client *client) {
+    char *out = NULL;
+    if (!CHECK_OK(J.client_sync(client, &out))) return NULL;
+    return take_json(out);
+}
+
+static long entity_calls(void) {
+    return emu_counter("POST /entity.update") + emu_counter("POST /entity.replace") +
+           emu_counter("POST /entity.delete");
+}
+
+TEST(iterate_and_typed_getters) {
+    session s;
+    size_t count = 0;
+    char *first, *value;
+    int64_t id = 0;
+    double number = 0;
+    int flag = 0;
+    char path[64];
+    if (!open_session(&s)) goto done;
+    CHECK_OK(J.record_element_count(s.record, "/photos", &count));
+    CHECK_EQ_INT(count, 2);
+    first = element_path(s.record, "/photos", 0);
+    REQUIRE(first != NULL);
+    snprintf(path, sizeof path, "%s/value", first);
+    value = record_string(s.record, path);
+    CHECK_STR_EQ(value, "a.png");
+    free(value);
+    snprintf(path, sizeof path, "%s/id", first);
+    CHECK_OK(J.record_get_int64(s.record, path, &id));
+    CHECK_MSG(id > 0 && strstr(first, "#") != NULL && atoll(strchr(first, '#') + 1) == id, "id %lld vs %s",
+              (long long)id, first);
+    CHECK_OK(J.record_get_double(s.record, path, &number));
+    CHECK(number == (double)id);
+    CHECK_STATUS(J.record_get_bool(s.record, path, &flag), JUMP_E_INVALID_ARGUMENT);
+    CHECK_STATUS(J.record_get_int64(s.record, "/aboutMe", &id), JUMP_E_NOT_FOUND); /* null */
+    CHECK_STATUS(J.record_get_int64(s.record, "/givenName", NULL), JUMP_E_INVALID_ARGUMENT);
+    CHECK_STATUS(J.record_element_count(s.record, "/aboutMe", &count), JUMP_E_INVALID_ARGUMENT);
+    free(first);
+done:
+    close_session(&s);
+}
+
+TEST(two_objects_and_a_plural_send_three_requests) {
+    session s;
+    json_t *result;
+    char *first, path[64], *added = NULL;
+    if (!open_session(&s)) goto done;
+    first = element_path(s.record, "/photos", 0);
+    REQUIRE(first != NULL);
+    snprintf(path, sizeof path, "%s/value", first);
+    CHECK_OK(J.record_set_string(s.record, "/aboutMe", "root"));
+    CHECK_OK(J.record_set_string(s.record, "/primaryAddress/city", "Lyon"));
+    CHECK_OK(J.record_set_string(s.record, path, "edited.png"));
+    CHECK_OK(J.record_append(s.record, "/statuses", "{\"status\":\"hi\"}", &added));
+    CHECK_STR_EQ(added, "/statuses#-1");
+    result = sync_result(s.client);
+    CHECK_EQ_INT(json_integer_value(json_object_get(result, "requests")), 3);
+    CHECK_EQ_INT(emu_counter("POST /entity.update"), 2);
+    CHECK_EQ_INT(emu_counter("POST /entity.replace"), 1);
+    json_decref(result);
+    J.string_free(added);
+    free(first);
+done:
+    close_session(&s);
+}
+
+TEST(replace_assigns_ids_later_edits_use) {
+    session s;
+    json_t *result, *user, *photos;
+    const char *renamed;
+    char *added = NULL, path[64], *value;
+    json_t *element = json_pack("{s:s}", "value", "new.png");
+    if (!open_session(&s)) goto done;
+    CHECK_OK(J.record_append_jansson(s.record, "/photos", element, &added));
+    CHECK_EQ_INT(element->refcount, 1); /* borrowed */
+    REQUIRE(added != NULL);
+    result = sync_result(s.client);
+    renamed = json_string_value(json_object_get(json_object_get(result, "renamed"), added));
+    REQUIRE_MSG(renamed != NULL && atoll(strchr(renamed, '#') + 1) > 0, "no new id for %s", added);
+    snprintf(path, sizeof path, "%s/value", renamed);
+    value = record_string(s.record, path);
+    CHECK_STR_EQ(value, "new.png");
+    free(value);
+    CHECK_OK(J.record_set_string(s.record, path, "renamed.png"));
+    emu_clear_counters();
+    json_decref(sync_result(s.client));
+    CHECK_EQ_INT(emu_counter("POST /entity.update"), 1);
+    CHECK_EQ_INT(entity_calls(), 1);
+    user = emu_get_user(s.uuid, NULL);
+    photos = json_object_get(user, "photos");
+    CHECK_EQ_INT(json_array_size(photos), 3);
+    CHECK_STR_EQ(json_string_value(json_object_get(json_array_get(photos, 2), "value")), "renamed.png");
+    json_decref(user);
+    json_decref(result);
+    J.string_free(added);
+done:
+    json_decref(element);
+    close_session(&s);
+}
+
+TEST(remove_clear_replace_and_nested) {
+    session s;
+    char *first = NULL, *profile = NULL, nested[96];
+    json_t *user, *elements = json_pack("[{s:s},{s:s}]", "status", "one", "status", "two");
+    if (!open_session(&s)) goto done;
+    first = element_path(s.record, "/photos", 0);
+    profile = element_path(s.record, "/profiles", 0);
+    REQUIRE(first != NULL && profile != NULL);
+    CHECK_OK(J.record_remove(s.record, first));
+    CHECK_STATUS(J.record_remove(s.record, first), JUMP_E_NOT_FOUND);
+    snprintf(nested, sizeof nested, "%s/friends", profile);
+    CHECK_OK(J.record_append(s.record, nested, "{\"displayName\":\"Cy\"}", NULL));
+    CHECK_OK(J.record_replace_plural_jansson(s.record, "/statuses", elements));
+    CHECK_OK(J.record_clear(s.record, "/aboutMe"));
+    json_decref(sync_result(s.client));
+    CHECK_EQ_INT(emu_counter("POST /entity.delete"), 1);
+    CHECK_EQ_INT(emu_counter("POST /entity.replace"), 2);
+    user = emu_get_user(s.uuid, NULL);
+    CHECK_EQ_INT(json_array_size(json_object_get(user, "photos")), 1);
+    CHECK_EQ_INT(json_array_size(json_object_get(user, "statuses")), 2);
+    CHECK_EQ_INT(json_array_size(json_object_get(json_array_get(json_object_get(user, "profiles"), 0), "friends")), 2);
+    json_decref(user);
+    /* Clearing a plural removes every element: one entity.delete of the plural. */
+    emu_clear_counters();
+    CHECK_OK(J.record_clear(s.record, "/statuses"));
+    json_decref(sync_result(s.client));
+    CHECK_EQ_INT(emu_counter("POST /entity.delete"), 1);
+    user = emu_get_user(s.uuid, NULL);
+    CHECK_EQ_INT(json_array_size(json_object_get(user, "statuses")), 0);
+    json_decref(user);
+done:
+    free(first);
+    free(profile);
+    json_decref(elements);
+    close_session(&s);
+}
+
+TEST(failure_in_the_middle_keeps_the_rest_dirty) {
+    session s;
+    char *out = NULL;
+    json_t *detail, *again;
+    if (!open_session(&s)) goto done;
+    CHECK_OK(J.record_set_string(s.record, "/aboutMe", "first"));
+    CHECK_OK(J.record_append(s.record, "/statuses", "{\"status\":\"second\"}", NULL));
+    CHECK(emu_fault("http_500", 1, "/entity.replace", 0) == 0);
+    CHECK_STATUS(J.client_sync(s.client, &out), JUMP_E_SERVER);
+    CHECK(out == NULL);
+    detail = json_parse(J.error_last());
+    CHECK_MSG(json_array_has_string(json_object_get(detail, "synced"), "/aboutMe"), "synced: %s", J.error_last());
+    CHECK_MSG(json_array_has_string(json_object_get(detail, "pending"), "/statuses"), "pending: %s", J.error_last());
+    json_decref(detail);
+    CHECK(!record_has_pending(s.record, "/aboutMe"));
+    CHECK(record_has_pending(s.record, "/statuses"));
+    emu_clear_counters();
+    again = sync_result(s.client);
+    CHECK_EQ_INT(emu_counter("POST /entity.update"), 0);
+    CHECK_EQ_INT(emu_counter("POST /entity.replace"), 1);
+    json_decref(again);
+done:
+    close_session(&s);
+}
+
+TEST(offline_edits_restored_sync_exactly_once) {
+    session s;
+    jump_client *restored;
+    jump_record *record = NULL;
+    char *before = NULL, *after = NULL, *dir = NULL;
+    json_t *user;
+    size_t len;
+    if (!CHECK_MSG(emu_url() != NULL, "the emulator is not available")) return;
+    len = strlen(emu_tmpdir()) + 32;
+    dir = malloc(len);
+    snprintf(dir, len, "%s/plurals-%d", emu_tmpdir(), (int)getpid());
+    if (!open_session_in(&s, dir)) goto done;
+    CHECK_OK(J.record_set_string(s.record, "/aboutMe", "offline"));
+    CHECK_OK(J.record_append(s.record, "/photos", "{\"value\":\"c.png\"}", NULL));
+    CHECK_OK(J.record_changes(s.record, &before));
+    J.record_free(s.record);
+    s.record = NULL;
+    J.client_free(s.client);
+    s.client = NULL;
+
+    restored = new_client(dir, NULL);
+    REQUIRE(restored != NULL);
+    REQUIRE_OK(J.client_record(restored, &record));
+    CHECK_OK(J.record_changes(record, &after));
+    CHECK_STR_EQ(after, before);
+    json_decref(sync_result(restored));
+    CHECK_EQ_INT(emu_counter("POST /entity.update"), 1);
+    CHECK_EQ_INT(emu_counter("POST /entity.replace"), 1);
+    emu_clear_counters();
+    json_decref(sync_result(restored));
+    CHECK_EQ_INT(entity_calls(), 0);
+    user = emu_get_user(s.uuid, NULL);
+    CHECK_EQ_INT(json_array_size(json_object_get(user, "photos")), 3);
+    json_decref(user);
+    J.record_free(record);
+    J.client_free(restored);
+done:
+    J.string_free(before);
+    J.string_free(after);
+    free(dir);
+    close_session(&s);
+}
+
+TEST(conflicting_fetch_keeps_the_local_value) {
+    session s;
+    jump_client *other;
+    jump_record *theirs = NULL;
+    json_t *detail, *conflicts;
+    char *value;
+    if (!open_session(&s)) goto done;
+    other = new_client(NULL, NULL);
+    REQUIRE(other != NULL);
+    REQUIRE_OK(J.client_sign_in(other, s.email, TEST_PASSWORD, NULL));
+    REQUIRE_OK(J.client_record(other, &theirs));
+    CHECK_OK(J.record_set_string(theirs, "/aboutMe", "theirs"));
+    CHECK_OK(J.client_sync(other, NULL));
+    CHECK_OK(J.record_set_string(s.record, "/aboutMe", "mine"));
+    CHECK_STATUS(J.client_fetch_record(s.client), JUMP_E_CONFLICT);
+    detail = json_parse(J.error_last());
+    conflicts = json_object_get(detail, "conflicts");
+    CHECK_EQ_INT(json_array_size(conflicts), 1);
+    CHECK_STR_EQ(json_str(json_array_get(conflicts, 0), "path"), "/aboutMe");
+    CHECK_STR_EQ(json_str(json_array_get(conflicts, 0), "server"), "theirs");
+    json_decref(detail);
+    value = record_string(s.record, "/aboutMe");
+    CHECK_STR_EQ(value, "mine");
+    free(value);
+    CHECK_OK(J.record_revert(s.record, "/aboutMe"));
+    value = record_string(s.record, "/aboutMe");
+    CHECK_STR_EQ(value, "theirs");
+    free(value);
+    CHECK(!record_has_pending(s.record, "/aboutMe"));
+    J.record_free(theirs);
+    J.client_free(other);
+done:
+    close_session(&s);
+}
+
+TEST(bad_arguments_are_refused) {
+    session s;
+    char *out = (char *)&out;
+    size_t count;
+    if (!open_session(&s)) goto done;
+    CHECK_STATUS(J.record_append(s.record, NULL, "{}", &out), JUMP_E_INVALID_ARGUMENT);
+    CHECK(out == NULL);
+    CHECK_STATUS(J.record_append(s.record, "/photos", "not json", NULL), JUMP_E_INVALID_ARGUMENT);
+    CHECK_STATUS(J.record_append(s.record, "/photos", "{\"id\":3}", NULL), JUMP_E_INVALID_ARGUMENT);
+    CHECK_STATUS(J.record_append(s.record, "/aboutMe", "{}", NULL), JUMP_E_INVALID_ARGUMENT);
+    CHECK_STATUS(J.record_append_jansson(s.record, "/photos", NULL, NULL), JUMP_E_INVALID_ARGUMENT);
+    CHECK_STATUS(J.record_replace_plural(s.record, "/photos", "{}"), JUMP_E_INVALID_ARGUMENT);
+    CHECK_STATUS(J.record_replace_plural(s.record, "/photos", "[1]"), JUMP_E_INVALID_ARGUMENT);
+    CHECK_STATUS(J.record_remove(s.record, "/photos"), JUMP_E_INVALID_ARGUMENT);
+    CHECK_STATUS(J.record_remove(s.record, "/photos#999999"), JUMP_E_NOT_FOUND);
+    CHECK_STATUS(J.record_remove(s.record, "/photos#abc"), JUMP_E_INVALID_ARGUMENT);
+    CHECK_STATUS(J.record_element_count(s.record, "/photos", NULL), JUMP_E_INVALID_ARGUMENT);
+    CHECK_STATUS(J.record_element_count(NULL, "/photos", &count), JUMP_E_INVALID_HANDLE);
+    CHECK_STATUS(J.record_element_paths(s.record, "\xff", &out), JUMP_E_INVALID_ARGUMENT);
+    CHECK_STATUS(J.record_revert(s.record, NULL), JUMP_E_INVALID_ARGUMENT);
+    CHECK_STATUS(J.record_clear(s.record, "/uuid"), JUMP_E_INVALID_ARGUMENT);
+    CHECK_STATUS(J.client_load_schema(NULL), JUMP_E_INVALID_HANDLE);
+    CHECK(!record_has_pending(s.record, "/photos"));
+done:
+    close_session(&s);
+}
