@@ -23,7 +23,8 @@ static const char *const documented_keys[] = {
     "captureFlowVersion", "captureFlowDomain", "captureTraditionalSignInFormName",
     "captureTraditionalRegistrationFormName", "captureSocialRegistrationFormName",
     "captureEditUserProfileFormName", "captureForgotPasswordFormName",
-    "captureResendEmailVerificationFormName", "captureEnableThinRegistration", "captureRedirectUri",
+    "captureResendEmailVerificationFormName", "captureChangePasswordFormName", "captureEnableThinRegistration",
+    "captureRedirectUri",
     "captureResponseType", "traditionalSignInType", "engageAppId", "engageDomain",
     "engageWhitelistedDomain", "engageResponseType", "storageDirectory", "connectTimeoutMs",
     "requestTimeoutMs", "tokenRefreshMarginSeconds"};
@@ -48,6 +49,7 @@ TEST(defaults_in_to_json) {
                    {"captureEditUserProfileFormName", "editProfileForm"},
                    {"captureForgotPasswordFormName", "forgotPasswordForm"},
                    {"captureResendEmailVerificationFormName", "resendVerificationForm"},
+                   {"captureChangePasswordFormName", "changePasswordForm"},
                    {"captureLocale", "en-US"},
                    {"captureResponseType", "token"},
                    {"traditionalSignInType", "email"},
