@@ -68,15 +68,19 @@ enum FormMapping {
 
     /// The password fields of a change-password form split by what they carry. Flows name them freely
     /// (currentPassword / newPassword / newPasswordConfirm in the samples), so the current-password field
-    /// is recognised by name ("current" or "old"), else taken to be the first of two or more; every other
-    /// password field (the new one and its confirmation) gets the new password.
+    /// is recognised by name ("current" or "old"); failing that, it is the first of two or more password
+    /// fields whose name does not say "new" or "confirm" (a form of only newPassword and newPasswordConfirm
+    /// has none). Every other password field gets the new password.
     static func passwordFields(form: String, flow: Flow) throws(JumpError) -> (current: [String], new: [String]) {
         let passwords = try fieldNames(form, in: flow).compactMap(flow.field).filter(\.isPassword).map(\.name)
-        var current = passwords.filter { name in
-            let lower = name.lowercased()
-            return lower.contains("current") || lower.contains("old")
+        func named(_ words: [String]) -> (String) -> Bool {
+            { name in words.contains { name.lowercased().contains($0) } }
         }
-        if current.isEmpty, passwords.count >= 2, let first = passwords.first { current = [first] }
+        var current = passwords.filter(named(["current", "old"]))
+        if current.isEmpty, passwords.count >= 2,
+           let first = passwords.first(where: { !named(["new", "confirm"])($0) }) {
+            current = [first]
+        }
         let new = passwords.filter { !current.contains($0) }
         guard !new.isEmpty else {
             throw JumpError(.notFound, "form '\(form)' of the flow (version \(flow.version)) has no field for the new password")
