@@ -36,7 +36,7 @@ def test_every_header_function_is_declared() -> None:
 
     # A name followed by "(" is a function, unless "(*" follows: "jump_status (*jump_storage_load_fn)(...)" is
     # a typedef returning jump_status.
-    declared_in_header = set(re.findall(r"\b(jump_[a-z_]+)\s*\((?!\s*\*)", header)) - {"jump_callback", "jump_free_fn"}
+    declared_in_header = set(re.findall(r"\b(jump_[a-z0-9_]+)\s*\((?!\s*\*)", header)) - {"jump_callback", "jump_free_fn"}
     # Names of typedefs used as "(*name)" are not functions.
     declared_in_header -= set(re.findall(r"\(\s*\*\s*(jump_\w+)\s*\)", header))
     assert declared_in_header == set(_native.SIGNATURES)
