@@ -1,16 +1,24 @@
 /// Record values -> form parameters (protocol.md section 6.3), and the sign-in credentials.
 enum FormMapping {
-    /// The parameters of `form` filled from `record`. Fields of type password get `password`. Throws when
-    /// an attribute of `record` has no field in the form (a typo must not vanish silently).
-    static func parameters(form: String, flow: Flow, record: JSON, password: String?) throws(JumpError) -> FormParameters {
-        guard let fieldNames = flow.formFields(form) else {
-            throw JumpError(.notFound, "the flow (version \(flow.version)) has no form '\(form)'")
-        }
+    /// Record attributes that no field of the form maps.
+    enum Unmapped {
+        /// Registration: the attributes are the caller's, so one the form cannot carry is an error (a typo
+        /// must not vanish silently).
+        case refuse
+        /// Profile edits: the form is filled from the whole record, of which it covers only a part.
+        case ignore
+    }
+
+    /// The parameters of `form` filled from `record`. Fields of type password get `password`, or are left
+    /// out without one (a record never holds a password).
+    static func parameters(form: String, flow: Flow, record: JSON, password: String?,
+                           unmapped: Unmapped = .refuse) throws(JumpError) -> FormParameters {
+        let fieldNames = try self.fieldNames(form, in: flow)
         var parameters = FormParameters()
         var usedPaths: [String] = []
         for name in fieldNames {
             guard let field = flow.field(name) else { continue }
-            if field.isPassword, let password {
+            if field.isPassword {
                 parameters.add(name, password)
                 continue
             }
@@ -32,10 +40,52 @@ enum FormMapping {
                 }
             }
         }
-        for leaf in leafPaths(of: record, prefix: "") where !usedPaths.contains(where: { covers($0, leaf) }) {
-            throw .invalidArgument("attribute '\(leaf)' is not a field of form '\(form)'", argument: leaf)
+        if unmapped == .refuse {
+            for leaf in leafPaths(of: record, prefix: "") where !usedPaths.contains(where: { covers($0, leaf) }) {
+                throw .invalidArgument("attribute '\(leaf)' is not a field of form '\(form)'", argument: leaf)
+            }
         }
         return parameters
+    }
+
+    /// The field names of `form`; a flow without it is a configuration mistake worth naming.
+    static func fieldNames(_ form: String, in flow: Flow) throws(JumpError) -> [String] {
+        guard let names = flow.formFields(form) else {
+            throw JumpError(.notFound, "the flow (version \(flow.version)) has no form '\(form)'")
+        }
+        return names
+    }
+
+    /// The field that carries the user's email on forgot-password and resend-verification forms
+    /// (protocol.md 6.3): the first one of type email or text.
+    static func userIDField(form: String, flow: Flow) throws(JumpError) -> String {
+        let names = try fieldNames(form, in: flow)
+        guard let field = names.compactMap(flow.field).first(where: { $0.type == "email" || $0.type == "text" }) else {
+            throw JumpError(.notFound, "form '\(form)' of the flow (version \(flow.version)) has no email or text field")
+        }
+        return field.name
+    }
+
+    /// The password fields of a change-password form split by what they carry. Flows name them freely
+    /// (currentPassword / newPassword / newPasswordConfirm in the samples), so the current-password field
+    /// is recognised by name ("current" or "old"); failing that, it is the first of two or more password
+    /// fields whose name does not say "new" or "confirm" (a form of only newPassword and newPasswordConfirm
+    /// has none). Every other password field gets the new password.
+    static func passwordFields(form: String, flow: Flow) throws(JumpError) -> (current: [String], new: [String]) {
+        let passwords = try fieldNames(form, in: flow).compactMap(flow.field).filter(\.isPassword).map(\.name)
+        func named(_ words: [String]) -> (String) -> Bool {
+            { name in words.contains { name.lowercased().contains($0) } }
+        }
+        var current = passwords.filter(named(["current", "old"]))
+        if current.isEmpty, passwords.count >= 2,
+           let first = passwords.first(where: { !named(["new", "confirm"])($0) }) {
+            current = [first]
+        }
+        let new = passwords.filter { !current.contains($0) }
+        guard !new.isEmpty else {
+            throw JumpError(.notFound, "form '\(form)' of the flow (version \(flow.version)) has no field for the new password")
+        }
+        return (current, new)
     }
 
     /// The two sign-in fields (protocol.md 3.3.2): the password field and the user-id field of the form.

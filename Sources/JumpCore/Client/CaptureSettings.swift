@@ -11,6 +11,10 @@ struct CaptureSettings: Sendable {
     let flowDomain: ServerURL?
     let signInForm: String
     let registrationForm: String
+    let editProfileForm: String
+    let changePasswordForm: String
+    let forgotPasswordForm: String
+    let resendVerificationForm: String
     let redirectURI: String
     let responseType: String
     let refreshMarginSeconds: Int64
@@ -37,6 +41,10 @@ struct CaptureSettings: Sendable {
         flowDomain = try config.string(.captureFlowDomain).map { s throws(JumpError) in try ServerURL(s, key: "captureFlowDomain") }
         signInForm = config.string(.captureTraditionalSignInFormName) ?? "signInForm"
         registrationForm = config.string(.captureTraditionalRegistrationFormName) ?? "registrationForm"
+        editProfileForm = config.string(.captureEditUserProfileFormName) ?? "editProfileForm"
+        changePasswordForm = config.string(.captureChangePasswordFormName) ?? "changePasswordForm"
+        forgotPasswordForm = config.string(.captureForgotPasswordFormName) ?? "forgotPasswordForm"
+        resendVerificationForm = config.string(.captureResendEmailVerificationFormName) ?? "resendVerificationForm"
         redirectURI = config.string(.captureRedirectUri) ?? base.base
         responseType = config.string(.captureResponseType) ?? "token"
         refreshMarginSeconds = config.int(.tokenRefreshMarginSeconds)

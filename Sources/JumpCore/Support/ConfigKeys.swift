@@ -4,7 +4,7 @@ enum ConfigKey: String, CaseIterable, Sendable {
     case captureFlowDomain
     case captureTraditionalSignInFormName, captureTraditionalRegistrationFormName
     case captureSocialRegistrationFormName, captureEditUserProfileFormName, captureForgotPasswordFormName
-    case captureResendEmailVerificationFormName
+    case captureResendEmailVerificationFormName, captureChangePasswordFormName
     case captureSchemaFile
     case captureEnableThinRegistration, captureRedirectUri, captureResponseType, traditionalSignInType
     case engageAppId, engageDomain, engageWhitelistedDomain, engageResponseType
@@ -31,6 +31,7 @@ enum ConfigKey: String, CaseIterable, Sendable {
         case .captureEditUserProfileFormName: return "editProfileForm"
         case .captureForgotPasswordFormName: return "forgotPasswordForm"
         case .captureResendEmailVerificationFormName: return "resendVerificationForm"
+        case .captureChangePasswordFormName: return "changePasswordForm"
         case .captureEnableThinRegistration: return false
         case .captureResponseType: return "token"
         case .traditionalSignInType: return "email"

@@ -1,0 +1,140 @@
+/// The profile and password forms (protocol.md 3.3.5-3.3.7). Capture validates them with the flow's rules
+/// and answers 390 (or 212 for form-level failures) with `invalid_fields`: JUMP_E_VALIDATION.
+extension JumpClient {
+    /// Updates the profile through the edit-profile form (update_profile_native). The form is filled from the
+    /// signed-in user's record, unsynced edits included, with `attributes` (a JSON object of record
+    /// attributes, or nil) applied on top; then the record is fetched again.
+    ///
+    /// `attributes` reach the local record only once the server accepted the form: values it refused must
+    /// not linger as pending edits that a later sync would push past the form's validation. Attributes the
+    /// form has no field for stay local, unsynced edits.
+    public func updateProfile(attributes: JSON? = nil, cancellation: Cancellation? = nil) throws(JumpError) {
+        let edits = try profileEdits(attributes)
+        let generation = try state.withLock { s throws(JumpError) -> UInt64 in
+            _ = try requireSession(s)
+            return s.generation
+        }
+        let flow = try self.flow(cancellation: cancellation)
+        try cancellation?.check()
+        let form = settings.editProfileForm
+        let edited = try withRecord(generation: generation) { record throws(JumpError) -> JSON in
+            var copy = record
+            for (path, value) in edits { try copy.set(path, to: value) }
+            return copy.current
+        }
+        let fields = try FormMapping.parameters(form: form, flow: flow, record: edited, password: nil, unmapped: .ignore)
+        try submitProfileForm(form, fields: fields, flow: flow, generation: generation, cancellation: cancellation)
+
+        if !edits.isEmpty {
+            do throws(JumpError) {
+                try withRecord(generation: generation) { record throws(JumpError) in
+                    for (path, value) in edits { try record.set(path, to: value) }
+                }
+            } catch {
+                Log.warning("the profile was updated, but its attributes could not be applied to the local record: \(error.message)")
+            }
+        }
+        do throws(JumpError) {
+            try fetchRecord(cancellation: cancellation)
+        } catch where error.detail["conflicts"] != nil {
+            // Other unsynced edits collided with the server's record: the app has to choose.
+            throw error
+        } catch {
+            // The server took the form, so the call succeeded; the record catches up at the next fetch.
+            Log.warning("the profile was updated, but the record could not be fetched again: \(error.message)")
+        }
+    }
+
+    /// Changes the signed-in user's password through the change-password form (update_profile_native).
+    /// A wrong current password is JUMP_E_VALIDATION with `invalid_fields` naming its field.
+    public func changePassword(current: String, new: String, cancellation: Cancellation? = nil) throws(JumpError) {
+        guard !current.isEmpty else { throw .invalidArgument("the current password is empty", argument: "current_password") }
+        guard !new.isEmpty else { throw .invalidArgument("the new password is empty", argument: "new_password") }
+        let generation = try state.withLock { s throws(JumpError) -> UInt64 in
+            _ = try requireSession(s)
+            return s.generation
+        }
+        let flow = try self.flow(cancellation: cancellation)
+        try cancellation?.check()
+        let form = settings.changePasswordForm
+        let passwords = try FormMapping.passwordFields(form: form, flow: flow)
+        // A flow may put other fields (an email, say) on the form: they come from the record.
+        let record = try withRecord(generation: generation) { record throws(JumpError) in record.current }
+        var fields = try FormMapping.parameters(form: form, flow: flow, record: record, password: nil, unmapped: .ignore)
+        for name in passwords.current { fields.add(name, current) }
+        for name in passwords.new { fields.add(name, new) }
+        try submitProfileForm(form, fields: fields, flow: flow, generation: generation, cancellation: cancellation)
+    }
+
+    /// Asks Capture to email a password-reset link to `email` (forgot_password_native). No sign-in needed.
+    /// An unknown email is JUMP_E_VALIDATION with `invalid_fields` keyed by the form name.
+    public func forgotPassword(email: String, cancellation: Cancellation? = nil) throws(JumpError) {
+        // iOS sends response_type=token here, Android its configured one (protocol.md 3.3.5); the
+        // configured one keeps the reset link consistent with the app's other sign-ins.
+        try submitEmailForm("/oauth/forgot_password_native", form: settings.forgotPasswordForm, email: email,
+                            responseType: settings.responseType, cancellation: cancellation)
+    }
+
+    /// Asks Capture to send the email-verification message to `email` again (verify_email_native). No
+    /// sign-in needed.
+    public func resendVerificationEmail(email: String, cancellation: Cancellation? = nil) throws(JumpError) {
+        try submitEmailForm("/oauth/verify_email_native", form: settings.resendVerificationForm, email: email,
+                            responseType: "token", cancellation: cancellation)
+    }
+
+    // MARK: - Helpers
+
+    /// `attributes` as record edits: one per top-level attribute (an object value sets the members it
+    /// names, as UserRecord.set does).
+    private func profileEdits(_ attributes: JSON?) throws(JumpError) -> [(RecordPath, JSON)] {
+        guard let attributes, !attributes.isNull else { return [] }
+        guard case .object(let members) = attributes else {
+            throw .invalidArgument("the attributes must be a JSON object, not \(attributes.typeName)", argument: "attributes")
+        }
+        var edits: [(RecordPath, JSON)] = []
+        for key in members.keys.sorted() {
+            // A key is one attribute name: "/" or "#" in it would silently address something else.
+            guard !key.isEmpty, !key.contains("/"), !key.contains("#") else {
+                throw .invalidArgument("'\(key)' is not an attribute name", argument: "attributes")
+            }
+            edits.append((try RecordPath("/" + key), members[key] ?? .null))
+        }
+        return edits
+    }
+
+    /// update_profile_native (protocol.md 3.3.7): the form fields, the common parameters, the form name and
+    /// the access token; no response_type, no redirect_uri.
+    private func submitProfileForm(_ form: String, fields: FormParameters, flow: Flow, generation: UInt64,
+                                   cancellation: Cancellation?) throws(JumpError) {
+        _ = try authorized(cancellation: cancellation) { token throws(JumpError) in
+            // The fields were read from this generation's record; they must not go out under the token of
+            // a session that replaced it meanwhile.
+            try state.withLock { s throws(JumpError) in
+                guard s.generation == generation, s.session != nil else {
+                    throw JumpError(.notSignedIn, "the session ended before form '\(form)' was sent")
+                }
+            }
+            var parameters = commonParameters(flow: flow)
+            parameters.add("form", form)
+            for (name, value) in fields.pairs { parameters.add(name, value) }
+            parameters.add("access_token", token)
+            return try capture.post("/oauth/update_profile_native", parameters, cancellation: cancellation)
+        }
+    }
+
+    /// forgot_password_native and verify_email_native (protocol.md 3.3.5-3.3.6): the email goes in the
+    /// form's user-id field.
+    private func submitEmailForm(_ path: String, form: String, email: String, responseType: String,
+                                 cancellation: Cancellation?) throws(JumpError) {
+        guard !email.isEmpty else { throw .invalidArgument("the email is empty", argument: "email") }
+        let flow = try self.flow(cancellation: cancellation)
+        try cancellation?.check()
+        let field = try FormMapping.userIDField(form: form, flow: flow)
+        var parameters = commonParameters(flow: flow)
+        parameters.add("redirect_uri", settings.redirectURI)
+        parameters.add("response_type", responseType)
+        parameters.add("form", form)
+        parameters.add(field, email)
+        _ = try capture.post(path, parameters, cancellation: cancellation)
+    }
+}
