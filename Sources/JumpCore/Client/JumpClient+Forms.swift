@@ -17,9 +17,9 @@ extension JumpClient {
         let flow = try self.flow(cancellation: cancellation)
         try cancellation?.check()
         let form = settings.editProfileForm
-        let edited = try withRecord(generation: generation) { record throws(JumpError) -> JSON in
+        let edited = try withRecord(generation: generation) { record, schema throws(JumpError) -> JSON in
             var copy = record
-            for (path, value) in edits { try copy.set(path, to: value) }
+            for (path, value) in edits { try copy.set(path, to: value, schema: schema) }
             return copy.current
         }
         let fields = try FormMapping.parameters(form: form, flow: flow, record: edited, password: nil, unmapped: .ignore)
@@ -27,8 +27,10 @@ extension JumpClient {
 
         if !edits.isEmpty {
             do throws(JumpError) {
-                try withRecord(generation: generation) { record throws(JumpError) in
-                    for (path, value) in edits { try record.set(path, to: value) }
+                for (path, value) in edits {
+                    try editRecord(generation: generation) { record, schema throws(JumpError) in
+                        (try record.set(path, to: value, schema: schema), ())
+                    }
                 }
             } catch {
                 Log.warning("the profile was updated, but its attributes could not be applied to the local record: \(error.message)")
@@ -59,7 +61,7 @@ extension JumpClient {
         let form = settings.changePasswordForm
         let passwords = try FormMapping.passwordFields(form: form, flow: flow)
         // A flow may put other fields (an email, say) on the form: they come from the record.
-        let record = try withRecord(generation: generation) { record throws(JumpError) in record.current }
+        let record = try withRecord(generation: generation) { record, _ throws(JumpError) in record.current }
         var fields = try FormMapping.parameters(form: form, flow: flow, record: record, password: nil, unmapped: .ignore)
         for name in passwords.current { fields.add(name, current) }
         for name in passwords.new { fields.add(name, new) }

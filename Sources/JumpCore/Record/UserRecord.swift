@@ -119,10 +119,10 @@ public struct UserRecord: Sendable, Equatable {
     }
 
     private mutating func noteLocalIDs(in value: JSON, at path: RecordPath) {
-        if let id = path.components.last?.elementID, id < 0 { nextLocalID = min(nextLocalID, id - 1) }
+        if let id = path.components.last?.elementID, id < 0 { nextLocalID = min(nextLocalID, UserRecord.below(id)) }
         switch value {
         case .object(let members):
-            if let id = members["id"]?.intValue, id < 0 { nextLocalID = min(nextLocalID, id - 1) }
+            if let id = members["id"]?.intValue, id < 0 { nextLocalID = min(nextLocalID, UserRecord.below(id)) }
             for member in members.values { noteLocalIDs(in: member, at: .root) }
         case .array(let items):
             for item in items { noteLocalIDs(in: item, at: .root) }
@@ -131,11 +131,15 @@ public struct UserRecord: Sendable, Equatable {
         }
     }
 
+    /// The next local id after `id`, saturating: ids come from saved data and app values, and must never
+    /// overflow (Int64.min stays Int64.min).
+    static func below(_ id: Int64) -> Int64 { id == .min ? .min : id - 1 }
+
     /// Gives new elements (and the elements of plurals inside them) local ids.
     mutating func withLocalIDs(_ element: JSON, schema: RecordSchema.Attribute?) -> JSON {
         guard case .object(var members) = element else { return element }
         members["id"] = .int(nextLocalID)
-        nextLocalID -= 1
+        nextLocalID = UserRecord.below(nextLocalID)
         for key in members.keys.sorted() {
             guard case .array(let items)? = members[key] else { continue }
             let child = schema?.children[key]
