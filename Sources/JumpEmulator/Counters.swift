@@ -1,17 +1,31 @@
-/// Counts non-admin requests by `METHOD /path`, so tests can assert how many calls an SDK made
-/// (one refresh for many concurrent callers, retries after a fault, ...).
+/// Counts non-admin requests by `METHOD /path`, and adds up their body sizes, so tests can assert
+/// how many calls an SDK made (one refresh for many concurrent callers, retries after a fault, ...)
+/// and how much it sent (a partial update instead of the whole record).
 final class RequestCounters: Sendable {
-    private let counts = Locked<[String: Int]>([:])
+    private struct Tally {
+        var counts: [String: Int] = [:]
+        var bytes: [String: Int] = [:]
+    }
+
+    private let tally = Locked(Tally())
 
     func record(method: String, path: String) {
-        counts.withLock { $0["\(method) \(path)", default: 0] += 1 }
+        tally.withLock { $0.counts["\(method) \(path)", default: 0] += 1 }
+    }
+
+    func addBytes(_ count: Int, method: String, path: String) {
+        tally.withLock { $0.bytes["\(method) \(path)", default: 0] += count }
     }
 
     var snapshot: [String: Int] {
-        counts.current
+        tally.current.counts
+    }
+
+    var bytesSnapshot: [String: Int] {
+        tally.current.bytes
     }
 
     func clear() {
-        counts.withLock { $0.removeAll() }
+        tally.withLock { $0 = Tally() }
     }
 }

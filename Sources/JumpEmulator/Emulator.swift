@@ -10,7 +10,11 @@ public final class Emulator: Sendable {
     let faults = FaultQueue()
     let counters = RequestCounters()
     let passwords: PasswordHasher
+    /// Parsed copies of big records (see `RecordCache`).
+    let records = RecordCache()
     private let lifetime = Locked<Int>(EmulatorOptions.defaultTokenLifetime)
+    /// The URL the server is bound to, once it runs; email links start with it.
+    private let bound = Locked<String?>(nil)
 
     private init(options: EmulatorOptions, store: Store) {
         self.options = options
@@ -47,16 +51,27 @@ public final class Emulator: Sendable {
         lifetime.withLock { $0 = seconds }
     }
 
+    /// The base of links the emulator hands out (password reset, verification): the bound URL, or
+    /// the configured address when serving in-process tests.
+    var publicBaseURL: String {
+        bound.current ?? Self.baseURL(host: options.host, port: options.port)
+    }
+
+    func setBoundURL(_ url: String) {
+        bound.withLock { $0 = url }
+    }
+
     func setClockOffset(_ seconds: Double) async throws {
         try await store.write { db in try SettingsTable.set(SettingsTable.clockOffset, seconds, in: db) }
         clock.setOffset(seconds)
     }
 
-    /// Back to a fresh start: default app only, no users, clock offset 0, the configured token
-    /// lifetime, no faults, zero counters.
+    /// Back to a fresh start: default app only, no users, no emails, clock offset 0, the configured
+    /// token lifetime, no faults, zero counters.
     func reset() async throws {
         try await store.reset()
         apps.invalidate()
+        records.clear()
         faults.clear()
         counters.clear()
         clock.setOffset(0)

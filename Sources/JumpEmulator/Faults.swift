@@ -10,6 +10,8 @@ struct Fault: Sendable, Equatable {
         case garbage
         case empty
         case delay
+        /// HTTP 200 with a Capture error body of any code (`code`), so SDKs can test their handling.
+        case captureError = "capture_error"
     }
 
     var kind: Kind
@@ -18,11 +20,14 @@ struct Fault: Sendable, Equatable {
     /// Only requests to exactly this path; nil matches every non-admin path.
     var path: String?
     var delayMilliseconds: Int
+    /// The Capture error code of a `capture_error` fault.
+    var code: Int = 500
 
     var json: JSONValue {
         var members: [String: JSONValue] = ["kind": .string(kind.rawValue), "count": .int(Int64(remaining))]
         members["path"] = path.map(JSONValue.string) ?? .null
         if kind == .delay { members["delay_ms"] = .int(Int64(delayMilliseconds)) }
+        if kind == .captureError { members["code"] = .int(Int64(code)) }
         return .object(members)
     }
 }

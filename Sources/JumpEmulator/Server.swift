@@ -16,6 +16,7 @@ extension Emulator {
         router.add(middleware: TrafficMiddleware(emulator: self))
         CaptureRoutes(emulator: self, logger: logger).register(on: router)
         FlowRoutes(emulator: self).register(on: router)
+        EmailLinkRoutes(emulator: self).register(on: router)
         AdminRoutes(emulator: self, logger: logger).register(on: router)
         return router
     }
@@ -30,8 +31,10 @@ extension Emulator {
         return Application(
             router: makeRouter(logger: logger),
             configuration: .init(address: .hostname(host, port: options.port), serverName: "jump-emulator"),
-            onServerRunning: { channel in
-                onReady(Self.baseURL(host: host, port: channel.localAddress?.port ?? 0))
+            onServerRunning: { [self] channel in
+                let url = Self.baseURL(host: host, port: channel.localAddress?.port ?? 0)
+                setBoundURL(url)
+                onReady(url)
             },
             logger: logger)
     }

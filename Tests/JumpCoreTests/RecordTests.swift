@@ -97,10 +97,10 @@ import Testing
         _ = try record.append(["value": "n.png"], to: RecordPath("/photos"))
         let requests = record.plan(schema: nil)
         var renamed: [(String, String)] = []
-        for op in try UserRecord.acknowledgements(of: requests[0], result: nil, renamed: &renamed) { record.apply(op) }
+        for op in try record.acknowledgements(of: requests[0], result: nil, renamed: &renamed) { record.apply(op) }
         #expect(plan(record) == ["entity.replace /photos"])
         let result: JSON = [["id": 10, "value": "p.png"], ["id": 11, "value": "q.png"], ["id": 12, "value": "n.png"]]
-        for op in try UserRecord.acknowledgements(of: requests[1], result: result, renamed: &renamed) { record.apply(op) }
+        for op in try record.acknowledgements(of: requests[1], result: result, renamed: &renamed) { record.apply(op) }
         #expect(record.plan(schema: nil).isEmpty)
         #expect(renamed.map(\.0) == ["/photos#1", "/photos#2", "/photos#-1"])
         #expect(renamed.map(\.1) == ["/photos#10", "/photos#11", "/photos#12"])
@@ -112,7 +112,7 @@ import Testing
         _ = try record.append(["value": "n.png"], to: RecordPath("/photos"))
         var renamed: [(String, String)] = []
         #expect(throws: JumpError.self) {
-            try UserRecord.acknowledgements(of: record.plan(schema: nil)[0], result: nil, renamed: &renamed)
+            try record.acknowledgements(of: record.plan(schema: nil)[0], result: nil, renamed: &renamed)
         }
         #expect(plan(record) == ["entity.replace /photos"])
     }
@@ -123,7 +123,7 @@ import Testing
         let request = record.plan(schema: nil)[0]
         try record.set(RecordPath("/aboutMe"), to: "b")
         var renamed: [(String, String)] = []
-        for op in try UserRecord.acknowledgements(of: request, result: nil, renamed: &renamed) { record.apply(op) }
+        for op in try record.acknowledgements(of: request, result: nil, renamed: &renamed) { record.apply(op) }
         #expect(record.plan(schema: nil).first?.attributes == ["aboutMe": "b"])
     }
 

@@ -1,3 +1,4 @@
+import Foundation
 import Hummingbird
 import Testing
 
@@ -18,6 +19,54 @@ struct AdminAppTests {
             #expect(apps.first?["locales"] == ["en-US", "fr-FR"])
             #expect(apps.first?["thin_registration"] == false)
             #expect(apps.first?["engage_app_id"] == "jump-default-engage")
+            #expect(apps.first?["client_secret"] == "jump-default-secret")
+            #expect(apps.first?["password_recover_url"] == .null)
+        }
+    }
+
+    @Test func aVersion1DatabaseIsUpgradedInPlace() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("emu-v1-\(UUID().uuidString).sqlite").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let old = try Store.open(path: path, upTo: "v1")
+        try await old.write { db in
+            try db.execute(sql: """
+                INSERT INTO apps (client_id, capture_app_id, flow_name, flow_version, locales, is_default)
+                VALUES ('jump-default-client', 'default-app', 'standard', '1', '["en-US"]', 1),
+                       ('extra', 'extra-app', 'standard', '1', '["en-US"]', 0);
+                """)
+        }
+        let emulator = try await Emulator.open(EmulatorOptions(databasePath: path, passwordHashCost: 4))
+        let apps = try await AdminApps(emulator: emulator).list()["apps"]?.arrayValue ?? []
+        #expect(apps.first { $0["client_id"] == "jump-default-client" }?["client_secret"] == "jump-default-secret")
+        let extra = apps.first { $0["client_id"] == "extra" }?["client_secret"]?.stringValue
+        #expect(extra?.count == 32)
+    }
+
+    @Test func appsHaveClientSecretsAndResetLinks() async throws {
+        try await Harness.run { h in
+            let (_, given) = try await h.admin(.post, "/apps", [
+                "client_id": "one", "capture_app_id": "one-app", "client_secret": "s3cret",
+                "password_recover_url": "https://example.com/reset?lang=en",
+            ])
+            #expect(given["client_secret"] == "s3cret")
+            #expect(given["password_recover_url"] == "https://example.com/reset?lang=en")
+            let (_, made) = try await h.admin(.post, "/apps", ["client_id": "two", "capture_app_id": "two-app"])
+            let secret = try #require(made["client_secret"]?.stringValue)
+            #expect(secret.count >= 32)
+
+            // The secret authenticates the client; the reset link uses the app's page.
+            let schema = try await h.capture("/entityType.getAccessSchema", [
+                ("client_id", "two"), ("client_secret", secret), ("access_type", "write_with_token"),
+            ])
+            #expect(schema["stat"] == "ok")
+            _ = try await h.admin(.post, "/users", ["client_id": "one", "email": "u@example.com", "password": "pw"])
+            let forgot = try await h.capture("/oauth/forgot_password_native", [
+                ("client_id", "one"), ("form", "forgotPasswordForm"), ("signInEmailAddress", "u@example.com"),
+            ])
+            #expect(forgot["stat"] == "ok")
+            let email = try #require(try await h.emails().last)
+            let code = try #require(email["code"]?.stringValue)
+            #expect(email["link"] == .string("https://example.com/reset?lang=en&code=\(code)"))
         }
     }
 

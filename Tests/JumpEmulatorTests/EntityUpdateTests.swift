@@ -67,6 +67,53 @@ struct EntityUpdateTests {
         }
     }
 
+    @Test func nestedPluralsInsidePluralElements() async throws {
+        try await Harness.run { h in
+            let token = try await h.registeredToken(email: "ada@example.com")
+            let created = try await h.update(
+                token, ["profiles": [["identifier": "p1", "friends": [["identifier": "f1", "displayName": "One"]]]]],
+                includeRecord: true)
+            let profile = try #require(created["result"]?["profiles"]?[0])
+            #expect(profile["friends"] == [["id": 2, "identifier": "f1", "displayName": "One"]])
+
+            // Through the element's path: merge by id, append without.
+            let merged = try await h.update(
+                token, ["friends": [["id": 2, "displayName": "Uno"], ["displayName": "Two"]]], attributeName: "profiles#1",
+                includeRecord: true)
+            #expect(merged["result"]?["friends"] == [
+                ["id": 2, "identifier": "f1", "displayName": "Uno"], ["id": 3, "identifier": nil, "displayName": "Two"],
+            ])
+            // Down to one member of a nested element.
+            let member = try await h.update(token, "Dos", attributeName: "/profiles#1/friends#3/displayName", includeRecord: true)
+            #expect(member["result"] == "Dos")
+            #expect(try await h.entity(token, [("attribute_name", "/profiles#1/friends#3")])["result"]?["displayName"] == "Dos")
+            let missing = try await h.update(token, ["displayName": "x"], attributeName: "/profiles#1/friends#9")
+            #expect(missing["code"] == 200)
+            #expect(try await h.update(token, ["friends": [["nickname": "x"]]], attributeName: "profiles#1")["attribute_name"]
+                == "/profiles#1/friends#4/nickname")
+
+            // The schema shows the nested plural.
+            let schema = try await h.capture("/entityType", [("type_name", "user"), ("client_id", Harness.clientId)])
+            let profiles = schema["schema"]?["attr_defs"]?.arrayValue?.first { $0["name"] == "profiles" }
+            let friends = profiles?["attr_defs"]?.arrayValue?.first { $0["name"] == "friends" }
+            #expect(friends?["type"] == "plural")
+            let names = friends?["attr_defs"]?.arrayValue?.compactMap { $0["name"]?.stringValue }
+            #expect(names == ["id", "identifier", "displayName"])
+        }
+    }
+
+    @Test func manyElementsUpdatedByIdInOneCall() async throws {
+        try await Harness.run { h in
+            let token = try await h.registeredToken(email: "ada@example.com")
+            let photos = JSONValue.array((0..<2000).map { ["value": .string("p\($0).png")] })
+            _ = try await h.update(token, ["photos": photos])
+            let edits = JSONValue.array((1...2000).reversed().map { ["id": .int(Int64($0)), "type": .string("t\($0)")] })
+            #expect(try await h.update(token, ["photos": edits])["stat"] == "ok")
+            let read = try await h.entity(token, [("attribute_name", "photos#1500")])["result"]
+            #expect(read == ["id": 1500, "type": "t1500", "value": "p1499.png"])
+        }
+    }
+
     @Test func acceptsValueAsTheOlderName() async throws {
         try await Harness.run { h in
             let token = try await h.registeredToken(email: "ada@example.com")

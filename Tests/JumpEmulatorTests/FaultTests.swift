@@ -90,6 +90,47 @@ struct FaultTests {
         }
     }
 
+    @Test func captureErrorAnswersAnyCaptureCode() async throws {
+        try await Harness.run { h in
+            let (status, added) = try await h.admin(.post, "/faults", ["kind": "capture_error", "code": 330, "path": "/entity.update"])
+            #expect(status == .created)
+            #expect(added["fault"] == ["kind": "capture_error", "code": 330, "count": 1, "path": "/entity.update"])
+            let token = try await h.registeredToken(email: "ada@example.com")
+            let answer = try await h.update(token, ["gender": "f"])
+            #expect(answer == [
+                "stat": "error", "code": 330, "error": "timestamp_mismatch", "error_description": "injected fault",
+                "attribute_name": "/lastUpdated",
+            ])
+            #expect(try await h.entity(token)["result"]?["gender"] == .null)  // nothing was written
+
+            _ = try await h.admin(.post, "/faults", ["kind": "capture_error", "code": 510, "count": 2])
+            #expect(try await h.entity(token) == [
+                "stat": "error", "code": 510, "error": "api_limit_error", "error_description": "injected fault",
+            ])
+            #expect(try await h.entity(token)["code"] == 510)
+            #expect(try await h.entity(token)["stat"] == "ok")
+
+            #expect(try await h.admin(.post, "/faults", ["kind": "capture_error"]).0 == .badRequest)
+            #expect(try await h.admin(.post, "/faults", ["kind": "capture_error", "code": 0]).0 == .badRequest)
+        }
+    }
+
+    @Test func countersAddUpRequestBytes() async throws {
+        try await Harness.run { h in
+            let token = try await h.registeredToken(email: "ada@example.com")
+            _ = try await h.admin(.delete, "/counters")
+            let first = "access_token=\(token)&attributes=%7B%22gender%22%3A%22f%22%7D"
+            let second = "access_token=\(token)&attributes=%7B%7D"
+            _ = try await h.request(.post, "/entity.update", body: first, contentType: "application/x-www-form-urlencoded")
+            _ = try await h.request(.post, "/entity.update", body: second, contentType: "application/x-www-form-urlencoded")
+            _ = try await h.request(.get, "/")
+            let (_, body) = try await h.admin(.get, "/counters")
+            #expect(body["counters"] == ["POST /entity.update": 2, "GET /": 1])
+            #expect(body["request_bytes"] == ["POST /entity.update": .int(Int64(first.utf8.count + second.utf8.count)), "GET /": 0])
+            #expect(try await h.admin(.delete, "/counters").1 == ["counters": [:], "request_bytes": [:]])
+        }
+    }
+
     @Test func countersCountEveryNonAdminRequestIncludingFaultedOnes() async throws {
         try await Harness.run { h in
             let token = try await h.registeredToken(email: "ada@example.com", refreshSecret: "s")

@@ -71,19 +71,22 @@ extension JumpClient {
                     guard tokenGeneration == generation else {
                         throw JumpError(.notSignedIn, "the session ended while the record was being synced")
                     }
-                    var names: [(String, String)] = []
-                    let ops = try UserRecord.acknowledgements(of: request, result: answer["result"], renamed: &names)
-                    uuid = try state.withLock { s throws(JumpError) -> String? in
+                    let result = answer["result"]
+                    let (id, names) = try state.withLock { s throws(JumpError) -> (String?, [(String, String)]) in
                         guard s.generation == generation else {
                             throw JumpError(.notSignedIn, "the session ended while the record was being synced")
                         }
+                        var names: [(String, String)] = []
+                        var ops: [RecordOp] = []
                         let id = try s.withSession { session throws(JumpError) -> String? in
+                            ops = try session.record.acknowledgements(of: request, result: result, renamed: &names)
                             for op in ops { session.record.apply(op) }
                             return session.record.uuid
                         }
                         journal(&s, ops)
-                        return id ?? nil
+                        return (id ?? nil, names)
                     }
+                    uuid = id
                     changed += request.changed
                     renamed += names
                 } catch {

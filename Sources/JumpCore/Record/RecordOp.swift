@@ -13,6 +13,9 @@ public enum RecordOp: Sendable, Equatable {
     case acknowledgeMerge(RecordPath, [String: JSON])
     /// The server removed the element at path.
     case acknowledgeRemoval(RecordPath)
+    /// The server replaced the value at path with this one and the app did not edit it meanwhile: both the
+    /// baseline and the record take the server's copy (new ids, and the members it fills in).
+    case adopt(RecordPath, JSON)
     /// entity.replace gave new ids: (plural path with new parent ids, old id, new id), parents first.
     case renumber(RecordPath, [Renumbering])
 
@@ -30,6 +33,7 @@ public enum RecordOp: Sendable, Equatable {
         case .acknowledge(let path, let value): return ["o": "ack", "p": .string(path.description), "v": value]
         case .acknowledgeMerge(let path, let update): return ["o": "ack_merge", "p": .string(path.description), "v": .object(update)]
         case .acknowledgeRemoval(let path): return ["o": "ack_remove", "p": .string(path.description)]
+        case .adopt(let path, let value): return ["o": "adopt", "p": .string(path.description), "v": value]
         case .renumber(let path, let pairs):
             return ["o": "renumber", "p": .string(path.description),
                     "r": .array(pairs.map { [.string($0.plural.description), .int($0.old), .int($0.new)] })]
@@ -49,6 +53,7 @@ public enum RecordOp: Sendable, Equatable {
         case "ack": self = .acknowledge(path, value)
         case "ack_merge": self = .acknowledgeMerge(path, value.objectValue ?? [:])
         case "ack_remove": self = .acknowledgeRemoval(path)
+        case "adopt": self = .adopt(path, value)
         case "renumber":
             var pairs: [Renumbering] = []
             for item in json["r"]?.arrayValue ?? [] {

@@ -134,8 +134,9 @@ extension UserRecord {
 
     /// What the server's acceptance of `request` changes, as operations to apply and journal. `result` is
     /// the response's `result` (entity.replace with include_record: the elements with their new ids).
-    static func acknowledgements(of request: SyncRequest, result: JSON?,
-                                 renamed: inout [(String, String)]) throws(JumpError) -> [RecordOp] {
+    /// Called with the record as it is now (the app may have edited it while the request was out).
+    func acknowledgements(of request: SyncRequest, result: JSON?,
+                          renamed: inout [(String, String)]) throws(JumpError) -> [RecordOp] {
         switch request.kind {
         case .update:
             return [.acknowledgeMerge(request.path, request.attributes?.objectValue ?? [:])]
@@ -146,7 +147,10 @@ extension UserRecord {
                 throw JumpError(.server, "entity.replace of '\(request.path)' did not answer the new elements (include_record)")
             }
             var pairs: [RecordOp.Renumbering] = []
-            renumber(request.sentElements, elements, plural: request.path, oldPlural: request.path, into: &pairs, renamed: &renamed)
+            UserRecord.renumber(request.sentElements, elements, plural: request.path, oldPlural: request.path, into: &pairs, renamed: &renamed)
+            if RecordTree.value(at: request.path, in: current) == .array(request.sentElements) {
+                return [.adopt(request.path, .array(elements))]
+            }
             return [.acknowledge(request.path, .array(elements)), .renumber(request.path, pairs)]
         }
     }

@@ -84,6 +84,11 @@ public struct UserRecord: Sendable, Equatable {
         case .acknowledgeRemoval(let path):
             RecordTree.removeElement(at: path, in: &baseline)
             touched.prune(baseline: baseline, current: current)
+        case .adopt(let path, let value):
+            RecordTree.put(value, at: path, in: &baseline)
+            RecordTree.put(value, at: path, in: &current)
+            touched.unmark(path)
+            touched.prune(baseline: baseline, current: current)
         case .renumber(_, let pairs):
             for pair in pairs {
                 _ = try? RecordTree.modify(&current, pair.plural.components[...]) { node throws(JumpError) in

@@ -10,8 +10,9 @@ struct AdminApps: Sendable {
     }
 
     /// `{"client_id","capture_app_id","flow_name"?,"flow_version"?,"locales"?,"thin_registration"?,
-    ///   "engage_app_id"?,"flow"?,"schema"?}`; a custom flow is one flow document for every locale, or
-    /// an object of flows keyed by locale.
+    ///   "engage_app_id"?,"flow"?,"schema"?,"client_secret"?,"password_recover_url"?}`; a custom flow is
+    /// one flow document for every locale, or an object of flows keyed by locale. Without
+    /// `client_secret` a random one is made (the answer shows it).
     func create(_ request: AdminRequest) async throws -> JSONValue {
         let clientId = try request.requiredString("client_id")
         let captureAppId = try request.requiredString("capture_app_id")
@@ -46,7 +47,8 @@ struct AdminApps: Sendable {
             locales: JSONValue.array((locales ?? DefaultFlow.locales).map(JSONValue.string)).serialized(),
             thinRegistration: try request.bool("thin_registration") ?? false,
             engageAppId: try request.string("engage_app_id"), flowJSON: flowJSON, schemaJSON: schemaJSON,
-            isDefault: false)
+            isDefault: false, clientSecret: try request.string("client_secret") ?? Tokens.randomURLSafe(byteCount: 24),
+            passwordRecoverURL: try request.string("password_recover_url"))
         let inserted = try await emulator.store.write { db -> Bool in
             guard try AppRow.fetchOne(db, key: clientId) == nil else { return false }
             try row.insert(db)
@@ -106,6 +108,58 @@ struct AdminApps: Sendable {
             "default": .bool(row.isDefault),
             "custom_flow": .bool(row.flowJSON != nil),
             "custom_schema": .bool(row.schemaJSON != nil),
+            "client_secret": row.clientSecret.map(JSONValue.string) ?? .null,
+            "password_recover_url": row.passwordRecoverURL.map(JSONValue.string) ?? .null,
         ]
+    }
+
+    /// `{"write_with_token":[paths], "read"?: [...], ...}`: sets the access schemas of the app in one
+    /// call (an empty list removes one), with the checks of `entityType.setAccessSchema`. Answers
+    /// `{"client_id", "<access_type>":[canonical paths], ...}` for every type set.
+    func setAccessSchema(clientId: String, _ request: AdminRequest) async throws -> JSONValue {
+        guard let app = try await emulator.apps.app(clientId: clientId) else {
+            throw AdminError.notFound("no app with client_id \(clientId)")
+        }
+        var given: [(AccessSchema.AccessType, AccessSchema)] = []
+        for type in AccessSchema.AccessType.allCases {
+            guard let value = request.body[type.rawValue], !value.isNull else { continue }
+            do {
+                given.append((type, try AccessSchema.parse(value.serialized(), schema: app.schema)))
+            } catch {
+                throw AdminError.invalidRecord(error)
+            }
+        }
+        guard !given.isEmpty else {
+            throw AdminError.badRequest("give write_with_token (or read, write, read_with_token) as a list of paths")
+        }
+        let settings = given
+        try await emulator.store.write { db in
+            for (type, access) in settings {
+                _ = try AccessSchemaRow.filter(Column("client_id") == clientId && Column("access_type") == type.rawValue)
+                    .deleteAll(db)
+                if !access.paths.isEmpty {
+                    try AccessSchemaRow(
+                        clientId: clientId, accessType: type.rawValue,
+                        attributes: JSONValue.array(access.paths.map(JSONValue.string)).serialized()
+                    ).insert(db)
+                }
+            }
+        }
+        return try await accessSchemas(clientId: clientId)
+    }
+
+    /// `{"client_id", "<access_type>":[paths], ...}` for every access type that is set.
+    func accessSchemas(clientId: String) async throws -> JSONValue {
+        guard try await emulator.apps.app(clientId: clientId) != nil else {
+            throw AdminError.notFound("no app with client_id \(clientId)")
+        }
+        let rows = try await emulator.store.read { db in
+            try AccessSchemaRow.filter(Column("client_id") == clientId).fetchAll(db)
+        }
+        var answer: [String: JSONValue] = ["client_id": .string(clientId)]
+        for row in rows {
+            answer[row.accessType] = .array(row.paths.map(JSONValue.string))
+        }
+        return .object(answer)
     }
 }

@@ -52,7 +52,7 @@ struct AdminControl: Sendable {
     /// About a thousand years: far enough for any expiry test, near enough for calendar arithmetic.
     static let maximumOffset: Double = 32_000_000_000
 
-    /// `{"kind", "count"?: 1, "path"?, "delay_ms"?: 1000}`.
+    /// `{"kind", "count"?: 1, "path"?, "delay_ms"?: 1000, "code"? (capture_error)}`.
     func addFault(_ request: AdminRequest) throws -> JSONValue {
         let kindName = try request.requiredString("kind")
         guard let kind = Fault.Kind(rawValue: kindName) else {
@@ -69,7 +69,13 @@ struct AdminControl: Sendable {
         }
         let delay = try request.int("delay_ms") ?? 1000
         guard (0...120_000).contains(delay) else { throw AdminError.badRequest("delay_ms must be 0...120000") }
-        let fault = Fault(kind: kind, remaining: count, path: path, delayMilliseconds: delay)
+        var fault = Fault(kind: kind, remaining: count, path: path, delayMilliseconds: delay)
+        if kind == .captureError {
+            guard let code = try request.int("code"), (1...9999).contains(code) else {
+                throw AdminError.badRequest("a capture_error fault needs a code, e.g. 330")
+            }
+            fault.code = code
+        }
         emulator.faults.add(fault)
         return ["fault": fault.json, "faults": faults()["faults"] ?? []]
     }
@@ -83,8 +89,12 @@ struct AdminControl: Sendable {
         return faults()
     }
 
+    /// Requests and request-body bytes, both keyed `METHOD /path`.
     func counters() -> JSONValue {
-        ["counters": .object(emulator.counters.snapshot.mapValues { .int(Int64($0)) })]
+        [
+            "counters": .object(emulator.counters.snapshot.mapValues { .int(Int64($0)) }),
+            "request_bytes": .object(emulator.counters.bytesSnapshot.mapValues { .int(Int64($0)) }),
+        ]
     }
 
     func clearCounters() -> JSONValue {

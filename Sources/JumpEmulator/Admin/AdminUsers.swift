@@ -27,8 +27,9 @@ struct AdminUsers: Sendable {
         let now = emulator.clock.now().timeIntervalSince1970
         let value = JSONValue.object(attributes)
         let user: UserRow
+        let stored: [String: JSONValue]
         do {
-            user = try await emulator.store.write { db -> UserRow in
+            (user, stored) = try await emulator.store.write { db -> (UserRow, [String: JSONValue]) in
                 var updater = RecordUpdater(schema: schema, nextElementId: 1)
                 let stored = try updater.update([:], at: .root, with: value)
                 try RecordConstraints.checkRequired(stored, schema: schema)
@@ -43,7 +44,7 @@ struct AdminUsers: Sendable {
                     nextElementId: updater.nextElementId)
                 user.setAttributes(stored)
                 try user.insert(db)
-                return user
+                return (user, stored)
             }
         } catch let error as CaptureError {
             if error.code == 361, error.extras["attribute_name"] == "/email" {
@@ -51,7 +52,8 @@ struct AdminUsers: Sendable {
             }
             throw AdminError.invalidRecord(error)
         }
-        return ["user": RecordShaper(schema: schema).shape(user.attributes, reserved: user.reserved)]
+        emulator.records.remember(user, attributes: stored)
+        return ["user": RecordShaper(schema: schema).shape(stored, reserved: user.reserved)]
     }
 
     /// All users, or those of `client_id`.
@@ -108,6 +110,6 @@ struct AdminUsers: Sendable {
 
     private func shaped(_ user: UserRow) async throws -> JSONValue {
         let schema = try await emulator.apps.app(clientId: user.clientId)?.schema ?? DefaultSchema.user
-        return RecordShaper(schema: schema).shape(user.attributes, reserved: user.reserved)
+        return RecordShaper(schema: schema).shape(emulator.records.attributes(of: user), reserved: user.reserved)
     }
 }

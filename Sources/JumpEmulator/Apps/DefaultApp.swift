@@ -3,12 +3,14 @@ enum DefaultApp {
     static let clientId = "jump-default-client"
     static let captureAppId = "default-app"
     static let engageAppId = "jump-default-engage"
+    static let clientSecret = "jump-default-secret"
 
     static var row: AppRow {
         AppRow(
             clientId: clientId, captureAppId: captureAppId, flowName: DefaultFlow.name,
             flowVersion: DefaultFlow.version,
             locales: JSONValue.array(DefaultFlow.locales.map(JSONValue.string)).serialized(),
-            thinRegistration: false, engageAppId: engageAppId, flowJSON: nil, schemaJSON: nil, isDefault: true)
+            thinRegistration: false, engageAppId: engageAppId, flowJSON: nil, schemaJSON: nil, isDefault: true,
+            clientSecret: clientSecret, passwordRecoverURL: nil)
     }
 }

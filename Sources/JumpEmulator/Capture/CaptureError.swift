@@ -6,6 +6,8 @@ struct CaptureError: Error, Sendable, Equatable {
     var description: String
     /// Code-specific fields such as `argument_name` or `invalid_fields`.
     var extras: [String: JSONValue] = [:]
+    /// Capture answers API errors with HTTP 200; `/oauth/token` uses 400 (protocol.md §3.3.12).
+    var httpStatus: Int = 200
 
     var json: JSONValue {
         var body = extras
@@ -33,6 +35,11 @@ extension CaptureError {
                      description: "the client_id is not that of a known API client")
     }
 
+    static func invalidClientCredentials() -> CaptureError {
+        CaptureError(code: 402, error: "invalid_client_credentials",
+                     description: "the client_id and client_secret do not match a known API client")
+    }
+
     static func unknownEntityType(_ name: String) -> CaptureError {
         CaptureError(code: 222, error: "unknown_entity_type", description: "unknown entity type \(name)",
                      extras: ["type_name": .string(name)])
@@ -42,6 +49,14 @@ extension CaptureError {
     static func invalidCredentials(form: String, locale: MessageLocale) -> CaptureError {
         CaptureError(code: 210, error: "invalid_credentials", description: Message.invalidCredentials.text(.enUS),
                      extras: ["invalid_fields": .object([form: .array([.string(Message.invalidCredentials.text(locale))])])])
+    }
+
+    /// No account for the user id of a forgot-password or resend-verification form: a form-level
+    /// message keyed by the form name, as the SDKs show it (protocol.md §3.3.5). protocol.md does
+    /// not know the name of code 212; the emulator calls it `no_such_user`.
+    static func noSuchUser(form: String, locale: MessageLocale) -> CaptureError {
+        CaptureError(code: 212, error: "no_such_user", description: Message.noAccountForEmail.text(.enUS),
+                     extras: ["invalid_fields": .object([form: .array([.string(Message.noAccountForEmail.text(locale))])])])
     }
 
     static func formValidation(_ invalidFields: [String: [String]]) -> CaptureError {
@@ -88,6 +103,13 @@ extension CaptureError {
     static func lengthViolation(_ path: String, limit: Int) -> CaptureError {
         CaptureError(code: 363, error: "length_violation",
                      description: "attribute \(path) is longer than \(limit) characters",
+                     extras: ["attribute_name": .string(path)])
+    }
+
+    /// `entity.replace` assigns new element ids; an element that brings one is refused.
+    static func idInNewRecord(_ path: String) -> CaptureError {
+        CaptureError(code: 320, error: "id_in_new_record",
+                     description: "elements written to \(path) by a replace cannot carry an id",
                      extras: ["attribute_name": .string(path)])
     }
 

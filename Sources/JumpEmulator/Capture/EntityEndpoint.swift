@@ -7,7 +7,8 @@ struct EntityEndpoint: Sendable {
         let signedIn = try await emulator.authenticate(call)
         let path = try AttributePath.parse(call.params["attribute_name"])
         let schema = signedIn.app.schema
-        let record = RecordShaper(schema: schema).shape(signedIn.user.attributes, reserved: signedIn.user.reserved)
+        let record = RecordShaper(schema: schema).shape(
+            emulator.records.attributes(of: signedIn.user), reserved: signedIn.user.reserved)
         let result = try RecordReader(schema: schema).value(at: path, in: record)
         return .object(["stat": "ok", "result": result])
     }

@@ -1,5 +1,6 @@
 /// `POST /entityType` with `type_name=user`: the app's schema in Capture's shape. The app is the
-/// one of `client_id`, else the one of the access token, else the default app.
+/// one of `client_id`, else the one of the access token, else the default app. When the app has a
+/// `write_with_token` access schema, `access_schema` lists its paths (an emulator extra).
 struct EntityTypeEndpoint: Sendable {
     let emulator: Emulator
 
@@ -16,6 +17,11 @@ struct EntityTypeEndpoint: Sendable {
             throw CaptureError.missingArgument("client_id")
         }
         guard typeName == app.schema.name else { throw CaptureError.unknownEntityType(typeName) }
-        return ["stat": "ok", "schema": app.schema.json]
+        var answer: [String: JSONValue] = ["stat": "ok", "schema": app.schema.json]
+        // An emulator extra for SDKs: what the app's access tokens may write, when it is limited.
+        if let access = try await emulator.accessSchema(clientId: app.clientId, type: .writeWithToken) {
+            answer["access_schema"] = ["write_with_token": .array(access.paths.map(JSONValue.string))]
+        }
+        return .object(answer)
     }
 }

@@ -47,6 +47,7 @@ struct RegistrationEndpoint: Sendable {
         let lifetime = emulator.tokenLifetime
         let refreshSecret = call.params["refresh_secret"]
         let redirectUri = call.params["redirect_uri"]
+        let baseURL = emulator.publicBaseURL
         let (user, issued) = try await emulator.store.write { db -> (UserRow, SessionIssuer.Issued) in
             // Checked again inside the transaction: another registration may have won meanwhile.
             let late = try UniquenessCheck.conflicts(
@@ -64,6 +65,10 @@ struct RegistrationEndpoint: Sendable {
                 lastUpdated: now.timeIntervalSince1970, nextElementId: 1)
             user.setAttributes(built.attributes)
             try user.insert(db)
+            // Capture mails new users a verification link; the emulator keeps it in its outbox.
+            if let address = built.attributes["email"]?.stringValue, let id = user.id {
+                try Mailbox.send(.verification, to: address, userId: id, app: app, locale: locale, baseURL: baseURL, now: now, in: db)
+            }
             let issued = try SessionIssuer.issue(
                 userId: user.id ?? 0, clientId: clientId, refreshSecret: refreshSecret, responseType: responseType,
                 redirectUri: redirectUri, now: now, lifetime: lifetime, in: db)

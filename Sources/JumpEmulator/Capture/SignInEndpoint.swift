@@ -28,7 +28,7 @@ struct SignInEndpoint: Sendable {
                 userId: userId, clientId: clientId, refreshSecret: refreshSecret, responseType: responseType,
                 redirectUri: redirectUri, now: now, lifetime: lifetime, in: db)
         }
-        let record = RecordShaper(schema: app.schema).shape(user.attributes, reserved: user.reserved)
+        let record = RecordShaper(schema: app.schema).shape(emulator.records.attributes(of: user), reserved: user.reserved)
         return SessionIssuer.response(issued, isNew: false, record: record)
     }
 }

@@ -1,5 +1,6 @@
 /// The default app's flow: sign-in, registration, social registration, forgot-password, edit-profile,
-/// change-password and resend-verification forms, with validation rules and texts in each locale.
+/// change-password (with the current password, or after a reset without it) and resend-verification
+/// forms, with validation rules and texts in each locale.
 enum DefaultFlow {
     static let name = "standard"
     static let version = "20261121000000000001"
@@ -16,6 +17,7 @@ enum DefaultFlow {
         ("forgotPasswordForm", ["signInEmailAddress"]),
         ("editProfileForm", ["displayName", "firstName", "lastName", "aboutMe", "birthdate"]),
         ("changePasswordForm", ["currentPassword", "newPassword", "newPasswordConfirm"]),
+        ("changePasswordFormNoAuth", ["newPassword", "newPasswordConfirm"]),
         ("resendVerificationForm", ["signInEmailAddress"]),
     ]
 

@@ -15,10 +15,20 @@ struct FormRecordBuilder: Sendable {
         var fieldForPath: [String: String] = [:]
     }
 
-    func build(fields: [FlowField], validation: inout FormValidation) -> Built {
+    /// With `clearing` (profile edits), a field that is sent blank writes null: the user emptied it.
+    /// Registration leaves it out, so a new record simply does not have the value.
+    func build(fields: [FlowField], validation: inout FormValidation, clearing params: FormParams? = nil) -> Built {
         var built = Built()
         for field in fields where validation.errors[field.name] == nil {
-            guard let value = validation.values[field.name] else { continue }
+            guard let value = validation.values[field.name] else {
+                if let params, Self.isSentBlank(field, params), let path = field.schemaPath {
+                    let steps = path.split(separator: ".").map(String.init)
+                    if let attribute = resolve(steps), attribute.type != .password {
+                        Self.set(.null, at: steps[...], in: &built.attributes)
+                    }
+                }
+                continue
+            }
             for (path, text) in targets(of: field, value: value) {
                 if let message = store(text, at: path, into: &built) {
                     validation.fail(field.name, message)
@@ -28,6 +38,18 @@ struct FormRecordBuilder: Sendable {
             }
         }
         return built
+    }
+
+    /// The field's parameter is there but blank (for a dateselect: every part is).
+    private static func isSentBlank(_ field: FlowField, _ params: FormParams) -> Bool {
+        if field.type == "dateselect" {
+            let parts = ["year", "month", "day"].map { params["\(field.name)[dateselect_\($0)]"] }
+            if parts.contains(where: { $0 != nil }) {
+                return parts.allSatisfy { ($0 ?? "").allSatisfy(\.isWhitespace) }
+            }
+        }
+        guard let raw = params[field.name] else { return false }
+        return raw.allSatisfy(\.isWhitespace)
     }
 
     /// The (dot path, text) pairs a field writes.

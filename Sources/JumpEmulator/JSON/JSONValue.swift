@@ -51,11 +51,11 @@ extension JSONValue: Codable {
 extension JSONValue {
     /// Parses JSON text; nil when the text is not JSON (callers turn that into their own error).
     public static func parse(_ text: String) -> JSONValue? {
-        parse(data: Data(text.utf8))
+        JSONParser.parse(text)
     }
 
     public static func parse(data: Data) -> JSONValue? {
-        try? JSONDecoder().decode(JSONValue.self, from: data)
+        data.withUnsafeBytes { raw in JSONParser.parse(bytes: raw.bindMemory(to: UInt8.self)) }
     }
 
     public var objectValue: [String: JSONValue]? {

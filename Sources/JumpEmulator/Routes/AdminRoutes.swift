@@ -13,6 +13,7 @@ struct AdminRoutes: Sendable {
         let control = AdminControl(emulator: emulator)
         let apps = AdminApps(emulator: emulator)
         let users = AdminUsers(emulator: emulator)
+        let emails = AdminEmails(emulator: emulator)
 
         route(group, .post, "reset") { _, _ in try await control.reset() }
 
@@ -24,6 +25,12 @@ struct AdminRoutes: Sendable {
         route(group, .delete, "apps/:client_id") { _, context in
             try await apps.delete(clientId: try Self.parameter("client_id", context))
         }
+        route(group, .post, "apps/:client_id/access_schema") { request, context in
+            try await apps.setAccessSchema(clientId: try Self.parameter("client_id", context), request)
+        }
+        route(group, .get, "apps/:client_id/access_schema") { _, context in
+            try await apps.accessSchemas(clientId: try Self.parameter("client_id", context))
+        }
 
         route(group, .post, "users", status: .created) { request, _ in try await users.create(request) }
         route(group, .get, "users") { request, _ in try await users.list(request) }
@@ -32,6 +39,9 @@ struct AdminRoutes: Sendable {
         route(group, .delete, "users/:uuid") { _, context in
             try await users.delete(uuid: try Self.parameter("uuid", context))
         }
+
+        route(group, .get, "emails") { request, _ in try await emails.list(request) }
+        route(group, .delete, "emails") { _, _ in try await emails.clear() }
 
         route(group, .get, "settings") { _, _ in control.settings() }
         route(group, .post, "settings") { request, _ in try await control.updateSettings(request) }

@@ -13,9 +13,19 @@ struct CaptureRoutes: Sendable {
         post("/oauth/auth_native_traditional", on: router, SignInEndpoint(emulator: emulator).handle)
         post("/oauth/register_native_traditional", on: router, RegistrationEndpoint(emulator: emulator).handle)
         post("/oauth/refresh_access_token", on: router, RefreshEndpoint(emulator: emulator).handle)
+        post("/oauth/update_profile_native", on: router, UpdateProfileEndpoint(emulator: emulator).handle)
+        post("/oauth/forgot_password_native", on: router,
+             MailedCodeEndpoint(emulator: emulator, kind: .passwordReset).handle)
+        post("/oauth/verify_email_native", on: router, MailedCodeEndpoint(emulator: emulator, kind: .verification).handle)
+        post("/oauth/token", on: router, TokenEndpoint(emulator: emulator).handle)
         post("/entity", on: router, EntityEndpoint(emulator: emulator).handle)
         post("/entity.update", on: router, EntityUpdateEndpoint(emulator: emulator).handle)
+        post("/entity.replace", on: router, EntityReplaceEndpoint(emulator: emulator).handle)
+        post("/entity.delete", on: router, EntityDeleteEndpoint(emulator: emulator).handle)
         post("/entityType", on: router, EntityTypeEndpoint(emulator: emulator).handle)
+        let accessSchemas = AccessSchemaEndpoints(emulator: emulator)
+        post("/entityType.setAccessSchema", on: router, accessSchemas.set)
+        post("/entityType.getAccessSchema", on: router, accessSchemas.get)
     }
 
     private func post(
@@ -38,7 +48,7 @@ struct CaptureRoutes: Sendable {
             let call = try await RequestBodies.captureCall(request, context: context)
             return JSONResponse.make(try await handler(call))
         } catch let error as CaptureError {
-            return JSONResponse.make(error.json)
+            return JSONResponse.make(error.json, status: HTTPResponse.Status(code: error.httpStatus))
         } catch let error as any HTTPResponseError {
             throw error  // e.g. 413 for an oversized body; ErrorBodyMiddleware words it
         } catch {

@@ -18,7 +18,13 @@ struct TrafficMiddleware: RouterMiddleware {
     ) async throws -> Response {
         let path = request.uri.path
         guard !AdminPaths.isAdmin(path) else { return try await next(request, context) }
-        emulator.counters.record(method: request.method.rawValue, path: path)
+        let method = request.method.rawValue
+        emulator.counters.record(method: method, path: path)
+        // Read the body here (bounded as everywhere) to count its bytes; the endpoint reads the
+        // buffered copy.
+        var request = request
+        let body = try await request.collectBody(upTo: context.maxUploadSize)
+        emulator.counters.addBytes(body.readableBytes, method: method, path: path)
         guard let fault = emulator.faults.take(path: path) else { return try await next(request, context) }
         switch fault.kind {
         case .http500:
@@ -34,6 +40,8 @@ struct TrafficMiddleware: RouterMiddleware {
             return JSONResponse.raw("{\"stat\":\"ok\",")
         case .empty:
             return JSONResponse.raw("")
+        case .captureError:
+            return JSONResponse.make(CaptureError.injected(code: fault.code).json)
         case .delay:
             try await Task.sleep(for: .milliseconds(fault.delayMilliseconds))
             return try await next(request, context)

@@ -31,6 +31,9 @@ enum DefaultSchema {
             .string("verifiedEmail"),
             .of(.json, "profile"),
             .of(.json, "accessCredentials"),
+            // A plural inside a plural's elements, as in Capture's default schema, so paths like
+            // /profiles#5/friends#9/displayName exist and SDKs can test them.
+            .plural("friends", [.string("identifier", length: 1000), .string("displayName", length: 64)]),
         ]),
     ])
 }

@@ -2,7 +2,7 @@
 /// `required` (362) and `unique` (361).
 enum RecordConstraints {
     /// One value of a `unique` attribute, normalised for comparison.
-    struct UniqueValue: Sendable, Equatable {
+    struct UniqueValue: Sendable, Hashable {
         /// Where the attribute sits, e.g. `/email` or `/profiles/identifier`; used in errors.
         var attributePath: String
         /// Lowercased when the attribute is case-insensitive.
@@ -17,7 +17,7 @@ enum RecordConstraints {
     private static func checkRequired(
         _ members: [String: JSONValue], children: [SchemaAttribute], path: AttributePath
     ) throws(CaptureError) {
-        for child in children {
+        for child in children where child.required || child.containsRequired {
             let value = members[child.name] ?? .null
             let here = path.appending(child.name)
             if child.required, child.type != .plural, value.isNull {
@@ -60,7 +60,7 @@ enum RecordConstraints {
     private static func collect(
         _ members: [String: JSONValue], children: [SchemaAttribute], prefix: String, into found: inout [UniqueValue]
     ) {
-        for child in children {
+        for child in children where child.unique || child.containsUnique {
             let path = prefix + "/" + child.name
             let value = members[child.name] ?? .null
             switch child.type {

@@ -34,7 +34,17 @@ struct RecordShaper: Sendable {
         case .object:
             return shapeMembers(value?.objectValue ?? [:], of: attribute)
         case .plural:
-            return .array((value?.arrayValue ?? []).map { shapeMembers($0.objectValue ?? [:], of: attribute) })
+            let elements = value?.arrayValue ?? []
+            // Stored elements hold only schema members (every write is checked), so an element with
+            // as many members as the plural has children already has them all. When none of them is
+            // a container or unreadable, it is its own shape: big plurals are then read without
+            // rebuilding each element.
+            let simple = !attribute.children.contains { $0.isContainer || !$0.isReadable }
+            let complete = attribute.children.count
+            return .array(elements.map { element in
+                if simple, let members = element.objectValue, members.count == complete { return element }
+                return shapeMembers(element.objectValue ?? [:], of: attribute)
+            })
         default:
             return value ?? .null
         }

@@ -26,6 +26,17 @@ struct SchemaAttribute: Sendable, Equatable {
     var isReadable: Bool { type != .password }
 
     var isContainer: Bool { type == .object || type == .plural }
+
+    /// Whether some attribute below this one is `required`, so record-wide checks can skip the
+    /// subtrees (e.g. 100 000 photos) that cannot fail them.
+    var containsRequired: Bool {
+        children.contains { $0.required || $0.containsRequired }
+    }
+
+    /// Whether some attribute below this one is `unique`.
+    var containsUnique: Bool {
+        children.contains { $0.unique || $0.containsUnique }
+    }
 }
 
 extension SchemaAttribute {

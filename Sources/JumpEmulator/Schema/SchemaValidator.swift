@@ -1,8 +1,13 @@
 /// Checks one scalar value written to an attribute against the attribute's type and length, and
 /// normalises it (dates to Capture's text formats). Containers are handled by `RecordUpdater`.
 enum SchemaValidator {
-    static func validate(_ value: JSONValue, as attribute: SchemaAttribute, path: String) throws(CaptureError) -> JSONValue {
+    /// `path` names the attribute in an error; it is only built when there is one (big writes check
+    /// hundreds of thousands of values).
+    static func validate(
+        _ value: JSONValue, as attribute: SchemaAttribute, path pathText: @autoclosure () -> String
+    ) throws(CaptureError) -> JSONValue {
         if value.isNull { return .null }
+        var path: String { pathText() }
         switch attribute.type {
         case .id, .uuid:
             throw CaptureError.reservedAttribute(path)

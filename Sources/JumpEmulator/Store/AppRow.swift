@@ -17,6 +17,11 @@ struct AppRow: Codable, Sendable, Equatable, FetchableRecord, PersistableRecord 
     /// A custom schema given to the admin API; nil uses the default schema.
     var schemaJSON: String?
     var isDefault: Bool
+    /// The secret that authenticates the client to `/oauth/token` and `entityType.*AccessSchema`.
+    var clientSecret: String?
+    /// Where a password-reset email links to (`?code=` is added); nil means the emulator's own
+    /// `/password_recover` page.
+    var passwordRecoverURL: String?
 
     enum CodingKeys: String, CodingKey {
         case clientId = "client_id"
@@ -29,6 +34,8 @@ struct AppRow: Codable, Sendable, Equatable, FetchableRecord, PersistableRecord 
         case flowJSON = "flow_json"
         case schemaJSON = "schema_json"
         case isDefault = "is_default"
+        case clientSecret = "client_secret"
+        case passwordRecoverURL = "password_recover_url"
     }
 
     var localeList: [String] {

@@ -1,8 +1,15 @@
 import GRDB
 
-/// An OAuth authorization code issued with `response_type=code_and_token`, for a server to exchange.
+/// A single-use code: an OAuth authorization code issued with `response_type=code_and_token`, or the
+/// code of a password-reset or verification email. `/oauth/token` exchanges the first two kinds.
 struct AuthorizationCodeRow: Codable, Sendable, Equatable, FetchableRecord, PersistableRecord {
     static let databaseTableName = "authorization_codes"
+
+    enum Kind: String, Sendable {
+        case authorization
+        case passwordReset = "password_reset"
+        case verification
+    }
 
     var code: String
     var userId: Int64
@@ -11,6 +18,7 @@ struct AuthorizationCodeRow: Codable, Sendable, Equatable, FetchableRecord, Pers
     var issuedAt: Double
     var expiresAt: Double
     var used: Bool
+    var kind: String = Kind.authorization.rawValue
 
     enum CodingKeys: String, CodingKey {
         case code
@@ -20,5 +28,6 @@ struct AuthorizationCodeRow: Codable, Sendable, Equatable, FetchableRecord, Pers
         case issuedAt = "issued_at"
         case expiresAt = "expires_at"
         case used
+        case kind
     }
 }

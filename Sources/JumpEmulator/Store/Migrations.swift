@@ -58,6 +58,36 @@ enum Migrations {
                 );
                 """)
         }
+        migrator.registerMigration("v2") { db in
+            // Client secrets (for /oauth/token and the access-schema calls), the reset link's base,
+            // the purpose of a code (sign-in authorization, password reset, email verification),
+            // OAuth refresh tokens, access schemas and the captured outgoing emails.
+            try db.execute(sql: """
+                ALTER TABLE apps ADD COLUMN client_secret TEXT;
+                ALTER TABLE apps ADD COLUMN password_recover_url TEXT;
+                UPDATE apps SET client_secret = 'jump-default-secret' WHERE is_default = 1;
+                UPDATE apps SET client_secret = lower(hex(randomblob(16))) WHERE client_secret IS NULL;
+                ALTER TABLE authorization_codes ADD COLUMN kind TEXT NOT NULL DEFAULT 'authorization';
+                ALTER TABLE sessions ADD COLUMN refresh_token TEXT;
+                CREATE UNIQUE INDEX sessions_refresh_token ON sessions(refresh_token);
+                CREATE TABLE access_schemas (
+                    client_id TEXT NOT NULL REFERENCES apps(client_id) ON DELETE CASCADE,
+                    access_type TEXT NOT NULL,
+                    attributes TEXT NOT NULL,
+                    PRIMARY KEY (client_id, access_type)
+                );
+                CREATE TABLE emails (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    client_id TEXT NOT NULL,
+                    kind TEXT NOT NULL,
+                    to_address TEXT NOT NULL,
+                    code TEXT NOT NULL,
+                    link TEXT NOT NULL,
+                    locale TEXT NOT NULL,
+                    created REAL NOT NULL
+                );
+                """)
+        }
         return migrator
     }
 }

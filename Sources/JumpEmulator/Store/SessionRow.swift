@@ -13,6 +13,8 @@ struct SessionRow: Codable, Sendable, Equatable, FetchableRecord, PersistableRec
     var issuedAt: Double
     var expiresAt: Double
     var retired: Bool
+    /// The OAuth refresh token of a session made by `/oauth/token` (single use); nil otherwise.
+    var refreshToken: String? = nil
 
     enum CodingKeys: String, CodingKey {
         case accessToken = "access_token"
@@ -22,6 +24,7 @@ struct SessionRow: Codable, Sendable, Equatable, FetchableRecord, PersistableRec
         case issuedAt = "issued_at"
         case expiresAt = "expires_at"
         case retired
+        case refreshToken = "refresh_token"
     }
 
     static func find(token: String, in db: Database) throws -> SessionRow? {

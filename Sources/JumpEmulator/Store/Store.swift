@@ -12,7 +12,8 @@ final class Store: Sendable {
         self.queue = queue
     }
 
-    static func open(path: String) throws -> Store {
+    /// `upTo` stops after the named migration (tests build an older database with it).
+    static func open(path: String, upTo lastMigration: String? = nil) throws -> Store {
         var configuration = Configuration()
         configuration.foreignKeysEnabled = true
         configuration.label = "jump-emulator"
@@ -22,7 +23,11 @@ final class Store: Sendable {
         } else {
             queue = try DatabaseQueue(path: path, configuration: configuration)
         }
-        try Migrations.migrator.migrate(queue)
+        if let lastMigration {
+            try Migrations.migrator.migrate(queue, upTo: lastMigration)
+        } else {
+            try Migrations.migrator.migrate(queue)
+        }
         return Store(queue: queue)
     }
 
@@ -44,16 +49,19 @@ final class Store: Sendable {
         }
     }
 
-    /// Wipes users, sessions, codes, extra apps and settings; restores the default app.
+    /// Wipes users, sessions, codes, extra apps, access schemas, emails and settings; restores the
+    /// default app.
     func reset() async throws {
         try await write { db in
             try db.execute(sql: """
                 DELETE FROM authorization_codes;
                 DELETE FROM sessions;
                 DELETE FROM users;
+                DELETE FROM access_schemas;
                 DELETE FROM apps;
                 DELETE FROM settings;
-                DELETE FROM sqlite_sequence WHERE name = 'users';
+                DELETE FROM emails;
+                DELETE FROM sqlite_sequence WHERE name IN ('users', 'emails');
                 """)
             try DefaultApp.row.insert(db)
         }

@@ -8,7 +8,7 @@ enum UniquenessCheck {
         in db: Database
     ) throws -> [String] {
         var conflicts: [String] = []
-        var others: [RecordConstraints.UniqueValue]?
+        var others: Set<RecordConstraints.UniqueValue>?
         for value in values {
             let taken: Bool
             switch value.attributePath {
@@ -19,9 +19,9 @@ enum UniquenessCheck {
                 taken = try UserRow.find(username: value.value, clientId: clientId, in: db).map { $0.id != excludingUserId } ?? false
             default:
                 if others == nil {
-                    others = try UserRow.all(clientId: clientId, in: db)
+                    others = Set(try UserRow.all(clientId: clientId, in: db)
                         .filter { $0.id != excludingUserId }
-                        .flatMap { RecordConstraints.uniqueValues($0.attributes, schema: schema) }
+                        .flatMap { RecordConstraints.uniqueValues($0.attributes, schema: schema) })
                 }
                 taken = others?.contains(value) ?? false
             }

@@ -8,6 +8,8 @@ enum Message: Sendable {
     case invalidValue
     case invalidDate
     case tooLong
+    case incorrectPassword
+    case noAccountForEmail
 
     func text(_ locale: MessageLocale) -> String {
         switch locale {
@@ -26,6 +28,8 @@ enum Message: Sendable {
         case .invalidValue: return "This value is not valid."
         case .invalidDate: return "Please enter a valid date."
         case .tooLong: return "This value is too long."
+        case .incorrectPassword: return "The current password is incorrect."
+        case .noAccountForEmail: return "We could not find an account with that email address."
         }
     }
 
@@ -39,6 +43,8 @@ enum Message: Sendable {
         case .invalidValue: return "Cette valeur n’est pas valide."
         case .invalidDate: return "Veuillez saisir une date valide."
         case .tooLong: return "Cette valeur est trop longue."
+        case .incorrectPassword: return "Le mot de passe actuel est incorrect."
+        case .noAccountForEmail: return "Aucun compte ne correspond à cette adresse e-mail."
         }
     }
 }

@@ -107,6 +107,40 @@ struct Harness: Sendable {
         return try await capture("/entity.update", params)
     }
 
+    func replace(_ token: String, _ attributes: JSONValue, attributeName: String? = nil, includeRecord: Bool = false)
+        async throws -> JSONValue
+    {
+        var params: [(String, String)] = [("access_token", token), ("attributes", attributes.serialized())]
+        if let attributeName { params.append(("attribute_name", attributeName)) }
+        if includeRecord { params.append(("include_record", "true")) }
+        return try await capture("/entity.replace", params)
+    }
+
+    func delete(_ token: String, _ attributeName: String) async throws -> JSONValue {
+        try await capture("/entity.delete", [("access_token", token), ("attribute_name", attributeName)])
+    }
+
+    /// A form-encoded POST whose status is not necessarily 200 (`/oauth/token` answers errors with 400).
+    func post(_ path: String, _ params: [(String, String)], headers: HTTPFields = [:]) async throws -> (HTTPResponse.Status, JSONValue) {
+        let response = try await request(
+            .post, path, body: Form.encode(params), contentType: "application/x-www-form-urlencoded", headers: headers)
+        #expect(response.headers[.contentType] == "application/json")
+        return (response.status, JSONValue.parse(String(buffer: response.body)) ?? .null)
+    }
+
+    /// The captured outgoing emails, oldest first.
+    func emails(to address: String? = nil) async throws -> [JSONValue] {
+        let query = address.map { "?to=\(Form.value($0))" } ?? ""
+        return try await admin(.get, "/emails" + query).1["emails"]?.arrayValue ?? []
+    }
+
+    /// Signs in by email through the default sign-in form.
+    func signIn(email: String, password: String) async throws -> JSONValue {
+        try await signIn([("form", "signInForm"), ("signInEmailAddress", email), ("currentPassword", password)])
+    }
+
+    static let defaultSecret = "jump-default-secret"
+
     // MARK: - Refresh
 
     static func refreshSignature(secret: String, date: String, token: String) -> String {
