@@ -31,6 +31,13 @@ public final class MemorySessionStore: SessionStore {
     public func load() throws(JumpError) -> [UInt8]? { bytes.withLock { $0 } }
     public func save(_ data: [UInt8]) throws(JumpError) { bytes.withLock { $0 = data } }
     public func erase() throws(JumpError) { bytes.withLock { $0 = nil } }
-    public func append(_ data: [UInt8]) throws(JumpError) { bytes.withLock { $0 = ($0 ?? []) + data } }
+    public func append(_ data: [UInt8]) throws(JumpError) {
+        bytes.withLock { stored in
+            var all = stored ?? []
+            stored = nil  // so `all` is the only reference and grows in place
+            all.append(contentsOf: data)
+            stored = all
+        }
+    }
     public var appendsCheaply: Bool { true }
 }
