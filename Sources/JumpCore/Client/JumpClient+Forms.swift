@@ -6,8 +6,9 @@ extension JumpClient {
     /// attributes, or nil) applied on top; then the record is fetched again.
     ///
     /// `attributes` reach the local record only once the server accepted the form: values it refused must
-    /// not linger as pending edits that a later sync would push past the form's validation. Attributes the
-    /// form has no field for stay local, unsynced edits.
+    /// not linger as pending edits that a later sync would push past the form's validation. A null in
+    /// `attributes` clears the field (it is sent blank). Attributes the form has no field for stay local,
+    /// unsynced edits.
     public func updateProfile(attributes: JSON? = nil, cancellation: Cancellation? = nil) throws(JumpError) {
         let edits = try profileEdits(attributes)
         let generation = try state.withLock { s throws(JumpError) -> UInt64 in
@@ -22,7 +23,9 @@ extension JumpClient {
             for (path, value) in edits { try copy.set(path, to: value) }
             return copy.current
         }
-        let fields = try FormMapping.parameters(form: form, flow: flow, record: edited, password: nil, unmapped: .ignore)
+        // Nulls in `attributes` clear their fields: those go out blank rather than being left out.
+        let fields = try FormMapping.parameters(form: form, flow: flow, record: edited, password: nil, unmapped: .ignore,
+                                                emptied: attributes.map { FormMapping.nullPaths(of: $0) } ?? [])
         try submitProfileForm(form, fields: fields, flow: flow, generation: generation, cancellation: cancellation)
 
         if !edits.isEmpty {
