@@ -100,6 +100,19 @@ final class RecordingTransport: Transport {
         #expect(form["aboutMe"] == nil)  // null in the record: not sent
     }
 
+    @Test func updateProfileSucceedsWhenTheRefetchFails() throws {
+        let (client, _, uuid) = try signedIn("refetch")
+        try emulator.admin("POST", "/emulator/faults", ["kind": "http_500", "path": "/entity", "count": 1])
+        try client.updateProfile(attributes: ["displayName": "Ann D"])
+        #expect(try storedUser(uuid)["displayName"] == "Ann D")
+        // The local record shows the edit; pending, it is sent again (harmlessly) by the next sync.
+        let view = try client.recordView()
+        #expect(try view.value(at: "/displayName") == "Ann D")
+        #expect(try view.changes().paths == ["/displayName"])
+        try client.fetchRecord()
+        #expect(try view.changes().paths == [])
+    }
+
     @Test func updateProfileClearsFieldsSetToNull() throws {
         let (client, _, uuid) = try signedIn("clear")
         try client.updateProfile(attributes: ["aboutMe": "to be cleared", "birthday": "1990-05-07"])

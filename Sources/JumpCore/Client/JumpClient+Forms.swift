@@ -28,23 +28,28 @@ extension JumpClient {
                                                 emptied: attributes.map { FormMapping.nullPaths(of: $0) } ?? [])
         try submitProfileForm(form, fields: fields, flow: flow, generation: generation, cancellation: cancellation)
 
+        // Fetched before the edits are applied, so the form's own edits never meet the server's copy of
+        // them as unsynced changes (which a fetch would report as conflicts).
+        var fetchFailure: JumpError?
+        do throws(JumpError) { try fetchRecord(cancellation: cancellation) } catch { fetchFailure = error }
         if !edits.isEmpty {
             do throws(JumpError) {
                 try withRecord(generation: generation) { record throws(JumpError) in
-                    for (path, value) in edits { try record.set(path, to: value) }
+                    // What the server now holds needs no edit; the rest (attributes outside the form, or
+                    // all of them when the fetch failed) stays pending for the next sync.
+                    for (path, value) in edits where !JumpClient.holds(record.current, value, at: path) {
+                        try record.set(path, to: value)
+                    }
                 }
             } catch {
                 Log.warning("the profile was updated, but its attributes could not be applied to the local record: \(error.message)")
             }
         }
-        do throws(JumpError) {
-            try fetchRecord(cancellation: cancellation)
-        } catch where error.detail["conflicts"] != nil {
+        if let fetchFailure {
             // Other unsynced edits collided with the server's record: the app has to choose.
-            throw error
-        } catch {
+            if fetchFailure.detail["conflicts"] != nil { throw fetchFailure }
             // The server took the form, so the call succeeded; the record catches up at the next fetch.
-            Log.warning("the profile was updated, but the record could not be fetched again: \(error.message)")
+            Log.warning("the profile was updated, but the record could not be fetched again: \(fetchFailure.message)")
         }
     }
 
@@ -103,6 +108,22 @@ extension JumpClient {
             edits.append((try RecordPath("/" + key), members[key] ?? .null))
         }
         return edits
+    }
+
+    /// True when `record` has `value` at `path` (an object value: every member it names).
+    private static func holds(_ record: JSON, _ value: JSON, at path: RecordPath) -> Bool {
+        var node = record
+        for component in path.components {
+            guard let child = node[component.name] else { return false }
+            node = child
+        }
+        return contains(node, value)
+    }
+
+    private static func contains(_ node: JSON, _ value: JSON) -> Bool {
+        guard case .object(let members) = value else { return node == value }
+        guard case .object = node else { return false }
+        return members.allSatisfy { key, member in node[key].map { contains($0, member) } ?? false }
     }
 
     /// update_profile_native (protocol.md 3.3.7): the form fields, the common parameters, the form name and
