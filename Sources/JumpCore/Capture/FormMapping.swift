@@ -10,9 +10,11 @@ enum FormMapping {
     }
 
     /// The parameters of `form` filled from `record`. Fields of type password get `password`, or are left
-    /// out without one (a record never holds a password).
+    /// out without one (a record never holds a password). A null or missing value is left out, unless its
+    /// dotted path is in `emptied` (a profile edit clearing it): then the field is sent blank, which is how
+    /// a form clears a value.
     static func parameters(form: String, flow: Flow, record: JSON, password: String?,
-                           unmapped: Unmapped = .refuse) throws(JumpError) -> FormParameters {
+                           unmapped: Unmapped = .refuse, emptied: Set<String> = []) throws(JumpError) -> FormParameters {
         let fieldNames = try self.fieldNames(form, in: flow)
         var parameters = FormParameters()
         var usedPaths: [String] = []
@@ -26,7 +28,13 @@ enum FormMapping {
             case .none: continue
             case .path(let path):
                 usedPaths.append(path)
-                guard let value = value(at: path, in: record), !value.isNull else { continue }
+                guard let value = value(at: path, in: record), !value.isNull else {
+                    if emptied.contains(path) {
+                        let blanks = field.type == "dateselect" ? dateSelectParts.map { "\(name)[\($0)]" } : [name]
+                        for blank in blanks { parameters.add(blank, "") }
+                    }
+                    continue
+                }
                 if field.type == "dateselect" {
                     try addDateSelect(name, value, to: &parameters)
                 } else {
@@ -35,7 +43,10 @@ enum FormMapping {
             case .subscripts(let map):
                 for (subscriptName, path) in map {
                     usedPaths.append(path)
-                    guard let value = value(at: path, in: record), !value.isNull else { continue }
+                    guard let value = value(at: path, in: record), !value.isNull else {
+                        if emptied.contains(path) { parameters.add("\(name)[\(subscriptName)]", "") }
+                        continue
+                    }
                     parameters.add("\(name)[\(subscriptName)]", text(of: value))
                 }
             }
@@ -105,6 +116,8 @@ enum FormMapping {
         return parameters
     }
 
+    private static let dateSelectParts = ["dateselect_year", "dateselect_month", "dateselect_day"]
+
     /// "yyyy-MM-dd" -> field[dateselect_year|month|day], zero-padded as Android sends them.
     private static func addDateSelect(_ name: String, _ value: JSON, to parameters: inout FormParameters) throws(JumpError) {
         let parts = (value.stringValue ?? "").split(separator: "-", omittingEmptySubsequences: false)
@@ -141,6 +154,16 @@ enum FormMapping {
             }
         }
         return current
+    }
+
+    /// The dotted paths of the nulls in `value` (an attributes object): the values it clears.
+    static func nullPaths(of value: JSON, prefix: String = "") -> Set<String> {
+        guard case .object(let members) = value else { return value.isNull && !prefix.isEmpty ? [prefix] : [] }
+        var paths: Set<String> = []
+        for (key, member) in members {
+            paths.formUnion(nullPaths(of: member, prefix: prefix.isEmpty ? key : prefix + "." + key))
+        }
+        return paths
     }
 
     private static func leafPaths(of value: JSON, prefix: String) -> [String] {

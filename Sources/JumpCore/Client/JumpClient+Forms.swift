@@ -6,8 +6,9 @@ extension JumpClient {
     /// attributes, or nil) applied on top; then the record is fetched again.
     ///
     /// `attributes` reach the local record only once the server accepted the form: values it refused must
-    /// not linger as pending edits that a later sync would push past the form's validation. Attributes the
-    /// form has no field for stay local, unsynced edits.
+    /// not linger as pending edits that a later sync would push past the form's validation. A null in
+    /// `attributes` clears the field (it is sent blank). Attributes the form has no field for stay local,
+    /// unsynced edits.
     public func updateProfile(attributes: JSON? = nil, cancellation: Cancellation? = nil) throws(JumpError) {
         let edits = try profileEdits(attributes)
         let generation = try state.withLock { s throws(JumpError) -> UInt64 in
@@ -22,28 +23,34 @@ extension JumpClient {
             for (path, value) in edits { try copy.set(path, to: value, schema: schema) }
             return copy.current
         }
-        let fields = try FormMapping.parameters(form: form, flow: flow, record: edited, password: nil, unmapped: .ignore)
+        // Nulls in `attributes` clear their fields: those go out blank rather than being left out.
+        let fields = try FormMapping.parameters(form: form, flow: flow, record: edited, password: nil, unmapped: .ignore,
+                                                emptied: attributes.map { FormMapping.nullPaths(of: $0) } ?? [])
         try submitProfileForm(form, fields: fields, flow: flow, generation: generation, cancellation: cancellation)
 
+        // Fetched before the edits are applied, so the form's own edits never meet the server's copy of
+        // them as unsynced changes (which a fetch would report as conflicts).
+        var fetchFailure: JumpError?
+        do throws(JumpError) { try fetchRecord(cancellation: cancellation) } catch { fetchFailure = error }
         if !edits.isEmpty {
             do throws(JumpError) {
                 for (path, value) in edits {
-                    try editRecord(generation: generation) { record, schema throws(JumpError) in
-                        (try record.set(path, to: value, schema: schema), ())
+                    try editRecord(generation: generation) { record, schema throws(JumpError) -> (RecordOp?, Void) in
+                        // What the server now holds needs no edit; the rest (attributes outside the form, or
+                        // all of them when the fetch failed) stays pending for the next sync.
+                        if JumpClient.holds(record.current, value, at: path) { return (nil, ()) }
+                        return (try record.set(path, to: value, schema: schema), ())
                     }
                 }
             } catch {
                 Log.warning("the profile was updated, but its attributes could not be applied to the local record: \(error.message)")
             }
         }
-        do throws(JumpError) {
-            try fetchRecord(cancellation: cancellation)
-        } catch where error.detail["conflicts"] != nil {
+        if let fetchFailure {
             // Other unsynced edits collided with the server's record: the app has to choose.
-            throw error
-        } catch {
+            if fetchFailure.status == .conflict { throw fetchFailure }
             // The server took the form, so the call succeeded; the record catches up at the next fetch.
-            Log.warning("the profile was updated, but the record could not be fetched again: \(error.message)")
+            Log.warning("the profile was updated, but the record could not be fetched again: \(fetchFailure.message)")
         }
     }
 
@@ -102,6 +109,22 @@ extension JumpClient {
             edits.append((try RecordPath("/" + key), members[key] ?? .null))
         }
         return edits
+    }
+
+    /// True when `record` has `value` at `path` (an object value: every member it names).
+    private static func holds(_ record: JSON, _ value: JSON, at path: RecordPath) -> Bool {
+        var node = record
+        for component in path.components {
+            guard let child = node[component.name] else { return false }
+            node = child
+        }
+        return contains(node, value)
+    }
+
+    private static func contains(_ node: JSON, _ value: JSON) -> Bool {
+        guard case .object(let members) = value else { return node == value }
+        guard case .object = node else { return false }
+        return members.allSatisfy { key, member in node[key].map { contains($0, member) } ?? false }
     }
 
     /// update_profile_native (protocol.md 3.3.7): the form fields, the common parameters, the form name and

@@ -135,7 +135,7 @@ extension JumpClient {
     }
 
     /// Applies an edit and journals the operation it made, so it survives a restart before it is synced.
-    func editRecord<T: Sendable>(generation: UInt64, _ body: (inout UserRecord, RecordSchema?) throws(JumpError) -> (RecordOp, T)) throws(JumpError) -> T {
+    func editRecord<T: Sendable>(generation: UInt64, _ body: (inout UserRecord, RecordSchema?) throws(JumpError) -> (RecordOp?, T)) throws(JumpError) -> T {
         try state.withLock { s throws(JumpError) -> T in
             guard s.generation == generation else {
                 throw JumpError(.notSignedIn, "this record belongs to a session that has ended")
@@ -145,7 +145,7 @@ extension JumpClient {
             guard let (op, result) = outcome else {
                 throw JumpError(.notSignedIn, "this record belongs to a session that has ended")
             }
-            journal(&s, [op])
+            if let op { journal(&s, [op]) }
             return result
         }
     }
