@@ -216,3 +216,28 @@ def test_timestamp_mismatch_is_a_conflict(emu, client) -> None:
     with pytest.raises(jump.Conflict):
         client.sync()
     assert client.sync()["changed"] == ["/aboutMe"]
+
+
+def test_schema_file_in_config_refuses_locally(emu, make_config, tmp_path) -> None:
+    import json
+    import urllib.request
+
+    request = urllib.request.Request(emu.url + "/entityType", data=b"type_name=user&client_id=jump-default-client")
+    with urllib.request.urlopen(request, timeout=10) as response:
+        answer = json.loads(response.read())
+    schema_file = tmp_path / "schema.json"
+    schema_file.write_text(json.dumps({"attr_defs": answer["schema"]["attr_defs"],
+                                       "access_schema": {"write_with_token": ["aboutMe", "photos"]}}))
+    with jump.Client(make_config(captureSchemaFile=str(schema_file))) as client:
+        signed_in_with_photos(emu, client)
+        with client.record as record:
+            record["/aboutMe"] = "allowed"
+            with pytest.raises(jump.InvalidArgument) as refused:
+                record["/givenName"] = "outside the access schema"
+            assert refused.value.detail["argument"] == "/givenName"
+            with pytest.raises(jump.InvalidArgument):
+                record["/aboutMe"] = 12
+        assert client.sync()["changed"] == ["/aboutMe"]
+    with pytest.raises(jump.InvalidArgument) as bad:
+        jump.Client(make_config(captureSchemaFile=str(tmp_path / "missing.json")))
+    assert "captureSchemaFile" in str(bad.value)
