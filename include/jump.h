@@ -83,7 +83,8 @@ typedef enum jump_status {
     JUMP_E_UNSUPPORTED = -15,          /* not possible with this configuration or not implemented           */
     JUMP_E_BUSY = -16,                 /* would deadlock or conflict (e.g. jump_request_wait in a callback)  */
     JUMP_E_INTERNAL = -17,             /* a bug in libjump; the detail says where                            */
-    JUMP_E_CONFLICT = -18              /* the record changed both here and on the server (detail: conflicts) */
+    JUMP_E_CONFLICT = -18,             /* the record changed both here and on the server (detail: conflicts) */
+    JUMP_E_ALREADY_SIGNED_IN = -19     /* another user is signed in (detail: mismatch, current_user_id)      */
 } jump_status;
 
 /* A static, human-readable description of a status code; never NULL (unknown codes included). */
@@ -121,7 +122,8 @@ jump_status jump_set_log_callback(jump_callback callback, void *userdata, jump_f
 
 /* ---------------------------------------------------------------------------------------------------- */
 /* jump_config: settings for a client. Keys (JSON names; unknown keys and wrong types are errors):      */
-/*   captureDomain (string: host, host:port or URL; https required except for loopback hosts),         */
+/*   captureDomain (string: host, host:port or URL; https required except for loopback hosts; needed    */
+/*   with captureClientId for Capture calls only),                                                      */
 /*   captureClientId, captureLocale ("en-US"), captureAppId, captureFlowName, captureFlowVersion (unset */
 /*   = "HEAD"), captureFlowDomain (flow CDN base URL), captureTraditionalSignInFormName ("signInForm"),  */
 /*   captureTraditionalRegistrationFormName ("registrationForm"), captureSocialRegistrationFormName     */
@@ -135,7 +137,9 @@ jump_status jump_set_log_callback(jump_callback callback, void *userdata, jump_f
 /*   traditionalSignInType ("email" | "username"), engageAppId, engageDomain, engageWhitelistedDomain,  */
 /*   engageResponseType ("token_profile" | "token"), storageDirectory (default                          */
 /*   $XDG_DATA_HOME/jump or ~/.local/share/jump; ":memory:" keeps the session in memory only),          */
-/*   connectTimeoutMs (int, 10000), requestTimeoutMs (int, 30000), tokenRefreshMarginSeconds (int, 60). */
+/*   connectTimeoutMs (int, 10000), requestTimeoutMs (int, 30000), tokenRefreshMarginSeconds (int, 60), */
+/*   signInTokenAuthBaseUrl / signInTokenApiBaseUrl (token endpoint and API servers; default: derived   */
+/*   from the sign-in token's environment and region), apiKeyHeader ("x-jump-api-key").                */
 /* ---------------------------------------------------------------------------------------------------- */
 
 typedef struct jump_config jump_config;
@@ -209,7 +213,7 @@ void jump_client_free(jump_client *client);
 jump_status jump_client_state(jump_client *client, char **out_json);
 /* 1 when a user is signed in, 0 otherwise (and for an invalid handle). */
 int jump_client_is_signed_in(jump_client *client);
-/* Reads the saved session again (after a JUMP_E_STORAGE restore error). */
+/* Reads the saved session and credential again (after a JUMP_E_STORAGE restore error). */
 jump_status jump_client_restore(jump_client *client);
 /* Downloads the Capture flow now (normally fetched when first needed) and caches it (in storageDirectory
  * or the host storage); falls back to the cached copy when the download fails. */
@@ -239,8 +243,10 @@ jump_status jump_client_sign_in_async(jump_client *client, const char *user, con
                                       jump_callback callback, void *userdata, jump_free_fn userdata_free,
                                       jump_request **out_request);
 
-/* Signs out: forgets the session in memory and erases it from storage. Unsynced changes are discarded.
- * JUMP_E_STORAGE when the erase failed: the session is gone from memory but still stored; call again. */
+/* Signs out of everything: the Capture session, the sign-in-token or API-key credential, its gist and the
+ * identified external user are forgotten in memory and erased from storage; then, best effort, the
+ * refresh token is revoked on the server. Unsynced changes are discarded. JUMP_E_STORAGE when an erase
+ * failed: the session is gone from memory but still stored; call again. */
 jump_status jump_client_sign_out(jump_client *client);
 
 /* A view of the signed-in user's record (see jump_record). The caller frees it with jump_record_free. */
@@ -303,16 +309,71 @@ jump_status jump_client_resend_verification_email_async(jump_client *client, con
                                                         jump_callback callback, void *userdata,
                                                         jump_free_fn userdata_free, jump_request **out_request);
 
-/* A valid access token for the signed-in user, refreshed first if it is known to be expired. A secret:
- * free it with jump_string_free and do not log it. */
+/* ---- Sign-in tokens and API keys (the backend-issued session; signin-token.md) ---- */
+
+/* Decodes a sign-in token without using it: {"user_id","team_id","environment","region","expires_at"}.
+ * A malformed token is JUMP_E_INVALID_ARGUMENT saying what is wrong. No client, no network. */
+jump_status jump_sign_in_token_decode(const char *sign_in_token, char **out_json);
+/* Exchanges a sign-in token (from the app's backend) for an access + refresh session at /v1/token and
+ * forgets the token. The same user already signed in: nothing to do ({"changed":false}), unless
+ * re-authentication is pending. An API-key session of the same user, environment and region migrates in
+ * place ({"migrated":true}); another signed-in user is JUMP_E_ALREADY_SIGNED_IN naming the "mismatch"
+ * (user_id, environment or region). Refused by the server: JUMP_E_BAD_CREDENTIALS (detail error_type).
+ * out_result (may be NULL): {"user_id","changed","migrated"}. */
+jump_status jump_client_sign_in_with_token(jump_client *client, const char *sign_in_token, char **out_result);
+/* Asynchronous jump_client_sign_in_with_token. */
+jump_status jump_client_sign_in_with_token_async(jump_client *client, const char *sign_in_token,
+                                                 jump_callback callback, void *userdata,
+                                                 jump_free_fn userdata_free, jump_request **out_request);
+/* API-key mode: requests carry api_key in the apiKeyHeader header. user_id may be NULL (configured, no
+ * user). environment: "production", "sandbox", "dev" or "local"; region "us" or "eu". Another signed-in
+ * user is JUMP_E_ALREADY_SIGNED_IN. api_key is a secret: never logged. */
+jump_status jump_client_use_api_key(jump_client *client, const char *api_key, const char *user_id,
+                                    const char *environment, const char *region);
+/* The sign-in status: {"configured","signed_in","use_api_key","use_sign_in_token",
+ * "pending_reauthentication","user_id","team_id","environment","region","external_user_id",
+ * "restore_error"}. When the saved credential cannot be read it comes from the secret-free gist, with
+ * restore_error set (never "signed out" for a storage failure). Changes are events "status_changed". */
+jump_status jump_client_status(jump_client *client, char **out_json);
+/* The app's answer for identify: calls sink once with JSON {"type":"sign_in_token","sign_in_token":..} or
+ * {"type":"api_key","api_key":..,"user_id":..,"environment":..,"region":..} and returns JUMP_OK, or
+ * returns another status to fail the identify. Runs on the thread calling identify; it may block (e.g. ask
+ * the app's backend) but must not call jump_* functions of this client. */
+typedef jump_status (*jump_authenticate_fn)(void *userdata, const char *external_user_id, jump_storage_sink sink,
+                                            void *sink_context);
+/* Makes the signed-in user the one of the app's external_user_id: nothing (and no callback) when it already
+ * is; otherwise authenticate supplies a credential; a different signed-in user is signed out first, the same
+ * user keeps the session. Serialized per client. out_result (may be NULL): {"action":"none"|"kept"|
+ * "reauthenticated"|"signed_in"|"switched","user_id"}. */
+jump_status jump_client_identify_external_user(jump_client *client, const char *external_user_id,
+                                               jump_authenticate_fn authenticate, void *userdata,
+                                               char **out_result);
+
+/* ---- Authorized requests ---- */
+
+/* Sends method (GET, POST, PUT, PATCH, DELETE) to url with the client's credential: the sign-in-token
+ * session's bearer token, else the API key, else the Capture access token. url is relative ("/v2/...") to
+ * that credential's server, or absolute on it (never another server). headers_json: a JSON object of
+ * extra headers, or NULL; body: body_length bytes, or NULL. Expiring tokens are refreshed first; a 401
+ * refreshes once and replays once. out_response: {"status","headers":[[name,value],..],"body"} ("body" is
+ * null and "body_base64" set when the body is not UTF-8). An HTTP error status is not a failure. */
+jump_status jump_client_request(jump_client *client, const char *method, const char *url, const char *headers_json,
+                                const char *body, size_t body_length, char **out_response);
+
+/* A valid access token: the sign-in-token session's when there is one, else the Capture session's;
+ * refreshed first if it expires within tokenRefreshMarginSeconds. A secret: free it with jump_string_free
+ * and do not log it. */
 jump_status jump_client_access_token(jump_client *client, char **out_token);
-/* Refreshes the access token now (refresh_access_token, signed with the session's refresh secret).
- * Concurrent refreshes of one session are coalesced into one request. */
+/* Refreshes now: the sign-in-token session at /v1/token (rotating the refresh token; invalid_token signs
+ * everything out, event "user_invalidated"; reauthentication_required keeps the session pending and is
+ * JUMP_E_EXPIRED), else the Capture session (refresh_access_token, signed with its refresh secret).
+ * Concurrent refreshes of one session are coalesced into one request whose outcome every caller gets. */
 jump_status jump_client_refresh_access_token(jump_client *client);
 
 /* Sets the event callback (NULL removes it; the previous userdata_free runs). Events:
  * {"version":1,"kind":"event","event":"signed_in"|"signed_out"|"token_refreshed"|"record_synced"|
- *  "record_fetched"|"session_expired", "uuid":..}. */
+ *  "record_fetched"|"session_expired", "uuid":..}, and for sign-in tokens and API keys "status_changed"
+ * {"status":{<jump_client_status>}} and "user_invalidated" {"user_id"}. */
 jump_status jump_client_set_event_callback(jump_client *client, jump_callback callback, void *userdata,
                                            jump_free_fn userdata_free);
 /* Routes this client's callbacks through a host dispatcher (NULL restores libjump's own thread). */

@@ -13,6 +13,9 @@ public final class Emulator: Sendable {
     /// Parsed copies of big records (see `RecordCache`).
     let records = RecordCache()
     private let lifetime = Locked<Int>(EmulatorOptions.defaultTokenLifetime)
+    /// Signs sign-in tokens (see `SigningKey`).
+    let signingKey = SigningKey.process
+    private let tokenSettings = Locked(SignInTokenSettings())
     /// The URL the server is bound to, once it runs; email links start with it.
     private let bound = Locked<String?>(nil)
 
@@ -23,16 +26,18 @@ public final class Emulator: Sendable {
         self.passwords = PasswordHasher(cost: options.passwordHashCost)
     }
 
-    /// Opens (or creates) the database, adds the default app when there is none, and loads the
-    /// stored settings; a token lifetime given in the options overrides the stored one.
+    /// Opens (or creates) the database, adds the default app and team when they are missing, and
+    /// loads the stored settings; a token lifetime given in the options overrides the stored one.
     public static func open(_ options: EmulatorOptions) async throws -> Emulator {
         let emulator = Emulator(options: options, store: try Store.open(path: options.databasePath))
-        try await emulator.store.ensureDefaultApp()
-        let (offset, storedLifetime) = try await emulator.store.read { db in
+        let (offset, storedLifetime, tokenSettings) = try await emulator.store.read { db in
             (try SettingsTable.double(SettingsTable.clockOffset, in: db),
-             try SettingsTable.double(SettingsTable.tokenLifetime, in: db))
+             try SettingsTable.double(SettingsTable.tokenLifetime, in: db),
+             try SignInTokenSettings.load(from: db))
         }
         emulator.clock.setOffset(offset.flatMap { $0.isFinite ? $0 : nil } ?? 0)
+        emulator.tokenSettings.withLock { $0 = tokenSettings }
+        try await emulator.store.ensureDefaults(now: emulator.clock.now().timeIntervalSince1970)
         if let lifetime = options.tokenLifetime {
             try await emulator.setTokenLifetime(lifetime)
         } else if let stored = storedLifetime.flatMap({ Int(exactly: $0.rounded()) }), stored >= 1 {
@@ -51,6 +56,16 @@ public final class Emulator: Sendable {
         lifetime.withLock { $0 = seconds }
     }
 
+    /// Lifetimes and the refresh grace window of the sign-in-token API.
+    var signInTokenSettings: SignInTokenSettings {
+        tokenSettings.current
+    }
+
+    func setSignInTokenSettings(_ settings: SignInTokenSettings) async throws {
+        try await store.write { db in try settings.save(in: db) }
+        tokenSettings.withLock { $0 = settings }
+    }
+
     /// The base of links the emulator hands out (password reset, verification): the bound URL, or
     /// the configured address when serving in-process tests.
     var publicBaseURL: String {
@@ -66,10 +81,12 @@ public final class Emulator: Sendable {
         clock.setOffset(seconds)
     }
 
-    /// Back to a fresh start: default app only, no users, no emails, clock offset 0, the configured
-    /// token lifetime, no faults, zero counters.
+    /// Back to a fresh start: default app and team only, no users (Capture or token), no tokens, no
+    /// emails, clock offset 0, the configured token lifetime, default sign-in-token settings, no
+    /// faults, zero counters.
     func reset() async throws {
-        try await store.reset()
+        try await store.reset(now: Date().timeIntervalSince1970)
+        tokenSettings.withLock { $0 = SignInTokenSettings() }
         apps.invalidate()
         records.clear()
         faults.clear()

@@ -4,8 +4,8 @@ import NIOCore
 
 /// Wires an `Emulator` into a Hummingbird router and application.
 extension Emulator {
-    /// The full router: Capture endpoints, flows and the admin API, behind the request log, the
-    /// JSON error bodies and the fault/counter layer (outermost first).
+    /// The full router: Capture endpoints, flows, the sign-in-token API, web login and the admin API,
+    /// behind the request log, the JSON error bodies and the fault/counter layer (outermost first).
     public func makeRouter(logger: Logger? = nil) -> Router<EmulatorRequestContext> {
         let logger = logger ?? Self.makeLogger()
         let router = Router(context: EmulatorRequestContext.self)
@@ -17,6 +17,8 @@ extension Emulator {
         CaptureRoutes(emulator: self, logger: logger).register(on: router)
         FlowRoutes(emulator: self).register(on: router)
         EmailLinkRoutes(emulator: self).register(on: router)
+        SignInTokenRoutes(emulator: self, logger: logger).register(on: router)
+        WebLoginRoutes(emulator: self).register(on: router)
         AdminRoutes(emulator: self, logger: logger).register(on: router)
         return router
     }

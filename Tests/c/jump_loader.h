@@ -58,6 +58,13 @@
     X(client_forgot_password_async)                                                                        \
     X(client_resend_verification_email)                                                                    \
     X(client_resend_verification_email_async)                                                              \
+    X(sign_in_token_decode)                                                                                \
+    X(client_sign_in_with_token)                                                                           \
+    X(client_sign_in_with_token_async)                                                                     \
+    X(client_use_api_key)                                                                                  \
+    X(client_status)                                                                                       \
+    X(client_identify_external_user)                                                                       \
+    X(client_request)                                                                                      \
     X(client_access_token)                                                                                 \
     X(client_refresh_access_token)                                                                         \
     X(client_set_event_callback)                                                                           \

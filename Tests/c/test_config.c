@@ -28,7 +28,7 @@ static const char *const documented_keys[] = {
     "captureResponseType", "traditionalSignInType", "engageAppId", "engageDomain",
     "engageWhitelistedDomain", "engageResponseType", "storageDirectory", "connectTimeoutMs",
     "requestTimeoutMs", "tokenRefreshMarginSeconds",
-    "captureSchemaFile"};
+    "captureSchemaFile", "signInTokenAuthBaseUrl", "signInTokenApiBaseUrl", "apiKeyHeader"};
 
 static int is_documented(const char *key) {
     size_t i;

@@ -41,7 +41,13 @@ public func jump_client_is_signed_in(_ client: OpaquePointer?) -> Int32 {
 
 @_cdecl("jump_client_restore")
 public func jump_client_restore(_ client: OpaquePointer?) -> Int32 {
-    abiCall { () throws(ABIError) in try clientBox(client).client.restore() }
+    abiCall { () throws(ABIError) in
+        let box = try clientBox(client)
+        var failure: JumpError?
+        do throws(JumpError) { try box.client.restore() } catch { failure = error }
+        do throws(JumpError) { try box.client.restoreCredential() } catch { failure = failure ?? error }
+        if let failure { throw failure }
+    }
 }
 
 @_cdecl("jump_client_load_flow")
@@ -192,13 +198,17 @@ public func jump_client_sync_async(
 public func jump_client_access_token(_ client: OpaquePointer?, _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
     abiCall { () throws(ABIError) in
         let out = try Marshal.prepare(out)
-        out.pointee = try Marshal.copy(try clientBox(client).client.accessToken())
+        let client = try clientBox(client).client
+        out.pointee = try Marshal.copy(client.hasTokenSession ? try client.tokenAccessToken() : try client.accessToken())
     }
 }
 
 @_cdecl("jump_client_refresh_access_token")
 public func jump_client_refresh_access_token(_ client: OpaquePointer?) -> Int32 {
-    abiCall { () throws(ABIError) in try clientBox(client).client.refreshAccessToken() }
+    abiCall { () throws(ABIError) in
+        let client = try clientBox(client).client
+        if client.hasTokenSession { try client.refreshTokenSession() } else { try client.refreshAccessToken() }
+    }
 }
 
 // MARK: - Callbacks

@@ -80,8 +80,8 @@ private struct HostStorageEntry: SessionStore {
     }
 }
 
-/// What the host's load callback hands to the sink.
-private final class LoadedBytes: Sendable {
+/// What a host callback hands to a sink (storage loads, identify answers).
+final class LoadedBytes: Sendable {
     struct State {
         var bytes: [UInt8] = []
         var received = false
@@ -90,7 +90,7 @@ private final class LoadedBytes: Sendable {
     let state = Mutex(State())
 }
 
-private let receiveLoadedBytes: CStorageSink = { context, data, length in
+let receiveLoadedBytes: CStorageSink = { context, data, length in
     guard let context else { return }
     let sink = Unmanaged<LoadedBytes>.fromOpaque(context).takeUnretainedValue()
     sink.state.withLock { s in

@@ -1,9 +1,13 @@
 /// The Capture endpoints JumpCore calls: form-encoded POSTs answered with `stat`-tagged JSON objects.
 struct CaptureAPI: Sendable {
-    let base: ServerURL
+    let base: ServerURL?
     let transport: any Transport
 
     func post(_ path: String, _ parameters: FormParameters, cancellation: Cancellation?) throws(JumpError) -> [String: JSON] {
+        guard let base else {
+            throw .invalidArgument("configuration key 'captureDomain' (and captureClientId) is required for Capture",
+                                   argument: "captureDomain")
+        }
         let request = HTTPRequest(
             method: "POST", url: base.url(path),
             headers: [("Content-Type", "application/x-www-form-urlencoded"), ("Accept", "application/json")],

@@ -2,8 +2,9 @@ import Glibc
 
 /// The configuration, checked and resolved once when a client is made.
 struct CaptureSettings: Sendable {
-    let base: ServerURL
-    let clientID: String
+    /// nil when the app uses no Capture (sign-in tokens or API keys only): Capture calls then say what is missing.
+    let base: ServerURL?
+    let clientID: String?
     let locale: String
     let appID: String?
     let flowName: String?
@@ -20,20 +21,19 @@ struct CaptureSettings: Sendable {
     let refreshMarginSeconds: Int64
     let connectTimeoutMs: Int
     let requestTimeoutMs: Int
+    /// Sign-in tokens: the token endpoint and API hosts, when not derived from the token (the emulator).
+    let authBaseOverride: ServerURL?
+    let apiBaseOverride: ServerURL?
+    /// The header that carries a team API key.
+    let apiKeyHeader: String
     /// A schema file given in the configuration (captureSchemaFile).
     let schemaFile: String?
     /// nil: keep the session in memory only.
     let storageDirectory: String?
 
     init(_ config: JumpConfig) throws(JumpError) {
-        guard let domain = config.string(.captureDomain) else {
-            throw .invalidArgument("configuration key 'captureDomain' is required", argument: "captureDomain")
-        }
-        guard let clientID = config.string(.captureClientId) else {
-            throw .invalidArgument("configuration key 'captureClientId' is required", argument: "captureClientId")
-        }
-        base = try ServerURL(domain, key: "captureDomain")
-        self.clientID = clientID
+        base = try config.string(.captureDomain).map { s throws(JumpError) in try ServerURL(s, key: "captureDomain") }
+        clientID = config.string(.captureClientId)
         locale = config.string(.captureLocale) ?? "en-US"
         appID = config.string(.captureAppId)
         flowName = config.string(.captureFlowName)
@@ -45,10 +45,17 @@ struct CaptureSettings: Sendable {
         changePasswordForm = config.string(.captureChangePasswordFormName) ?? "changePasswordForm"
         forgotPasswordForm = config.string(.captureForgotPasswordFormName) ?? "forgotPasswordForm"
         resendVerificationForm = config.string(.captureResendEmailVerificationFormName) ?? "resendVerificationForm"
-        redirectURI = config.string(.captureRedirectUri) ?? base.base
+        redirectURI = config.string(.captureRedirectUri) ?? base?.base ?? ""
         responseType = config.string(.captureResponseType) ?? "token"
         refreshMarginSeconds = config.int(.tokenRefreshMarginSeconds)
         schemaFile = config.string(.captureSchemaFile)
+        authBaseOverride = try config.string(.signInTokenAuthBaseUrl).map { s throws(JumpError) in
+            try ServerURL(s, key: "signInTokenAuthBaseUrl")
+        }
+        apiBaseOverride = try config.string(.signInTokenApiBaseUrl).map { s throws(JumpError) in
+            try ServerURL(s, key: "signInTokenApiBaseUrl")
+        }
+        apiKeyHeader = config.string(.apiKeyHeader) ?? "x-jump-api-key"
         connectTimeoutMs = Int(config.int(.connectTimeoutMs))
         requestTimeoutMs = Int(config.int(.requestTimeoutMs))
         switch config.string(.storageDirectory) {
@@ -66,12 +73,20 @@ struct CaptureSettings: Sendable {
     }
 
     /// A file name unique to this app installation's Capture client, safe on any file system.
-    var sessionFileName: String { "session-\(CaptureSettings.safeName(clientID))-\(CaptureSettings.fnv1a(base.base)).json" }
+    var sessionFileName: String { "session-\(installationName).json" }
+
+    /// Names this installation's entries: the Capture client when there is one, else the token scheme's.
+    var installationName: String {
+        "\(CaptureSettings.safeName(clientID ?? "tokens"))-\(CaptureSettings.fnv1a(base?.base ?? ""))"
+    }
+
+    var credentialFileName: String { "credential-\(installationName).json" }
+    var gistFileName: String { "gist-\(installationName).json" }
 
     /// The record journal kept next to the session.
     var journalFileName: String { "journal-" + sessionFileName.dropFirst("session-".count) }
 
-    var schemaFileName: String { "schema-\(CaptureSettings.safeName(clientID))-\(CaptureSettings.fnv1a(base.base)).json" }
+    var schemaFileName: String { "schema-\(installationName).json" }
 
     var flowFileName: String {
         let parts = [appID ?? "-", flowName ?? "-", flowVersion ?? "HEAD", locale].map(CaptureSettings.safeName)

@@ -6,6 +6,10 @@ public enum ClientEvent: Sendable, Equatable {
     case recordSynced(uuid: String?, changed: [String])
     case recordFetched(uuid: String?)
     case sessionExpired(uuid: String?, reason: String)
+    /// The sign-in-token or API-key status flags changed (signin-token.md §4.1).
+    case statusChanged(TokenStatus)
+    /// The server no longer knows the token user (deleted or disabled): everything was signed out.
+    case userInvalidated(userID: String?)
 
     public var json: JSON {
         var o: [String: JSON] = ["version": 1, "kind": "event"]
@@ -22,6 +26,10 @@ public enum ClientEvent: Sendable, Equatable {
             o["event"] = "record_fetched"; o["uuid"] = .optional(uuid)
         case .sessionExpired(let uuid, let reason):
             o["event"] = "session_expired"; o["uuid"] = .optional(uuid); o["reason"] = .string(reason)
+        case .statusChanged(let status):
+            o["event"] = "status_changed"; o["status"] = status.json
+        case .userInvalidated(let userID):
+            o["event"] = "user_invalidated"; o["user_id"] = .optional(userID)
         }
         return .object(o)
     }

@@ -30,7 +30,7 @@ extension JumpClient {
     public func loadSchema(cancellation: Cancellation? = nil) throws(JumpError) {
         var parameters = FormParameters()
         parameters.add("type_name", "user")
-        parameters.add("client_id", settings.clientID)
+        if let clientID = settings.clientID { parameters.add("client_id", clientID) }
         let answer = try capture.post("/entityType", parameters, cancellation: cancellation)
         var document: [String: JSON] = [:]
         document["schema"] = answer["schema"]

@@ -50,9 +50,11 @@ extension JumpClient {
         return try startSession(from: body, refreshSecret: secret, cancellation: cancellation)
     }
 
-    /// Local-first sign-out: the session is gone from memory at once, then erased from storage.
+    /// Local-first sign-out of everything: the Capture session, the sign-in-token or API-key credential, its
+    /// gist and the identified external user are gone from memory at once, then erased from storage; then,
+    /// best effort, the refresh token is revoked on the server.
     public func signOut() throws(JumpError) {
-        let uuid = state.withLock { s -> String? in
+        let (uuid, hadTokens, revocable) = state.withLock { s -> (String?, Bool, TokenSession?) in
             let uuid = s.session?.record.uuid
             s.session = nil
             s.generation &+= 1
@@ -60,17 +62,29 @@ extension JumpClient {
             s.restoreError = nil
             s.journalEpoch = nil
             s.journalOnStorage = false
-            return uuid
+            let hadTokens = s.tokens != TokenState() || s.credentialRestoreError != nil
+            var revocable: TokenSession?
+            if case .token(let t)? = s.tokens.credential { revocable = t }
+            s.tokens = TokenState()
+            s.tokenGeneration &+= 1
+            s.tokenRefresh = nil
+            s.credentialRestoreError = nil
+            s.gistStatus = nil
+            return (uuid, hadTokens, revocable)
         }
         do {
             try store.erase()
             try journalStore.erase()
+            try credentialStore.erase()
+            try gistStore.erase()
         } catch {
             state.withLock { $0.storageError = error }
             throw error
         }
         state.withLock { $0.storageError = nil }
         emit(.signedOut(uuid: uuid))
+        if hadTokens { emit(.statusChanged(TokenStatus(TokenState()))) }
+        if let revocable { revokeRefreshToken(revocable) }
     }
 
     /// The §3.1 sign-in response -> the new session (replacing any previous one).

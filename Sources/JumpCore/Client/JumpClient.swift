@@ -14,6 +14,11 @@ public final class JumpClient: Sendable {
     /// The record edits made since the session was last saved whole (see RecordJournal).
     let journalStore: any SessionStore
     let schemaStore: (any SessionStore)?
+    /// The sign-in-token / API-key credential (secrets) and its secret-free gist.
+    let credentialStore: any SessionStore
+    let gistStore: any SessionStore
+    /// Credential changes (sign-in with a token, API key, identify) happen one at a time.
+    let credentialGate = Mutex<Void>(())
     let state = Mutex<ClientState>(ClientState())
     /// Syncs run one at a time, so two never send the same change.
     let syncGate = Mutex<Void>(())
@@ -35,20 +40,27 @@ public final class JumpClient: Sendable {
             flowStore = storage(settings.flowFileName)
             journalStore = storage(settings.journalFileName)
             schemaStore = storage(settings.schemaFileName)
+            credentialStore = storage(settings.credentialFileName)
+            gistStore = storage(settings.gistFileName)
         } else if let directory = settings.storageDirectory {
             store = FileSessionStore(directory: directory, fileName: settings.sessionFileName)
             flowStore = FileSessionStore(directory: directory, fileName: settings.flowFileName)
             journalStore = FileSessionStore(directory: directory, fileName: settings.journalFileName)
             schemaStore = FileSessionStore(directory: directory, fileName: settings.schemaFileName)
+            credentialStore = FileSessionStore(directory: directory, fileName: settings.credentialFileName)
+            gistStore = FileSessionStore(directory: directory, fileName: settings.gistFileName)
         } else {
             store = MemorySessionStore()
             flowStore = nil
             journalStore = MemorySessionStore()
             schemaStore = nil
+            credentialStore = MemorySessionStore()
+            gistStore = MemorySessionStore()
         }
         let schema = try initialSchema()
         state.withLock { $0.schema = schema }
         _ = try? restore()
+        _ = try? restoreCredential()
     }
 
     public func setEventHandler(_ handler: EventHandler?) {
@@ -172,7 +184,7 @@ public final class JumpClient: Sendable {
     /// client_id, locale, flow and flow_version, as every /oauth call sends them.
     func commonParameters(flow: Flow?) -> FormParameters {
         var p = FormParameters()
-        p.add("client_id", settings.clientID)
+        if let clientID = settings.clientID { p.add("client_id", clientID) }
         p.add("locale", settings.locale)
         if let flow, let name = settings.flowName {
             p.add("flow", name)
@@ -201,6 +213,14 @@ struct ClientState: Sendable {
     var journalBytes = 0
     /// Whether a journal entry may exist on storage (so a full save removes it).
     var journalOnStorage = false
+    /// The sign-in-token / API-key side (signin-token.md).
+    var tokens = TokenState()
+    /// Bumped whenever the credential is replaced or removed: a refresh begun before is discarded.
+    var tokenGeneration: UInt64 = 0
+    var tokenRefresh: RefreshFlight?
+    /// The saved credential could not be read: status comes from the gist, nothing is deleted.
+    var credentialRestoreError: JumpError?
+    var gistStatus: TokenStatus?
 
     /// Runs body on the session in place (taken out of the state meanwhile, so its record is not shared
     /// and edits copy nothing); nil when signed out.

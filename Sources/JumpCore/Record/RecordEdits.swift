@@ -69,7 +69,7 @@ extension UserRecord {
         }
         try checkWritablePath(path)
         let attribute = schema?.attribute(at: path)
-        if let schema, attribute == nil {
+        if schema != nil, attribute == nil {
             throw .invalidArgument("the schema has no attribute '\(here)'", argument: here)
         }
         let existing = RecordTree.value(at: path, in: current)

@@ -6,6 +6,7 @@ enum ConfigKey: String, CaseIterable, Sendable {
     case captureSocialRegistrationFormName, captureEditUserProfileFormName, captureForgotPasswordFormName
     case captureResendEmailVerificationFormName, captureChangePasswordFormName
     case captureSchemaFile
+    case signInTokenAuthBaseUrl, signInTokenApiBaseUrl, apiKeyHeader
     case captureEnableThinRegistration, captureRedirectUri, captureResponseType, traditionalSignInType
     case engageAppId, engageDomain, engageWhitelistedDomain, engageResponseType
     case storageDirectory, connectTimeoutMs, requestTimeoutMs, tokenRefreshMarginSeconds
@@ -40,6 +41,7 @@ enum ConfigKey: String, CaseIterable, Sendable {
         case .connectTimeoutMs: return 10_000
         case .requestTimeoutMs: return 30_000
         case .tokenRefreshMarginSeconds: return 60
+        case .apiKeyHeader: return "x-jump-api-key"
         default: return nil
         }
     }

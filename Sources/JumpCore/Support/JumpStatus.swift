@@ -19,6 +19,7 @@ public enum JumpStatus: Int32, Sendable, CaseIterable {
     case busy = -16
     case `internal` = -17
     case conflict = -18
+    case alreadySignedIn = -19
 
     /// The C enumerator's name, e.g. "JUMP_E_NETWORK".
     public var name: String {
@@ -42,6 +43,7 @@ public enum JumpStatus: Int32, Sendable, CaseIterable {
         case .busy: return "JUMP_E_BUSY"
         case .internal: return "JUMP_E_INTERNAL"
         case .conflict: return "JUMP_E_CONFLICT"
+        case .alreadySignedIn: return "JUMP_E_ALREADY_SIGNED_IN"
         }
     }
 
@@ -67,6 +69,7 @@ public enum JumpStatus: Int32, Sendable, CaseIterable {
         case .busy: return "busy: the call would deadlock or conflict"
         case .internal: return "internal error in libjump"
         case .conflict: return "the record changed both locally and on the server"
+        case .alreadySignedIn: return "another user is signed in: sign out first"
         }
     }
 }

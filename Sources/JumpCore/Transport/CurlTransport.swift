@@ -92,12 +92,16 @@ public final class CurlTransport: Transport {
         _ = jump_curl_setopt_long(curl, CURLOPT_TIMEOUT_MS, requestTimeoutMs)
         _ = jump_curl_setopt_write(curl, CURLOPT_WRITEFUNCTION, writeCallback)
         _ = jump_curl_setopt_ptr(curl, CURLOPT_WRITEDATA, context.toOpaque())
+        _ = jump_curl_setopt_write(curl, CURLOPT_HEADERFUNCTION, headerCallback)
+        _ = jump_curl_setopt_ptr(curl, CURLOPT_HEADERDATA, context.toOpaque())
         _ = jump_curl_setopt_ptr(curl, CURLOPT_HTTPHEADER, headerList)
         _ = "".withCString { jump_curl_setopt_ptr(curl, CURLOPT_ACCEPT_ENCODING, $0) }
         if request.method == "GET" {
             _ = jump_curl_setopt_long(curl, CURLOPT_HTTPGET, 1)
-            _ = jump_curl_setopt_long(curl, CURLOPT_FOLLOWLOCATION, 1)
-            _ = jump_curl_setopt_long(curl, CURLOPT_MAXREDIRS, 5)
+            if request.followRedirects {
+                _ = jump_curl_setopt_long(curl, CURLOPT_FOLLOWLOCATION, 1)
+                _ = jump_curl_setopt_long(curl, CURLOPT_MAXREDIRS, 5)
+            }
         } else {
             _ = jump_curl_setopt_long(curl, CURLOPT_POST, 1)
             _ = jump_curl_setopt_off(curl, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(request.body.count))
@@ -121,8 +125,9 @@ public final class CurlTransport: Transport {
         _ = jump_curl_response_code(curl, &status)
         var contentType: UnsafeMutablePointer<CChar>? = nil
         _ = jump_curl_content_type(curl, &contentType)
-        return .success(HTTPResponse(status: status, contentType: contentType.map { String(cString: $0) },
-                                     body: sink.body))
+        var response = HTTPResponse(status: status, contentType: contentType.map { String(cString: $0) }, body: sink.body)
+        response.headers = sink.headers
+        return .success(response)
     }
 
     /// Runs the transfer to its end, polling so that a cancellation is seen within pollMilliseconds.
@@ -175,10 +180,36 @@ private struct EasyHandle: @unchecked Sendable {
     }
 }
 
-/// Collects the body in libcurl's write callback.
+/// Collects the body in libcurl's write callback, and the headers of the final response.
 private final class ResponseSink {
     var body: [UInt8] = []
     var tooLarge = false
+    var headers: [(String, String)] = []
+    var headerBytes = 0
+}
+
+/// One header line per call; a status line starts a new response (after a redirect or a 100), whose
+/// headers replace the previous ones.
+private let headerCallback: @convention(c) (UnsafeMutablePointer<CChar>?, Int, Int, UnsafeMutableRawPointer?) -> Int = {
+    data, size, count, context in
+    guard let context else { return 0 }
+    let sink = Unmanaged<ResponseSink>.fromOpaque(context).takeUnretainedValue()
+    let (total, overflow) = size.multipliedReportingOverflow(by: count)
+    guard !overflow, total >= 0 else { return 0 }
+    sink.headerBytes += total
+    guard sink.headerBytes <= 1 << 20 else { return 0 }
+    guard let data, total > 0 else { return total }
+    let line = data.withMemoryRebound(to: UInt8.self, capacity: total) {
+        String(decoding: UnsafeBufferPointer(start: $0, count: total), as: UTF8.self)
+    }
+    if line.hasPrefix("HTTP/") {
+        sink.headers = []
+    } else if let colon = line.firstIndex(of: ":") {
+        let name = String(line[..<colon]).trimmingSpaces()
+        let value = String(line[line.index(after: colon)...]).trimmingSpaces()
+        if !name.isEmpty { sink.headers.append((name, value)) }
+    }
+    return total
 }
 
 private let writeCallback: @convention(c) (UnsafeMutablePointer<CChar>?, Int, Int, UnsafeMutableRawPointer?) -> Int = {

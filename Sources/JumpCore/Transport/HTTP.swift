@@ -4,6 +4,9 @@ public struct HTTPRequest: Sendable {
     public var url: String
     public var headers: [(String, String)]
     public var body: [UInt8]
+    /// GETs follow redirects unless this is false (never with credentials: a redirect must not carry them
+    /// to another host).
+    public var followRedirects = true
 
     public init(method: String, url: String, headers: [(String, String)] = [], body: [UInt8] = []) {
         self.method = method
@@ -22,6 +25,8 @@ public struct HTTPResponse: Sendable {
     public var status: Int
     public var contentType: String?
     public var body: [UInt8]
+    /// The final response's headers, in order (names as the server sent them).
+    public var headers: [(String, String)] = []
 
     public init(status: Int, contentType: String?, body: [UInt8]) {
         self.status = status

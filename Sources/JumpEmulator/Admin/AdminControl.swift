@@ -10,15 +10,38 @@ struct AdminControl: Sendable {
     }
 
     func settings() -> JSONValue {
-        ["access_token_lifetime": .int(Int64(emulator.tokenLifetime))]
+        let tokens = emulator.signInTokenSettings
+        return [
+            "access_token_lifetime": .int(Int64(emulator.tokenLifetime)),
+            "sign_in_token_lifetime": .int(Int64(tokens.signInTokenLifetime)),
+            "sign_in_access_token_lifetime": .int(Int64(tokens.accessTokenLifetime)),
+            "refresh_reuse_grace_seconds": .int(Int64(tokens.refreshReuseGraceSeconds)),
+        ]
     }
 
-    /// `{"access_token_lifetime": seconds}`.
+    /// `{"access_token_lifetime"?, "sign_in_token_lifetime"?, "sign_in_access_token_lifetime"?,
+    /// "refresh_reuse_grace_seconds"?}` (seconds). Everything is checked before anything changes.
     func updateSettings(_ request: AdminRequest) async throws -> JSONValue {
-        if let lifetime = try request.int("access_token_lifetime") {
-            guard lifetime >= 1 else { throw AdminError.badRequest("access_token_lifetime must be at least 1") }
-            try await emulator.setTokenLifetime(lifetime)
+        let lifetime = try request.int("access_token_lifetime")
+        if let lifetime, lifetime < 1 { throw AdminError.badRequest("access_token_lifetime must be at least 1") }
+        var tokens = emulator.signInTokenSettings
+        if let value = try request.int("sign_in_token_lifetime") {
+            let maximum = SignInTokenSettings.maximumSignInTokenLifetime
+            guard (1...maximum).contains(value) else {
+                throw AdminError.badRequest("sign_in_token_lifetime must be 1...\(maximum)")
+            }
+            tokens.signInTokenLifetime = value
         }
+        if let value = try request.int("sign_in_access_token_lifetime") {
+            guard value >= 1 else { throw AdminError.badRequest("sign_in_access_token_lifetime must be at least 1") }
+            tokens.accessTokenLifetime = value
+        }
+        if let value = try request.int("refresh_reuse_grace_seconds") {
+            guard value >= 0 else { throw AdminError.badRequest("refresh_reuse_grace_seconds must be at least 0") }
+            tokens.refreshReuseGraceSeconds = value
+        }
+        if let lifetime { try await emulator.setTokenLifetime(lifetime) }
+        if tokens != emulator.signInTokenSettings { try await emulator.setSignInTokenSettings(tokens) }
         return settings()
     }
 

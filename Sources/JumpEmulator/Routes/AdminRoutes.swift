@@ -40,6 +40,26 @@ struct AdminRoutes: Sendable {
             try await users.delete(uuid: try Self.parameter("uuid", context))
         }
 
+        let teams = AdminTeams(emulator: emulator)
+        route(group, .post, "teams", status: .created) { request, _ in try await teams.create(request) }
+        route(group, .get, "teams") { _, _ in try await teams.list() }
+
+        let tokenUsers = AdminTokenUsers(emulator: emulator)
+        route(group, .post, "token_users", status: .created) { request, _ in try await tokenUsers.create(request) }
+        route(group, .get, "token_users") { _, _ in try await tokenUsers.list() }
+        route(group, .get, "token_users/:user_id") { _, context in
+            try await tokenUsers.get(userId: try Self.parameter("user_id", context))
+        }
+        route(group, .delete, "token_users/:user_id") { _, context in
+            try await tokenUsers.delete(userId: try Self.parameter("user_id", context))
+        }
+        route(group, .post, "token_users/:user_id/revoke") { _, context in
+            try await tokenUsers.revoke(userId: try Self.parameter("user_id", context))
+        }
+        route(group, .post, "token_users/:user_id/sign_in_token") { request, context in
+            try await tokenUsers.signInToken(userId: try Self.parameter("user_id", context), request)
+        }
+
         route(group, .get, "emails") { request, _ in try await emails.list(request) }
         route(group, .delete, "emails") { _, _ in try await emails.clear() }
 

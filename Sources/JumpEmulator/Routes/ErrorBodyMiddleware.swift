@@ -3,7 +3,7 @@ import Logging
 
 /// Gives every error a JSON body: Hummingbird's own errors (unknown path, body too large) would
 /// otherwise come back empty, which clients cannot parse. Capture paths get Capture's error shape,
-/// admin paths the admin shape.
+/// admin paths the admin shape, the sign-in-token API its `{"detail":...}` shape.
 struct ErrorBodyMiddleware: RouterMiddleware {
     typealias Context = EmulatorRequestContext
     let logger: Logger
@@ -25,6 +25,9 @@ struct ErrorBodyMiddleware: RouterMiddleware {
             let text = status == .notFound ? "no such endpoint: \(request.method) \(request.uri.path)" : status.reasonPhrase
             if AdminPaths.isAdmin(request.uri.path) {
                 return AdminError(status: status, error: name, message: text).response
+            }
+            if SignInTokenRoutes.usesDetailErrors(request.uri.path) {
+                return DetailError(status: status, errorType: name, message: text).response
             }
             return JSONResponse.make(
                 ["stat": "error", "code": .int(Int64(status.code)), "error": .string(name),

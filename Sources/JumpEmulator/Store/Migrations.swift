@@ -88,6 +88,10 @@ enum Migrations {
                 );
                 """)
         }
+        migrator.registerMigration("v3") { db in
+            // Teams, users, tokens and used sign-in tokens of the sign-in-token API.
+            try TokenTables.create(in: db)
+        }
         return migrator
     }
 }

@@ -40,19 +40,22 @@ final class Store: Sendable {
         try await queue.write(body)
     }
 
-    /// Puts the default app back when the database has no app at all (first start, or after a reset).
-    func ensureDefaultApp() async throws {
+    /// Puts the default app back when the database has no app at all (first start, or after a reset),
+    /// and the default team when it is missing.
+    func ensureDefaults(now: Double) async throws {
         try await write { db in
             if try AppRow.fetchCount(db) == 0 {
                 try DefaultApp.row.insert(db)
             }
+            try TeamRow.ensureDefault(now: now, in: db)
         }
     }
 
-    /// Wipes users, sessions, codes, extra apps, access schemas, emails and settings; restores the
-    /// default app.
-    func reset() async throws {
+    /// Wipes users, sessions, codes, extra apps, access schemas, emails, settings and everything of the
+    /// sign-in-token API; restores the default app and the default team.
+    func reset(now: Double) async throws {
         try await write { db in
+            try TokenTables.reset(now: now, in: db)
             try db.execute(sql: """
                 DELETE FROM authorization_codes;
                 DELETE FROM sessions;

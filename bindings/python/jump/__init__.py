@@ -15,6 +15,8 @@ version is not the one this binding speaks.
 
 from __future__ import annotations
 
+from typing import Any, Dict, Union
+
 from . import _native
 from .client import Client, EventCallback, LogCallback, set_log_callback
 from .config import Config, Storage
@@ -24,6 +26,7 @@ from .errors import (
     Cancelled,
     InternalError,
     Conflict,
+    AlreadySignedIn,
     InvalidArgument,
     InvalidHandle,
     JumpError,
@@ -69,6 +72,19 @@ def status_str(status: int) -> str:
     return _native.status_str(status)
 
 
+def decode_sign_in_token(sign_in_token: Union[str, bytes]) -> Dict[str, Any]:
+    """What a sign-in token says, without using it: ``{"user_id", "team_id", "environment", "region",
+    "expires_at"}``. A malformed token raises InvalidArgument saying what is wrong."""
+    import json
+    from ctypes import byref, c_void_p
+
+    from .errors import check
+
+    out = c_void_p()
+    check(_native.lib.jump_sign_in_token_decode(_native.encode(sign_in_token, "sign_in_token"), byref(out)))
+    return json.loads(_native.take_string(out) or "null")
+
+
 def library_path() -> str:
     """The path libjump was loaded from."""
     return _native.library_path
@@ -76,6 +92,7 @@ def library_path() -> str:
 
 __all__ = [
     "ABI_VERSION",
+    "decode_sign_in_token",
     "BadCredentials",
     "Busy",
     "Cancelled",
@@ -85,6 +102,7 @@ __all__ = [
     "EventCallback",
     "InternalError",
     "Conflict",
+    "AlreadySignedIn",
     "InvalidArgument",
     "InvalidHandle",
     "JumpError",

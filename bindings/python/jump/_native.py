@@ -75,6 +75,9 @@ STORAGE_LOAD = CFUNCTYPE(c_int32, c_void_p, c_char_p, c_void_p, c_void_p)
 STORAGE_SAVE = CFUNCTYPE(c_int32, c_void_p, c_char_p, c_void_p, c_size_t)
 #: jump_status (*jump_storage_erase_fn)(void *context, const char *key)
 STORAGE_ERASE = CFUNCTYPE(c_int32, c_void_p, c_char_p)
+#: jump_authenticate_fn: (userdata, external_user_id, sink, sink_context) -> jump_status; the sink arrives as an
+#: address and is wrapped in STORAGE_SINK to be called (identify runs it on the calling thread).
+AUTHENTICATE = CFUNCTYPE(c_int32, c_void_p, c_char_p, c_void_p, c_void_p)
 
 # name: (restype, [argtypes]) -- one line per function of include/jump.h, in header order.
 SIGNATURES: Dict[str, Tuple[Any, List[Any]]] = {
@@ -136,6 +139,13 @@ SIGNATURES: Dict[str, Tuple[Any, List[Any]]] = {
     "jump_client_forgot_password_async": (jump_status, [handle, c_char_p, CALLBACK, c_void_p, FREE_FN, out_handle]),
     "jump_client_resend_verification_email": (jump_status, [handle, c_char_p]),
     "jump_client_resend_verification_email_async": (jump_status, [handle, c_char_p, CALLBACK, c_void_p, FREE_FN, out_handle]),
+    "jump_sign_in_token_decode": (jump_status, [c_char_p, out_string]),
+    "jump_client_sign_in_with_token": (jump_status, [handle, c_char_p, out_string]),
+    "jump_client_sign_in_with_token_async": (jump_status, [handle, c_char_p, CALLBACK, c_void_p, FREE_FN, out_handle]),
+    "jump_client_use_api_key": (jump_status, [handle, c_char_p, c_char_p, c_char_p, c_char_p]),
+    "jump_client_status": (jump_status, [handle, out_string]),
+    "jump_client_identify_external_user": (jump_status, [handle, c_char_p, AUTHENTICATE, c_void_p, out_string]),
+    "jump_client_request": (jump_status, [handle, c_char_p, c_char_p, c_char_p, c_char_p, c_size_t, out_string]),
     "jump_client_access_token": (jump_status, [handle, out_string]),
     "jump_client_refresh_access_token": (jump_status, [handle]),
     "jump_client_set_event_callback": (jump_status, [handle, CALLBACK, c_void_p, FREE_FN]),

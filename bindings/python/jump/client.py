@@ -11,7 +11,7 @@ import json
 import logging
 import weakref
 from ctypes import byref, c_void_p
-from typing import Any, Callable, Dict, Mapping, Optional, Union
+from typing import Any, Callable, Dict, List, Mapping, Optional, Union
 
 from . import _native
 from ._handle import NativeHandle
@@ -181,6 +181,75 @@ class Client(NativeHandle):
     def fetch_record_async(self, callback: Optional[CompletionCallback] = None) -> Request:
         """Asynchronous :meth:`fetch_record` (result ``{}``)."""
         return self._async("fetch_record", callback, _native.lib.jump_client_fetch_record_async)
+
+    # -- sign-in tokens, API keys, authorized requests ------------------------------------------------------
+
+    def sign_in_with_token(self, sign_in_token: StrIn) -> Dict[str, Any]:
+        """Exchange a backend-issued sign-in token for a session: ``{"user_id", "changed", "migrated"}``.
+
+        The same user already signed in is a no-op; another one raises :class:`~jump.errors.AlreadySignedIn`
+        (``detail["mismatch"]`` names what differs)."""
+        return self._json_call(_native.lib.jump_client_sign_in_with_token, _native.encode(sign_in_token, "sign_in_token"))
+
+    def sign_in_with_token_async(self, sign_in_token: StrIn, callback: Optional[CompletionCallback] = None) -> Request:
+        """Asynchronous :meth:`sign_in_with_token`."""
+        token = _native.encode(sign_in_token, "sign_in_token")
+        return self._async("sign_in_with_token", callback, _native.lib.jump_client_sign_in_with_token_async, token)
+
+    def use_api_key(self, api_key: StrIn, user_id: Optional[StrIn], environment: str = "production",
+                    region: str = "us") -> None:
+        """API-key mode: requests carry the key (header ``apiKeyHeader``). ``user_id`` may be None."""
+        check(_native.lib.jump_client_use_api_key(
+            self.handle, _native.encode(api_key, "api_key"), _native.encode(user_id, "user_id"),
+            _native.encode(environment, "environment"), _native.encode(region, "region")))
+
+    @property
+    def status(self) -> Dict[str, Any]:
+        """``{"configured", "signed_in", "use_api_key", "use_sign_in_token", "pending_reauthentication",
+        "user_id", "team_id", "environment", "region", "external_user_id", "restore_error"}``."""
+        return self._json_call(_native.lib.jump_client_status)
+
+    def identify_external_user(self, external_user_id: StrIn,
+                               authenticate: Callable[[str], Mapping[str, Any]]) -> Dict[str, Any]:
+        """Make the signed-in user the one of the app's ``external_user_id``.
+
+        ``authenticate(external_user_id)`` is called (on this thread) only when the user differs; it returns
+        ``{"type": "sign_in_token", "sign_in_token": ...}`` or ``{"type": "api_key", "api_key", "user_id",
+        "environment", "region"}``. An exception in it fails the identify. Returns ``{"action", "user_id"}``."""
+        failure: List[BaseException] = []
+
+        def trampoline(_userdata: Optional[int], external: Optional[bytes], sink: Optional[int],
+                       sink_context: Optional[int]) -> int:
+            try:
+                answer = authenticate((external or b"").decode("utf-8"))
+                data = json.dumps(dict(answer)).encode("utf-8")
+                _native.STORAGE_SINK(sink)(sink_context, data, len(data))
+                return 0
+            except BaseException as exc:  # noqa: BLE001 - reported after the call returns
+                failure.append(exc)
+                return -14  # JUMP_E_CANCELLED
+
+        callback = _native.AUTHENTICATE(trampoline)
+        out = c_void_p()
+        status = _native.lib.jump_client_identify_external_user(
+            self.handle, _native.encode(external_user_id, "external_user_id"), callback, None, byref(out))
+        if failure:
+            raise failure[0]
+        check(status)
+        return _native.take_json(out)
+
+    def request(self, method: str, url: str, headers: Optional[Mapping[str, str]] = None,
+                body: Union[str, bytes, None] = None) -> Dict[str, Any]:
+        """Send an authorized request with the client's credential (bearer token, API key or Capture token):
+        ``{"status", "headers": [[name, value], ...], "body"}``. ``url`` is relative to the credential's
+        server ("/v2/...") or absolute on it. A 401 refreshes once and replays once."""
+        data = body.encode("utf-8") if isinstance(body, str) else body
+        headers_json = json.dumps(dict(headers)).encode("utf-8") if headers else None
+        out = c_void_p()
+        check(_native.lib.jump_client_request(
+            self.handle, _native.encode(method, "method"), _native.encode(url, "url"), headers_json,
+            data, len(data) if data else 0, byref(out)))
+        return _native.take_json(out)
 
     def load_schema(self) -> None:
         """Download the record schema (and this client's write access schema) and cache it; record edits are

@@ -31,6 +31,7 @@ __all__ = [
     "Busy",
     "InternalError",
     "Conflict",
+    "AlreadySignedIn",
     "check",
     "error_from_detail",
     "last_error",
@@ -193,6 +194,13 @@ class Conflict(JumpError):
         return list(self.detail.get("conflicts") or [])
 
 
+class AlreadySignedIn(JumpError):
+    """JUMP_E_ALREADY_SIGNED_IN: another user is signed in. ``detail["mismatch"]`` names what differs
+    (user_id, environment or region); sign out first, or use ``Client.identify_external_user``."""
+
+    code = -19
+
+
 _BY_CODE: Dict[int, Type[JumpError]] = {
     cls.code: cls
     for cls in (
@@ -214,6 +222,7 @@ _BY_CODE: Dict[int, Type[JumpError]] = {
         Busy,
         InternalError,
         Conflict,
+        AlreadySignedIn,
     )
     if cls.code is not None
 }

@@ -1,0 +1,130 @@
+import JumpCore
+
+// Sign-in tokens, API keys, identify and authorized requests (jump.h "Sign-in tokens and API keys").
+
+private func tokenClient(_ handle: OpaquePointer?) throws(ABIError) -> JumpClient {
+    try HandleRegistry.shared.lookup(handle, as: .client, ClientBox.self).client
+}
+
+public typealias CAuthenticate = @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, CStorageSink?,
+                                                UnsafeMutableRawPointer?) -> Int32
+
+@_cdecl("jump_sign_in_token_decode")
+public func jump_sign_in_token_decode(_ token: UnsafePointer<CChar>?, _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
+    abiCall { () throws(ABIError) in
+        let out = try Marshal.prepare(out)
+        try Marshal.write(try SignInToken(try Marshal.string(token, "sign_in_token")).json, to: out)
+    }
+}
+
+@_cdecl("jump_client_sign_in_with_token")
+public func jump_client_sign_in_with_token(_ client: OpaquePointer?, _ token: UnsafePointer<CChar>?,
+                                           _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
+    abiCall { () throws(ABIError) in
+        out?.pointee = nil
+        let target = try tokenClient(client)
+        let result = try target.signIn(signInToken: try Marshal.string(token, "sign_in_token"))
+        try Marshal.write(result, to: out)
+    }
+}
+
+@_cdecl("jump_client_sign_in_with_token_async")
+public func jump_client_sign_in_with_token_async(
+    _ client: OpaquePointer?, _ token: UnsafePointer<CChar>?,
+    _ callback: CCallback?, _ userdata: UnsafeMutableRawPointer?, _ userdataFree: CFree?,
+    _ request: UnsafeMutablePointer<OpaquePointer?>?
+) -> Int32 {
+    AsyncLaunch.start("sign_in_with_token", client: client, callback: callback, userdata: userdata,
+                      userdataFree: userdataFree, request: request) { () throws(ABIError) in
+        let raw = try Marshal.string(token, "sign_in_token")
+        return { client, cancellation throws(JumpError) in try client.signIn(signInToken: raw, cancellation: cancellation) }
+    }
+}
+
+@_cdecl("jump_client_use_api_key")
+public func jump_client_use_api_key(_ client: OpaquePointer?, _ key: UnsafePointer<CChar>?, _ user: UnsafePointer<CChar>?,
+                                    _ environment: UnsafePointer<CChar>?, _ region: UnsafePointer<CChar>?) -> Int32 {
+    abiCall { () throws(ABIError) in
+        let target = try tokenClient(client)
+        let place = try TokenEnvironment(name: try Marshal.string(environment, "environment"),
+                                         region: try Marshal.string(region, "region"))
+        try target.useAPIKey(try Marshal.string(key, "api_key"), userID: try Marshal.optionalString(user, "user_id"),
+                             environment: place)
+    }
+}
+
+@_cdecl("jump_client_status")
+public func jump_client_status(_ client: OpaquePointer?, _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
+    abiCall { () throws(ABIError) in
+        let out = try Marshal.prepare(out)
+        try Marshal.write(try tokenClient(client).tokenStatusJSON(), to: out)
+    }
+}
+
+@_cdecl("jump_client_identify_external_user")
+public func jump_client_identify_external_user(
+    _ client: OpaquePointer?, _ externalID: UnsafePointer<CChar>?, _ authenticate: CAuthenticate?,
+    _ userdata: UnsafeMutableRawPointer?, _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+) -> Int32 {
+    abiCall { () throws(ABIError) in
+        out?.pointee = nil
+        let target = try tokenClient(client)
+        let external = try Marshal.string(externalID, "external_user_id")
+        guard let authenticate else { throw .invalidArgument("authenticate is NULL", argument: "authenticate") }
+        let result = try target.identifyExternalUser(external) { id throws(JumpError) -> JSON in
+            let answer = LoadedBytes()
+            let context = Unmanaged.passRetained(answer)
+            defer { context.release() }
+            let status = id.withCString { authenticate(userdata, $0, receiveLoadedBytes, context.toOpaque()) }
+            guard status == JumpStatus.ok.rawValue else {
+                let name = JumpStatus(rawValue: status)?.name ?? "status \(status)"
+                throw JumpError(JumpStatus(rawValue: status) ?? .cancelled,
+                                "the authenticate callback failed (\(name))", detail: ["callback_status": .int(Int64(status))])
+            }
+            let (bytes, received, tooLarge) = answer.state.withLock { ($0.bytes, $0.received, $0.tooLarge) }
+            guard received, !tooLarge else {
+                throw .invalidArgument("the authenticate callback returned JUMP_OK without one answer", argument: "authenticate")
+            }
+            do throws(JumpError) { return try Jansson.parse(bytes, what: "the authenticate callback's answer") } catch {
+                throw .invalidArgument("the authenticate callback's answer is not JSON: \(error.message)", argument: "authenticate")
+            }
+        }
+        try Marshal.write(result, to: out)
+    }
+}
+
+@_cdecl("jump_client_request")
+public func jump_client_request(
+    _ client: OpaquePointer?, _ method: UnsafePointer<CChar>?, _ url: UnsafePointer<CChar>?,
+    _ headersJSON: UnsafePointer<CChar>?, _ body: UnsafePointer<CChar>?, _ bodyLength: UInt,
+    _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+) -> Int32 {
+    abiCall { () throws(ABIError) in
+        let out = try Marshal.prepare(out, "out_response")
+        let target = try tokenClient(client)
+        var headers: [(String, String)] = []
+        if headersJSON != nil {
+            guard case .object(let members) = try Marshal.json(headersJSON, "headers_json") else {
+                throw .invalidArgument("headers_json is not a JSON object", argument: "headers_json")
+            }
+            for name in members.keys.sorted() {
+                guard let value = members[name]?.stringValue else {
+                    throw .invalidArgument("header '\(name)' is not a string", argument: "headers_json")
+                }
+                guard !name.isEmpty, !(name + value).contains(where: { $0 == "\r" || $0 == "\n" || $0 == "\0" }) else {
+                    throw .invalidArgument("header '\(name)' has a line break or is empty", argument: "headers_json")
+                }
+                headers.append((name, value))
+            }
+        }
+        var bytes: [UInt8] = []
+        if bodyLength > 0 {
+            guard let body else { throw .invalidArgument("body is NULL but body_length is not 0", argument: "body") }
+            guard bodyLength <= 64 << 20 else { throw .invalidArgument("body is larger than 64 MiB", argument: "body_length") }
+            bytes = Array(UnsafeRawBufferPointer(start: body, count: Int(bodyLength)))
+        }
+        let response = try target.authorizedRequest(method: try Marshal.string(method, "method"),
+                                                    url: try Marshal.string(url, "url"), headers: headers, body: bytes)
+        try Marshal.write(response.json, to: out)
+    }
+}

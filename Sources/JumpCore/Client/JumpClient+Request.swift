@@ -1,0 +1,144 @@
+/// Authorized requests (issue 5): one way to call an API with whichever credential the client holds, kept
+/// fresh as the SDK calls are. The credential only ever goes to its own server.
+extension JumpClient {
+    public struct AuthorizedResponse: Sendable {
+        public let status: Int
+        public let headers: [(String, String)]
+        public let body: [UInt8]
+
+        public var json: JSON {
+            var members: [String: JSON] = [
+                "status": .int(Int64(status)),
+                "headers": .array(headers.map { [.string($0.0), .string($0.1)] }),
+            ]
+            if let text = String(validating: body, as: UTF8.self) {
+                members["body"] = .string(text)
+            } else {
+                members["body"] = .null
+                members["body_base64"] = .string(Base64Tolerant.encode(body))
+            }
+            return .object(members)
+        }
+    }
+
+    private enum Credential {
+        case bearer(String, base: String, refreshable: String?)
+        case captureBearer(String, base: String)
+        case apiKey(String, base: String)
+    }
+
+    /// Sends `method url` with the credential attached: the sign-in-token session's bearer token, else the
+    /// API key, else the Capture session's access token. A relative url ("/v2/...") is resolved against that
+    /// credential's server; an absolute one must be on it. A 401 refreshes once and replays once.
+    public func authorizedRequest(method: String, url: String, headers: [(String, String)], body: [UInt8],
+                                  cancellation: Cancellation? = nil) throws(JumpError) -> AuthorizedResponse {
+        let verb = method.uppercased()
+        guard ["GET", "POST", "PUT", "PATCH", "DELETE"].contains(verb) else {
+            throw .invalidArgument("method '\(method)' is not one of GET, POST, PUT, PATCH, DELETE", argument: "method")
+        }
+        if verb == "GET" && !body.isEmpty {
+            throw .invalidArgument("a GET request has no body", argument: "body")
+        }
+        for (name, _) in headers where ["authorization", settings.apiKeyHeader.lowercased(), "cookie"].contains(name.lowercased()) {
+            throw .invalidArgument("header '\(name)' is set by libjump from the client's credential", argument: "headers")
+        }
+        var credential = try currentCredential(cancellation: cancellation)
+        var response = try send(verb, url, headers, body, credential, cancellation: cancellation)
+        if response.status == 401 {
+            switch credential {
+            case .bearer(let token, let base, let refreshToken?):
+                let fresh = try refreshTokenSession(replacing: refreshToken)
+                if fresh != token {
+                    credential = try currentCredential(cancellation: cancellation)
+                    if case .bearer(_, let again, _) = credential, again == base {
+                        response = try send(verb, url, headers, body, credential, cancellation: cancellation)
+                    }
+                }
+            case .captureBearer(let token, _):
+                _ = try refresh(replacing: token)
+                credential = try currentCredential(cancellation: cancellation)
+                response = try send(verb, url, headers, body, credential, cancellation: cancellation)
+            default:
+                break
+            }
+        }
+        return response
+    }
+
+    private func currentCredential(cancellation: Cancellation?) throws(JumpError) -> Credential {
+        let (tokens, hasCapture) = try state.withLock { s throws(JumpError) in (try requireTokens(s), s.session != nil) }
+        switch tokens.credential {
+        case .token(let t)?:
+            let access = try tokenAccessToken(cancellation: cancellation)
+            let refreshable = state.withLock { s -> String? in
+                if case .token(let now)? = s.tokens.credential { return now.refreshToken }
+                return nil
+            }
+            return .bearer(access, base: apiBase(for: t.environment), refreshable: refreshable)
+        case .apiKey(let k)?:
+            return .apiKey(k.apiKey, base: apiBase(for: k.environment))
+        case nil:
+            guard hasCapture, let base = settings.base?.base else {
+                throw JumpError(.notSignedIn, "the client holds no credential (sign in, or use an API key)")
+            }
+            return .captureBearer(try accessToken(cancellation: cancellation), base: base)
+        }
+    }
+
+    private func send(_ method: String, _ url: String, _ headers: [(String, String)], _ body: [UInt8],
+                      _ credential: Credential, cancellation: Cancellation?) throws(JumpError) -> AuthorizedResponse {
+        let base: String
+        var all = headers
+        switch credential {
+        case .bearer(let token, let b, _), .captureBearer(let token, let b):
+            base = b
+            all.append(("Authorization", "Bearer " + token))
+        case .apiKey(let key, let b):
+            base = b
+            all.append((settings.apiKeyHeader, key))
+        }
+        let target = try JumpClient.resolve(url, on: base)
+        var request = HTTPRequest(method: method, url: target, headers: all, body: body)
+        request.followRedirects = false
+        let response = try transport.send(request, cancellation: cancellation)
+        return AuthorizedResponse(status: response.status, headers: response.headers, body: response.body)
+    }
+
+    /// "/path" -> base + path; an absolute URL must be on base's scheme, host and port (a credential is never
+    /// sent to another server).
+    static func resolve(_ url: String, on base: String) throws(JumpError) -> String {
+        if url.hasPrefix("/") && !url.hasPrefix("//") { return base + url }
+        let origin = JumpClient.origin(of: base)
+        guard url.lowercased().hasPrefix(origin.lowercased()),
+              url.count == origin.count || ["/", "?", "#"].contains(url[url.index(url.startIndex, offsetBy: origin.count)]) else {
+            throw .invalidArgument("'\(String(url.prefix { $0 != "?" }))' is not on \(origin): libjump sends the credential "
+                                   + "only to its own server", argument: "url")
+        }
+        return url
+    }
+
+    /// scheme://host[:port] of a base URL.
+    static func origin(of base: String) -> String {
+        guard let schemeEnd = base.firstRange(of: "://") else { return base }
+        let rest = base[schemeEnd.upperBound...]
+        return String(base[..<schemeEnd.upperBound]) + String(rest.prefix { $0 != "/" })
+    }
+}
+
+extension Base64Tolerant {
+    static func encode(_ bytes: [UInt8]) -> String {
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")
+        var out = ""
+        var index = 0
+        while index < bytes.count {
+            let chunk = Array(bytes[index..<min(index + 3, bytes.count)])
+            let value = (UInt32(chunk[0]) << 16) | (UInt32(chunk.count > 1 ? chunk[1] : 0) << 8) | UInt32(chunk.count > 2 ? chunk[2] : 0)
+            out.append(alphabet[Int((value >> 18) & 63)])
+            out.append(alphabet[Int((value >> 12) & 63)])
+            out.append(chunk.count > 1 ? alphabet[Int((value >> 6) & 63)] : "=")
+            out.append(chunk.count > 2 ? alphabet[Int(value & 63)] : "=")
+            index += 3
+        }
+        return out
+    }
+}

@@ -1,0 +1,201 @@
+/* test_sign_in_token.c - sign-in tokens, API-key mode, identify and authorized requests through the C ABI,
+ * against the emulator's token API (users and tokens made through its admin API). */
+#include "harness.h"
+#include "support.h"
+
+/* A token user of the default team (malloc'd id) or NULL. */
+static char *token_user(void) {
+    json_t *reply = emu_call("POST", "/emulator/token_users", "{}", NULL);
+    char *id = json_str(reply, "user_id") ? strdup(json_str(reply, "user_id")) : NULL;
+    json_decref(reply);
+    return id;
+}
+
+/* A fresh sign-in token for user (malloc'd) or NULL. */
+static char *mint(const char *user) {
+    char path[160];
+    json_t *reply;
+    char *token;
+    snprintf(path, sizeof path, "/emulator/token_users/%s/sign_in_token", user);
+    reply = emu_call("POST", path, "{}", NULL);
+    token = json_str(reply, "sign_in_token") ? strdup(json_str(reply, "sign_in_token")) : NULL;
+    json_decref(reply);
+    return token;
+}
+
+/* A client with no Capture settings, pointed at the emulator's token API. */
+static jump_client *token_client(void) {
+    char extra[512];
+    snprintf(extra, sizeof extra, "{\"signInTokenAuthBaseUrl\":\"%s\",\"signInTokenApiBaseUrl\":\"%s\","
+             "\"storageDirectory\":\":memory:\"}", emu_url(), emu_url());
+    return new_client(NULL, extra);
+}
+
+static json_t *status_of(jump_client *client) {
+    char *text = NULL;
+    if (!CHECK_OK(J.client_status(client, &text))) return NULL;
+    return take_json(text);
+}
+
+TEST(decode_sign_in_and_request) {
+    char *user, *token, *out = NULL, path[160];
+    jump_client *client;
+    json_t *json;
+    if (!CHECK_MSG(emu_url() != NULL && emu_reset() == 0, "the emulator is not available")) return;
+    user = token_user();
+    REQUIRE(user != NULL);
+    token = mint(user);
+    REQUIRE(token != NULL);
+    REQUIRE_OK(J.sign_in_token_decode(token, &out));
+    json = take_json(out);
+    CHECK_STR_EQ(json_str(json, "user_id"), user);
+    CHECK_STR_EQ(json_str(json, "environment"), "dev");
+    json_decref(json);
+
+    client = token_client();
+    REQUIRE(client != NULL);
+    out = NULL;
+    REQUIRE_OK(J.client_sign_in_with_token(client, token, &out));
+    json = take_json(out);
+    CHECK(json_is_true(json_object_get(json, "changed")));
+    json_decref(json);
+    json = status_of(client);
+    CHECK(json_is_true(json_object_get(json, "use_sign_in_token")));
+    CHECK_STR_EQ(json_str(json, "user_id"), user);
+    json_decref(json);
+
+    snprintf(path, sizeof path, "/v2/user/%s/profile", user);
+    out = NULL;
+    REQUIRE_OK(J.client_request(client, "PUT", path, "{\"Content-Type\":\"application/json\"}", "{\"a\":1}", 7, &out));
+    json = take_json(out);
+    CHECK_EQ_INT(json_integer_value(json_object_get(json, "status")), 200);
+    json_decref(json);
+    out = NULL;
+    REQUIRE_OK(J.client_request(client, "GET", path, NULL, NULL, 0, &out));
+    json = take_json(out);
+    CHECK_EQ_INT(json_integer_value(json_object_get(json, "status")), 200);
+    CHECK_MSG(strstr(json_str(json, "body") ? json_str(json, "body") : "", "\"a\":1") != NULL, "body: %s",
+              json_str(json, "body") ? json_str(json, "body") : "(none)");
+    json_decref(json);
+
+    CHECK_OK(J.client_sign_out(client));
+    json = status_of(client);
+    CHECK(json_is_false(json_object_get(json, "signed_in")));
+    json_decref(json);
+    J.client_free(client);
+    free(token);
+    free(user);
+}
+
+typedef struct identify_answer {
+    const char *token;
+    int calls;
+} identify_answer;
+
+static jump_status answer_with_token(void *userdata, const char *external_user_id, jump_storage_sink sink,
+                                     void *sink_context) {
+    identify_answer *answer = userdata;
+    char json[4096];
+    (void)external_user_id;
+    answer->calls++;
+    snprintf(json, sizeof json, "{\"type\":\"sign_in_token\",\"sign_in_token\":\"%s\"}", answer->token);
+    sink(sink_context, json, strlen(json));
+    return JUMP_OK;
+}
+
+static jump_status refuse(void *userdata, const char *external_user_id, jump_storage_sink sink, void *sink_context) {
+    (void)userdata, (void)external_user_id, (void)sink, (void)sink_context;
+    return JUMP_E_NETWORK;
+}
+
+TEST(identify_calls_back_only_when_the_user_differs) {
+    char *a, *b, *token_a, *token_b, *out = NULL;
+    identify_answer answer;
+    jump_client *client;
+    json_t *json;
+    if (!CHECK_MSG(emu_url() != NULL && emu_reset() == 0, "the emulator is not available")) return;
+    a = token_user();
+    b = token_user();
+    REQUIRE(a != NULL && b != NULL);
+    token_a = mint(a);
+    token_b = mint(b);
+    client = token_client();
+    REQUIRE(client != NULL);
+    answer.token = token_a;
+    answer.calls = 0;
+    REQUIRE_OK(J.client_identify_external_user(client, "app-a", answer_with_token, &answer, &out));
+    json = take_json(out);
+    CHECK_STR_EQ(json_str(json, "action"), "signed_in");
+    json_decref(json);
+    CHECK_OK(J.client_identify_external_user(client, "app-a", answer_with_token, &answer, NULL));
+    CHECK_EQ_INT(answer.calls, 1);
+    answer.token = token_b;
+    out = NULL;
+    REQUIRE_OK(J.client_identify_external_user(client, "app-b", answer_with_token, &answer, &out));
+    json = take_json(out);
+    CHECK_STR_EQ(json_str(json, "action"), "switched");
+    json_decref(json);
+    CHECK_STATUS(J.client_identify_external_user(client, "app-c", refuse, NULL, NULL), JUMP_E_NETWORK);
+    json = status_of(client);
+    CHECK_STR_EQ(json_str(json, "user_id"), b);
+    CHECK_STR_EQ(json_str(json, "external_user_id"), "app-b");
+    json_decref(json);
+    J.client_free(client);
+    free(token_a);
+    free(token_b);
+    free(a);
+    free(b);
+}
+
+TEST(api_key_mode_and_mismatch) {
+    char *a, *b, *token_b, path[160], *out = NULL;
+    jump_client *client;
+    json_t *json;
+    if (!CHECK_MSG(emu_url() != NULL && emu_reset() == 0, "the emulator is not available")) return;
+    a = token_user();
+    b = token_user();
+    REQUIRE(a != NULL && b != NULL);
+    token_b = mint(b);
+    client = token_client();
+    REQUIRE(client != NULL);
+    REQUIRE_OK(J.client_use_api_key(client, "jump-team-key", a, "dev", "us"));
+    snprintf(path, sizeof path, "/v2/user/%s", a);
+    REQUIRE_OK(J.client_request(client, "GET", path, NULL, NULL, 0, &out));
+    json = take_json(out);
+    CHECK_EQ_INT(json_integer_value(json_object_get(json, "status")), 200);
+    json_decref(json);
+    CHECK_STATUS(J.client_sign_in_with_token(client, token_b, NULL), JUMP_E_ALREADY_SIGNED_IN);
+    json = json_parse(J.error_last());
+    CHECK_STR_EQ(json_str(json, "mismatch"), "user_id");
+    json_decref(json);
+    CHECK_STATUS(J.client_use_api_key(client, "k", NULL, "mars", "us"), JUMP_E_INVALID_ARGUMENT);
+    J.client_free(client);
+    free(token_b);
+    free(a);
+    free(b);
+}
+
+TEST(bad_arguments) {
+    jump_client *client;
+    char *out = (char *)&out;
+    if (!CHECK_MSG(emu_url() != NULL, "the emulator is not available")) return;
+    client = token_client();
+    REQUIRE(client != NULL);
+    CHECK_STATUS(J.sign_in_token_decode(NULL, &out), JUMP_E_INVALID_ARGUMENT);
+    CHECK(out == NULL);
+    CHECK_STATUS(J.sign_in_token_decode("bm90IGpzb24=", NULL), JUMP_E_INVALID_ARGUMENT);
+    CHECK_STATUS(J.client_sign_in_with_token(client, "\xff", NULL), JUMP_E_INVALID_ARGUMENT);
+    CHECK_STATUS(J.client_sign_in_with_token(NULL, "x", NULL), JUMP_E_INVALID_HANDLE);
+    CHECK_STATUS(J.client_identify_external_user(client, "x", NULL, NULL, NULL), JUMP_E_INVALID_ARGUMENT);
+    CHECK_STATUS(J.client_request(client, "GET", "/v2/x", NULL, NULL, 0, &out), JUMP_E_NOT_SIGNED_IN);
+    CHECK_STATUS(J.client_use_api_key(client, "jump-team-key", NULL, "dev", "us"), JUMP_OK);
+    CHECK_STATUS(J.client_request(client, "BREW", "/v2/x", NULL, NULL, 0, &out), JUMP_E_INVALID_ARGUMENT);
+    CHECK_STATUS(J.client_request(client, "GET", "/v2/x", "[1]", NULL, 0, &out), JUMP_E_INVALID_ARGUMENT);
+    CHECK_STATUS(J.client_request(client, "POST", "/v2/x", NULL, NULL, 3, &out), JUMP_E_INVALID_ARGUMENT);
+    CHECK_STATUS(J.client_request(client, "GET", "https://example.com/", NULL, NULL, 0, &out), JUMP_E_INVALID_ARGUMENT);
+    CHECK_STATUS(J.client_request(client, "GET", "/v2/x", "{\"x-jump-api-key\":\"other\"}", NULL, 0, &out),
+                 JUMP_E_INVALID_ARGUMENT);
+    CHECK_STATUS(J.client_request(client, "GET", "/v2/x", NULL, NULL, 0, NULL), JUMP_E_INVALID_ARGUMENT);
+    CHECK(out == NULL);
+    J.client_free(client);
+}

@@ -1,0 +1,329 @@
+"""Sign-in tokens, API-key mode, identify and authorized requests against the emulator's token API
+(signin-token.md; each test names the §9 defect it shows we do not have, where there is one)."""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+import shutil
+import threading
+import time
+import urllib.request
+import uuid
+from typing import Any, Dict, Optional
+
+import pytest
+
+import jump
+
+from conftest import wait_for
+
+TEAM_KEY = "jump-team-key"
+
+
+def api(emu, method: str, path: str, body: Optional[Dict[str, Any]] = None, key: str = TEAM_KEY) -> Dict[str, Any]:
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(emu.url + path, data=data, method=method)
+    request.add_header("x-jump-api-key", key)
+    request.add_header("Content-Type", "application/json")
+    with urllib.request.urlopen(request, timeout=10) as response:
+        return json.loads(response.read() or b"{}")
+
+
+def new_user(emu) -> str:
+    return api(emu, "POST", "/v2/user", {"client_user_id": uuid.uuid4().hex})["user_id"]
+
+
+def mint(emu, user_id: str) -> str:
+    return api(emu, "POST", f"/v2/user/{user_id}/sign_in_token")["sign_in_token"]
+
+
+@pytest.fixture
+def token_config(make_config, emu):
+    def make(**overrides: Any) -> Dict[str, Any]:
+        config = make_config(signInTokenAuthBaseUrl=emu.url, signInTokenApiBaseUrl=emu.url)
+        for key in ("captureDomain", "captureClientId", "captureAppId", "captureFlowName", "captureFlowDomain"):
+            config.pop(key, None)  # a sign-in-token app needs no Capture settings
+        config.update(overrides)
+        return config
+
+    return make
+
+
+def token_calls(emu) -> int:
+    return emu.counters().get("POST /v1/token", 0)
+
+
+def test_decode_is_tolerant_of_base64url_and_reports_what_is_wrong(emu) -> None:
+    user = new_user(emu)
+    raw = mint(emu, user)
+    decoded = jump.decode_sign_in_token(raw)
+    assert decoded["user_id"] == user and decoded["environment"] == "dev" and decoded["region"] == "us"
+    assert decoded["team_id"] == "00000000-0000-4000-8000-000000000001"
+    # §9 defect 8: the envelope and segments in the URL-safe alphabet, unpadded, decode too.
+    envelope = json.loads(base64.b64decode(raw))
+    urlsafe = base64.urlsafe_b64encode(json.dumps(envelope).encode()).decode().rstrip("=")
+    assert jump.decode_sign_in_token(urlsafe)["user_id"] == user
+    for bad, words in [("not base64 !", "base64"), (base64.b64encode(b'{"user_token":"a.b"}').decode(), "JWT"),
+                       ("", "empty")]:
+        with pytest.raises(jump.InvalidArgument) as info:
+            jump.decode_sign_in_token(bad)
+        assert words in info.value.message
+
+
+def test_sign_in_status_and_authorized_requests(emu, token_config) -> None:
+    user = new_user(emu)
+    events = []
+    with jump.Client(token_config()) as client:
+        client.on_event(events.append)
+        assert client.status["signed_in"] is False
+        result = client.sign_in_with_token(mint(emu, user))
+        assert result == {"user_id": user, "changed": True, "migrated": False}
+        status = client.status
+        assert status["signed_in"] and status["use_sign_in_token"] and not status["use_api_key"]
+        assert status["user_id"] == user and status["configured"] and not status["pending_reauthentication"]
+        put = client.request("PUT", f"/v2/user/{user}/profile", {"Content-Type": "application/json"},
+                             json.dumps({"colour": "blue"}))
+        assert put["status"] == 200
+        got = client.request("GET", f"/v2/user/{user}/profile")
+        assert got["status"] == 200 and json.loads(got["body"])["data"] == {"colour": "blue"}
+        # A user's token cannot read another user's data (the server says so; libjump passes it on).
+        other = new_user(emu)
+        assert client.request("GET", f"/v2/user/{other}/profile")["status"] == 403
+        # The credential never leaves its server.
+        with pytest.raises(jump.InvalidArgument):
+            client.request("GET", "https://example.com/v2/user")
+        assert wait_for(lambda: any(e["event"] == "status_changed" for e in events))
+        # §9 defect 1: the same user again is a no-op, on every platform.
+        emu.clear_counters()
+        assert client.sign_in_with_token(mint(emu, user))["changed"] is False
+        assert token_calls(emu) == 0
+        # Another user: refused, naming what differs (no silent switch).
+        with pytest.raises(jump.AlreadySignedIn) as refused:
+            client.sign_in_with_token(mint(emu, other))
+        assert refused.value.detail["mismatch"] == "user_id"
+
+
+def test_refresh_before_expiry_and_after_a_401(emu, token_config) -> None:
+    user = new_user(emu)
+    with jump.Client(token_config()) as client:
+        client.sign_in_with_token(mint(emu, user))
+        # The server's clock moves past the access token's life; the client's does not: a 401, one refresh,
+        # one replay (§9 defect 3).
+        emu.advance_clock(4000)
+        emu.clear_counters()
+        response = client.request("GET", f"/v2/user/{user}/profile")
+        assert response["status"] == 200
+        assert token_calls(emu) == 1 and emu.counters().get(f"GET /v2/user/{user}/profile") == 2
+
+
+def test_thirty_two_threads_share_one_refresh(emu, token_config) -> None:
+    emu.admin("POST", "/emulator/settings", {"sign_in_access_token_lifetime": 3})
+    user = new_user(emu)
+    with jump.Client(token_config(tokenRefreshMarginSeconds=0)) as client:
+        client.sign_in_with_token(mint(emu, user))
+        time.sleep(3.2)  # expired by the client's own clock
+        emu.clear_counters()
+        tokens, errors = [], []
+        barrier = threading.Barrier(32)
+
+        def worker() -> None:
+            barrier.wait()
+            try:
+                tokens.append(client.access_token())
+            except Exception as exc:  # noqa: BLE001
+                errors.append(exc)
+
+        threads = [threading.Thread(target=worker) for _ in range(32)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert not errors, errors
+        assert token_calls(emu) == 1
+        assert len(set(tokens)) == 1  # every waiter got the one refresh's outcome
+
+
+def test_refresh_racing_sign_out_is_discarded(emu, token_config) -> None:
+    user = new_user(emu)
+    with jump.Client(token_config()) as client:
+        client.sign_in_with_token(mint(emu, user))
+        emu.fault("delay", "/v1/token", delay_ms=800)
+        outcome = []
+        refresher = threading.Thread(target=lambda: outcome.append(_try(client.refresh_access_token)))
+        refresher.start()
+        time.sleep(0.3)
+        client.sign_out()
+        refresher.join()
+        assert isinstance(outcome[0], jump.NotSignedIn), outcome
+        assert client.status["signed_in"] is False
+    with jump.Client(token_config()) as again:
+        assert again.status["signed_in"] is False  # nothing was saved by the late refresh
+
+
+def _try(fn):
+    try:
+        return fn()
+    except Exception as exc:  # noqa: BLE001
+        return exc
+
+
+def test_user_deletion_signs_everything_out(emu, token_config) -> None:
+    user = new_user(emu)
+    events = []
+    with jump.Client(token_config()) as client:
+        client.on_event(events.append)
+        client.sign_in_with_token(mint(emu, user))
+        api(emu, "DELETE", f"/v2/user/{user}")
+        with pytest.raises(jump.NotSignedIn) as info:
+            client.refresh_access_token()
+        assert info.value.detail["error_type"] == "invalid_token"
+        assert client.status == {**client.status, "signed_in": False, "configured": False, "user_id": None}
+        assert wait_for(lambda: any(e["event"] == "user_invalidated" and e["user_id"] == user for e in events))
+    with jump.Client(token_config()) as again:
+        assert again.status["signed_in"] is False  # §9 defect 2: a full reset, also on disk
+
+
+def test_revoked_refresh_token_pends_then_recovers(emu, token_config) -> None:
+    user = new_user(emu)
+    with jump.Client(token_config()) as client:
+        client.sign_in_with_token(mint(emu, user))
+        api(emu, "POST", f"/v2/user/{user}/revoke_tokens")
+        with pytest.raises(jump.SessionExpired):
+            client.refresh_access_token()
+        assert client.status["pending_reauthentication"] is True  # §9 defect 4: the flag is reported
+        assert client.status["signed_in"] is True
+        result = client.sign_in_with_token(mint(emu, user))  # a new token for the same user clears it
+        assert result["changed"] is True
+        assert client.status["pending_reauthentication"] is False
+        assert client.request("GET", f"/v2/user/{user}/profile")["status"] == 200
+
+
+def test_api_key_mode_and_migration(emu, token_config) -> None:
+    user = new_user(emu)
+    with jump.Client(token_config()) as client:
+        client.use_api_key(TEAM_KEY, user.upper(), "dev", "us")
+        status = client.status
+        assert status["use_api_key"] and status["signed_in"] and not status["use_sign_in_token"]
+        assert client.request("GET", f"/v2/user/{user}")["status"] == 200  # the key goes in the header
+        # §9 defect 6: compatible (same user, compared case-insensitively; same environment and region):
+        # migrates in place.
+        result = client.sign_in_with_token(mint(emu, user))
+        assert result["migrated"] is True and client.status["use_sign_in_token"]
+    with jump.Client(token_config(storageDirectory=":memory:")) as other:
+        other.use_api_key(TEAM_KEY, new_user(emu), "dev", "us")
+        with pytest.raises(jump.AlreadySignedIn) as user_differs:
+            other.sign_in_with_token(mint(emu, user))
+        assert user_differs.value.detail["mismatch"] == "user_id"
+        assert other.status["use_api_key"]  # nothing switched
+    team = emu.admin("POST", "/emulator/teams", {"environment": "sandbox", "region": "eu"})
+    sandbox_user = api(emu, "POST", "/v2/user", {"client_user_id": "sb"}, key=team["api_key"])["user_id"]
+    sandbox_token = api(emu, "POST", f"/v2/user/{sandbox_user}/sign_in_token", key=team["api_key"])["sign_in_token"]
+    with jump.Client(token_config(storageDirectory=":memory:")) as third:
+        third.use_api_key(team["api_key"], sandbox_user, "dev", "eu")
+        with pytest.raises(jump.AlreadySignedIn) as env_differs:
+            third.sign_in_with_token(sandbox_token)
+        assert env_differs.value.detail["mismatch"] == "environment"
+
+
+def test_identify_outcome_table(emu, token_config) -> None:
+    a, b = new_user(emu), new_user(emu)
+    asked = []
+
+    def for_user(user):
+        def authenticate(external_id: str) -> Dict[str, Any]:
+            asked.append(external_id)
+            return {"type": "sign_in_token", "sign_in_token": mint(emu, user)}
+        return authenticate
+
+    with jump.Client(token_config()) as client:
+        assert client.identify_external_user("app-a", for_user(a))["action"] == "signed_in"  # none + A
+        assert client.status["user_id"] == a and client.status["external_user_id"] == "app-a"
+        assert client.identify_external_user("app-a", for_user(b))["action"] == "none"  # same external id
+        assert asked == ["app-a"]  # no callback the second time
+        assert client.identify_external_user("app-a2", for_user(a))["action"] == "kept"  # A + A: no sign-out
+        assert client.identify_external_user("app-b", for_user(b))["action"] == "switched"  # A + B
+        assert client.status["user_id"] == b and client.status["external_user_id"] == "app-b"
+
+        def failing(_: str) -> Dict[str, Any]:
+            raise RuntimeError("backend down")
+
+        with pytest.raises(RuntimeError):
+            client.identify_external_user("app-c", failing)
+        assert client.status["user_id"] == b  # a failed identify changes nothing
+        api_key = client.identify_external_user(
+            "app-k", lambda _: {"type": "api_key", "api_key": TEAM_KEY, "user_id": a, "environment": "dev", "region": "us"})
+        assert api_key["action"] == "switched" and client.status["use_api_key"]
+
+
+def test_restart_keeps_the_session_and_a_storage_failure_is_not_signed_out(emu, token_config, tmp_path) -> None:
+    user = new_user(emu)
+    with jump.Client(token_config()) as client:
+        client.sign_in_with_token(mint(emu, user))
+    with jump.Client(token_config()) as restarted:
+        assert restarted.status["user_id"] == user
+        assert restarted.request("GET", f"/v2/user/{user}/profile")["status"] == 200
+
+    class FlakySecrets:
+        def __init__(self) -> None:
+            self.data: Dict[str, bytes] = {}
+            self.locked = False
+
+        def load(self, key: str) -> Optional[bytes]:
+            if self.locked and key.startswith("credential-"):
+                raise OSError("the keychain is locked")
+            return self.data.get(key)
+
+        def save(self, key: str, data: bytes) -> None:
+            self.data[key] = data
+
+        def erase(self, key: str) -> None:
+            self.data.pop(key, None)
+
+    secrets = FlakySecrets()
+    config = jump.Config(token_config(storageDirectory=":memory:"))
+    config.set_storage(secrets)
+    with jump.Client(config) as first:
+        first.sign_in_with_token(mint(emu, user))
+    secrets.locked = True
+    with jump.Client(config) as locked:
+        status = locked.status
+        assert status["signed_in"] is True and status["user_id"] == user  # from the gist
+        assert status["restore_error"] is not None
+        with pytest.raises(jump.StorageError):
+            locked.access_token()
+        secrets.locked = False
+        locked.restore()
+        assert locked.status["restore_error"] is None and locked.access_token()
+    config.close()
+
+
+def test_a_client_that_died_mid_refresh_is_not_locked_out(emu, token_config, storage) -> None:
+    user = new_user(emu)
+    with jump.Client(token_config()) as client:
+        client.sign_in_with_token(mint(emu, user))
+    saved = [os.path.join(storage, n) for n in os.listdir(storage) if n.startswith("credential-")]
+    assert saved
+    before = open(saved[0], "rb").read()
+    with jump.Client(token_config()) as client:
+        client.refresh_access_token()  # the server rotates the refresh token...
+    open(saved[0], "wb").write(before)  # ...but the process died before saving the answer
+    with jump.Client(token_config()) as revived:
+        revived.refresh_access_token()  # the old refresh token, within the server's grace window
+        assert revived.status["pending_reauthentication"] is False
+        assert revived.request("GET", f"/v2/user/{user}/profile")["status"] == 200
+
+
+def test_sign_out_erases_and_revokes(emu, token_config, storage) -> None:
+    user = new_user(emu)
+    with jump.Client(token_config()) as client:
+        client.sign_in_with_token(mint(emu, user))
+        client.identify_external_user("app-x", lambda _: {"type": "sign_in_token", "sign_in_token": mint(emu, user)})
+        emu.clear_counters()
+        client.sign_out()
+        assert emu.counters().get("POST /v1/revoke") == 1  # §9 defect 10
+        assert client.status["external_user_id"] is None and client.status["signed_in"] is False
+    assert not [n for n in os.listdir(storage) if n.startswith(("credential-", "gist-"))]
+    families = emu.admin("GET", f"/emulator/token_users/{user}")
+    assert families.get("active_refresh_tokens", 0) == 0, families
