@@ -139,7 +139,8 @@ jump_status jump_set_log_callback(jump_callback callback, void *userdata, jump_f
 /*   $XDG_DATA_HOME/jump or ~/.local/share/jump; ":memory:" keeps the session in memory only),          */
 /*   connectTimeoutMs (int, 10000), requestTimeoutMs (int, 30000), tokenRefreshMarginSeconds (int, 60), */
 /*   signInTokenAuthBaseUrl / signInTokenApiBaseUrl (token endpoint and API servers; default: derived   */
-/*   from the sign-in token's environment and region), apiKeyHeader ("x-jump-api-key").                */
+/*   from the sign-in token's environment and region), apiKeyHeader ("x-jump-api-key"),                */
+/*   webLoginCookieName ("oauth_token").                                                                */
 /* ---------------------------------------------------------------------------------------------------- */
 
 typedef struct jump_config jump_config;
@@ -359,6 +360,14 @@ jump_status jump_client_identify_external_user(jump_client *client, const char *
  * null and "body_base64" set when the body is not UTF-8). An HTTP error status is not a failure. */
 jump_status jump_client_request(jump_client *client, const char *method, const char *url, const char *headers_json,
                                 const char *body, size_t body_length, char **out_response);
+
+/* Web login (a login page in a browser or web view): takes the token the page left in its cookies (a Cookie
+ * header or Set-Cookie lines; either may be NULL) or its title ("oauth_token=..."), under the name
+ * webLoginCookieName, and keeps it for page_url's origin: jump_client_request then sends it as a bearer
+ * token to URLs on that origin, and to relative URLs when the client holds no other credential. Kept in
+ * memory only. out_token (may be NULL) receives it (a secret). JUMP_E_NOT_FOUND when neither holds it. */
+jump_status jump_client_use_web_login(jump_client *client, const char *page_url, const char *cookies,
+                                      const char *title, char **out_token);
 
 /* A valid access token: the sign-in-token session's when there is one, else the Capture session's;
  * refreshed first if it expires within tokenRefreshMarginSeconds. A secret: free it with jump_string_free

@@ -65,6 +65,7 @@
     X(client_status)                                                                                       \
     X(client_identify_external_user)                                                                       \
     X(client_request)                                                                                      \
+    X(client_use_web_login)                                                                                \
     X(client_access_token)                                                                                 \
     X(client_refresh_access_token)                                                                         \
     X(client_set_event_callback)                                                                           \

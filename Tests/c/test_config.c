@@ -28,7 +28,8 @@ static const char *const documented_keys[] = {
     "captureResponseType", "traditionalSignInType", "engageAppId", "engageDomain",
     "engageWhitelistedDomain", "engageResponseType", "storageDirectory", "connectTimeoutMs",
     "requestTimeoutMs", "tokenRefreshMarginSeconds",
-    "captureSchemaFile", "signInTokenAuthBaseUrl", "signInTokenApiBaseUrl", "apiKeyHeader"};
+    "captureSchemaFile", "signInTokenAuthBaseUrl", "signInTokenApiBaseUrl", "apiKeyHeader",
+    "webLoginCookieName"};
 
 static int is_documented(const char *key) {
     size_t i;

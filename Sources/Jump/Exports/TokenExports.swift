@@ -128,3 +128,18 @@ public func jump_client_request(
         try Marshal.write(response.json, to: out)
     }
 }
+
+@_cdecl("jump_client_use_web_login")
+public func jump_client_use_web_login(
+    _ client: OpaquePointer?, _ pageURL: UnsafePointer<CChar>?, _ cookies: UnsafePointer<CChar>?,
+    _ title: UnsafePointer<CChar>?, _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+) -> Int32 {
+    abiCall { () throws(ABIError) in
+        out?.pointee = nil
+        let target = try tokenClient(client)
+        let token = try target.useWebLogin(pageURL: try Marshal.string(pageURL, "page_url"),
+                                           cookies: try Marshal.optionalString(cookies, "cookies"),
+                                           title: try Marshal.optionalString(title, "title"))
+        if let out { out.pointee = try Marshal.copy(token) }
+    }
+}

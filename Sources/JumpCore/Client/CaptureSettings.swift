@@ -26,6 +26,8 @@ struct CaptureSettings: Sendable {
     let apiBaseOverride: ServerURL?
     /// The header that carries a team API key.
     let apiKeyHeader: String
+    /// The cookie (and title key) a web login leaves its token in.
+    let webLoginCookieName: String
     /// A schema file given in the configuration (captureSchemaFile).
     let schemaFile: String?
     /// nil: keep the session in memory only.
@@ -56,6 +58,7 @@ struct CaptureSettings: Sendable {
             try ServerURL(s, key: "signInTokenApiBaseUrl")
         }
         apiKeyHeader = config.string(.apiKeyHeader) ?? "x-jump-api-key"
+        webLoginCookieName = config.string(.webLoginCookieName) ?? "oauth_token"
         connectTimeoutMs = Int(config.int(.connectTimeoutMs))
         requestTimeoutMs = Int(config.int(.requestTimeoutMs))
         switch config.string(.storageDirectory) {

@@ -21,7 +21,13 @@ extension JumpClient {
         }
     }
 
+    /// Whether the client holds a credential besides a web-login token.
+    private var hasCredential: Bool {
+        state.withLock { $0.tokens.credential != nil || $0.session != nil || $0.credentialRestoreError != nil }
+    }
+
     private enum Credential {
+        case webBearer(String, base: String)
         case bearer(String, base: String, refreshable: String?)
         case captureBearer(String, base: String)
         case apiKey(String, base: String)
@@ -41,6 +47,11 @@ extension JumpClient {
         }
         for (name, _) in headers where ["authorization", settings.apiKeyHeader.lowercased(), "cookie"].contains(name.lowercased()) {
             throw .invalidArgument("header '\(name)' is set by libjump from the client's credential", argument: "headers")
+        }
+        // A web-login token goes to its own origin only, and is used for URLs there.
+        if let web = state.withLock({ $0.webLogin }),
+           url.lowercased().hasPrefix(web.origin.lowercased()) || (url.hasPrefix("/") && !hasCredential) {
+            return try send(verb, url, headers, body, .webBearer(web.token, base: web.origin), cancellation: cancellation)
         }
         var credential = try currentCredential(cancellation: cancellation)
         var response = try send(verb, url, headers, body, credential, cancellation: cancellation)
@@ -90,7 +101,7 @@ extension JumpClient {
         let base: String
         var all = headers
         switch credential {
-        case .bearer(let token, let b, _), .captureBearer(let token, let b):
+        case .bearer(let token, let b, _), .captureBearer(let token, let b), .webBearer(let token, let b):
             base = b
             all.append(("Authorization", "Bearer " + token))
         case .apiKey(let key, let b):

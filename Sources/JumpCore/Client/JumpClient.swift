@@ -221,6 +221,8 @@ struct ClientState: Sendable {
     /// The saved credential could not be read: status comes from the gist, nothing is deleted.
     var credentialRestoreError: JumpError?
     var gistStatus: TokenStatus?
+    /// A token captured from a web login (kept in memory only).
+    var webLogin: WebLogin?
 
     /// Runs body on the session in place (taken out of the state meanwhile, so its record is not shared
     /// and edits copy nothing); nil when signed out.

@@ -6,7 +6,7 @@ enum ConfigKey: String, CaseIterable, Sendable {
     case captureSocialRegistrationFormName, captureEditUserProfileFormName, captureForgotPasswordFormName
     case captureResendEmailVerificationFormName, captureChangePasswordFormName
     case captureSchemaFile
-    case signInTokenAuthBaseUrl, signInTokenApiBaseUrl, apiKeyHeader
+    case signInTokenAuthBaseUrl, signInTokenApiBaseUrl, apiKeyHeader, webLoginCookieName
     case captureEnableThinRegistration, captureRedirectUri, captureResponseType, traditionalSignInType
     case engageAppId, engageDomain, engageWhitelistedDomain, engageResponseType
     case storageDirectory, connectTimeoutMs, requestTimeoutMs, tokenRefreshMarginSeconds
@@ -42,6 +42,7 @@ enum ConfigKey: String, CaseIterable, Sendable {
         case .requestTimeoutMs: return 30_000
         case .tokenRefreshMarginSeconds: return 60
         case .apiKeyHeader: return "x-jump-api-key"
+        case .webLoginCookieName: return "oauth_token"
         default: return nil
         }
     }

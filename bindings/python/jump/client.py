@@ -238,6 +238,15 @@ class Client(NativeHandle):
         check(status)
         return _native.take_json(out)
 
+    def use_web_login(self, page_url: str, cookies: Optional[str] = None, title: Optional[str] = None) -> str:
+        """Take the token a web login left in the page's cookies (Cookie header or Set-Cookie lines) or title,
+        for ``page_url``'s origin; :meth:`request` then sends it there. Returns the token (a secret)."""
+        out = c_void_p()
+        check(_native.lib.jump_client_use_web_login(
+            self.handle, _native.encode(page_url, "page_url"), _native.encode(cookies, "cookies"),
+            _native.encode(title, "title"), byref(out)))
+        return _native.take_string(out) or ""
+
     def request(self, method: str, url: str, headers: Optional[Mapping[str, str]] = None,
                 body: Union[str, bytes, None] = None) -> Dict[str, Any]:
         """Send an authorized request with the client's credential (bearer token, API key or Capture token):

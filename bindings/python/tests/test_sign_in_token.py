@@ -118,6 +118,18 @@ def test_refresh_before_expiry_and_after_a_401(emu, token_config) -> None:
         assert token_calls(emu) == 1 and emu.counters().get(f"GET /v2/user/{user}/profile") == 2
 
 
+def test_refresh_happens_before_expiry(emu, token_config) -> None:
+    emu.admin("POST", "/emulator/settings", {"sign_in_access_token_lifetime": 30})
+    user = new_user(emu)
+    with jump.Client(token_config()) as client:  # margin 60 s: a 30 s token is due at once
+        client.sign_in_with_token(mint(emu, user))
+        emu.clear_counters()
+        first = client.access_token()
+        assert token_calls(emu) == 1  # §9 defect 7: refreshed before it expired, not after a failure
+        assert client.request("GET", f"/v2/user/{user}/profile")["status"] == 200
+        assert first
+
+
 def test_thirty_two_threads_share_one_refresh(emu, token_config) -> None:
     emu.admin("POST", "/emulator/settings", {"sign_in_access_token_lifetime": 3})
     user = new_user(emu)
@@ -211,6 +223,9 @@ def test_api_key_mode_and_migration(emu, token_config) -> None:
         # migrates in place.
         result = client.sign_in_with_token(mint(emu, user))
         assert result["migrated"] is True and client.status["use_sign_in_token"]
+    # §9 defect 5: what API-key mode and the migration set is what a relaunch restores.
+    with jump.Client(token_config()) as relaunched:
+        assert relaunched.status["use_sign_in_token"] and relaunched.status["user_id"] == user
     with jump.Client(token_config(storageDirectory=":memory:")) as other:
         other.use_api_key(TEAM_KEY, new_user(emu), "dev", "us")
         with pytest.raises(jump.AlreadySignedIn) as user_differs:
@@ -327,3 +342,61 @@ def test_sign_out_erases_and_revokes(emu, token_config, storage) -> None:
     assert not [n for n in os.listdir(storage) if n.startswith(("credential-", "gist-"))]
     families = emu.admin("GET", f"/emulator/token_users/{user}")
     assert families.get("active_refresh_tokens", 0) == 0, families
+
+
+def test_web_login_token_is_captured_and_used_on_its_origin_only(emu, make_config) -> None:
+    import http.client
+    import urllib.parse
+
+    email = f"web-{uuid.uuid4().hex[:10]}@example.com"
+    emu.admin("POST", "/emulator/users", {"email": email, "password": "correct horse 1"})
+    host = urllib.parse.urlparse(emu.url)
+    connection = http.client.HTTPConnection(host.hostname, host.port, timeout=10)
+    connection.request("POST", "/weblogin", urllib.parse.urlencode({"email": email, "password": "correct horse 1"}),
+                       {"Content-Type": "application/x-www-form-urlencoded"})
+    response = connection.getresponse()
+    page = response.read().decode()
+    set_cookies = "\n".join(v for k, v in response.getheaders() if k.lower() == "set-cookie")
+    title = page.split("<title>")[1].split("</title>")[0]
+    assert response.status == 200 and "oauth_token=" in set_cookies
+    with jump.Client(make_config(storageDirectory=":memory:")) as client:
+        from_cookie = client.use_web_login(emu.url + "/weblogin", cookies=set_cookies)
+        from_title = client.use_web_login(emu.url + "/weblogin", title=title)
+        assert from_cookie == from_title
+        me = client.request("GET", emu.url + "/weblogin/me")
+        assert me["status"] == 200 and json.loads(me["body"])["email"] == email
+        with pytest.raises(jump.NotFound):
+            client.use_web_login(emu.url + "/weblogin", cookies="other=1", title="Welcome")
+        with pytest.raises(jump.InvalidArgument):
+            client.use_web_login("http://example.com/login", cookies=set_cookies)  # https or loopback only
+
+
+def test_kill_9_during_refreshes_never_locks_the_session_out(emu, token_config, storage) -> None:
+    import signal
+    import subprocess
+    import sys
+
+    user = new_user(emu)
+    with jump.Client(token_config()) as client:
+        client.sign_in_with_token(mint(emu, user))
+    script = (
+        "import json, os, sys, jump\n"
+        "config = json.loads(sys.argv[1])\n"
+        "with jump.Client(config) as c:\n"
+        "    print('ready', flush=True)\n"
+        "    while True:\n"
+        "        c.refresh_access_token()\n"
+    )
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([os.path.dirname(os.path.dirname(jump.__file__)), env.get("PYTHONPATH", "")])
+    for round_ in range(4):
+        child = subprocess.Popen([sys.executable, "-c", script, json.dumps(token_config())], env=env,
+                                 stdout=subprocess.PIPE)
+        assert child.stdout.readline().strip() == b"ready"
+        time.sleep(0.15 + 0.1 * round_)  # somewhere in the middle of a refresh, or between two
+        child.send_signal(signal.SIGKILL)
+        child.wait()
+        with jump.Client(token_config()) as survivor:
+            survivor.refresh_access_token()
+            assert survivor.status["pending_reauthentication"] is False
+            assert survivor.request("GET", f"/v2/user/{user}/profile")["status"] == 200
