@@ -400,3 +400,13 @@ def test_kill_9_during_refreshes_never_locks_the_session_out(emu, token_config, 
             survivor.refresh_access_token()
             assert survivor.status["pending_reauthentication"] is False
             assert survivor.request("GET", f"/v2/user/{user}/profile")["status"] == 200
+
+
+def test_sign_in_with_token_async(emu, token_config) -> None:
+    user = new_user(emu)
+    with jump.Client(token_config(storageDirectory=":memory:")) as client:
+        request = client.sign_in_with_token_async(mint(emu, user))
+        assert request.wait(30) == {"user_id": user, "changed": True, "migrated": False}
+        failing = client.sign_in_with_token_async(mint(emu, new_user(emu)))
+        with pytest.raises(jump.AlreadySignedIn):
+            failing.wait(30)
