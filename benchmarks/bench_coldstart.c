@@ -25,12 +25,7 @@
 #include <unistd.h>
 
 #include "jump.h"
-
-static double now_ms(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
-}
+#include "bench_stats.h"
 
 /* dlsym into a typed pointer (memcpy: ISO C has no void * -> function pointer conversion). */
 #define RESOLVE(library, name)                                                                            \
@@ -108,16 +103,6 @@ static double spawn(char *const args[], double *in_process_ms, double *dlopen_ms
     }
     if (sscanf(text, "%lf %lf", in_process_ms, dlopen_ms) != 2) *in_process_ms = *dlopen_ms = 0;
     return elapsed;
-}
-
-static int compare_doubles(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *values, int count) {
-    qsort(values, (size_t)count, sizeof *values, compare_doubles);
-    return count % 2 ? values[count / 2] : (values[count / 2 - 1] + values[count / 2]) / 2;
 }
 
 int main(int argc, char **argv) {

@@ -19,6 +19,7 @@
 #include <time.h>
 
 #include "jump.h"
+#include "bench_stats.h"
 
 #define JUMP_FUNCTIONS(X)                                                                                 \
     X(error_last) X(string_free) X(config_from_json) X(config_set_string) X(config_free) X(client_new)    \
@@ -49,16 +50,6 @@ static double now_ns(void) {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     return t.tv_sec * 1e9 + t.tv_nsec;
-}
-
-static int compare_doubles(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *values, int count) {
-    qsort(values, (size_t)count, sizeof *values, compare_doubles);
-    return count % 2 ? values[count / 2] : (values[count / 2 - 1] + values[count / 2]) / 2;
 }
 
 /* ---- the emulator's admin API ---------------------------------------------------------------------- */
@@ -138,8 +129,6 @@ typedef struct sync_cost {
     long root_bytes, element_bytes;
 } sync_cost;
 
-static double wall_ms(void) { return now_ns() / 1e6; }
-
 /* Queues a delay fault for the next entity.update (the emulator holds its answer that long). */
 static void delay_next_update(int delay_ms) {
     char body[128];
@@ -185,12 +174,12 @@ static sync_cost measure_sync(const char *config_json, const char *storage, int 
         double start, started;
         delay_next_update(delay_ms);
         start = cpu_ms();
-        started = wall_ms();
+        started = now_ms();
         snprintf(value, sizeof value, "about %d", i);
         if (jump.record_set_string(record, "/aboutMe", value) != JUMP_OK) die("set", jump.error_last());
         if (jump.client_sync(client, NULL) != JUMP_OK) die("sync", jump.error_last());
         root[i] = cpu_ms() - start;
-        walls[i] = wall_ms() - started;
+        walls[i] = now_ms() - started;
     }
     cost.root_bytes = (request_bytes("POST /entity.update") - before) / rounds;
     before = request_bytes("POST /entity.update");

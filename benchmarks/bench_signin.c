@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "jump.h"
+#include "bench_stats.h"
 
 #define JUMP_FUNCTIONS(X)                                                                                 \
     X(abi_version) X(error_last) X(string_free) X(config_from_json) X(config_set_string) X(config_free)   \
@@ -37,22 +38,6 @@ static struct {
 static void die(const char *what, const char *detail) {
     fprintf(stderr, "bench_signin: %s: %s\n", what, detail ? detail : "");
     exit(1);
-}
-
-static double now_ms(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
-}
-
-static int compare_doubles(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *values, int count) {
-    qsort(values, (size_t)count, sizeof *values, compare_doubles);
-    return count % 2 ? values[count / 2] : (values[count / 2 - 1] + values[count / 2]) / 2;
 }
 
 /* ---------------------------------------------------------------------------------------------------- */

@@ -277,8 +277,13 @@ static size_t collect(char *ptr, size_t size, size_t nmemb, void *userdata) {
 }
 
 json_t *emu_call(const char *method, const char *path, const char *body, long *http_status) {
-    const char *base = emu_url();
-    char url[1024];
+    return emu_http(method, path, body != NULL ? "application/json" : NULL, body, http_status);
+}
+
+json_t *emu_http(const char *method, const char *url_or_path, const char *content_type, const char *body,
+                 long *http_status) {
+    const char *base = emu_url(), *path = url_or_path;
+    char url[2048], header[256];
     CURL *curl;
     CURLcode rc;
     struct curl_slist *headers = NULL;
@@ -288,7 +293,10 @@ json_t *emu_call(const char *method, const char *path, const char *body, long *h
 
     if (http_status != NULL) *http_status = 0;
     if (base == NULL) return NULL;
-    snprintf(url, sizeof url, "%s%s", base, path);
+    if (strncmp(url_or_path, "http://", 7) == 0)
+        snprintf(url, sizeof url, "%s", url_or_path);
+    else
+        snprintf(url, sizeof url, "%s%s", base, url_or_path);
     curl = curl_easy_init();
     if (curl == NULL) return NULL;
     curl_easy_setopt(curl, CURLOPT_URL, url);
@@ -298,8 +306,10 @@ json_t *emu_call(const char *method, const char *path, const char *body, long *h
     curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
     curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, collect);
     curl_easy_setopt(curl, CURLOPT_WRITEDATA, &reply);
+    curl_easy_setopt(curl, CURLOPT_FOLLOWLOCATION, 1L);
     if (body != NULL) {
-        headers = curl_slist_append(headers, "Content-Type: application/json");
+        snprintf(header, sizeof header, "Content-Type: %s", content_type != NULL ? content_type : "application/json");
+        headers = curl_slist_append(headers, header);
         curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
         curl_easy_setopt(curl, CURLOPT_POSTFIELDS, body);
     }

@@ -23,6 +23,10 @@ const char *emu_tmpdir(void);
  * JSON reply (new reference; NULL when the reply is not JSON) and stores the HTTP status (0 when the call
  * failed) in *http_status if not NULL. */
 json_t *emu_call(const char *method, const char *path, const char *body, long *http_status);
+/* emu_call for any request: url_or_path absolute ("http://...") or a path on the emulator, body sent with
+ * content_type (NULL: application/json). Redirects are followed. */
+json_t *emu_http(const char *method, const char *url_or_path, const char *content_type, const char *body,
+                 long *http_status);
 
 /* Admin helpers; 0 on success, -1 on failure (a message is printed). */
 int emu_reset(void);

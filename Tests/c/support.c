@@ -371,3 +371,23 @@ int record_has_pending(jump_record *record, const char *path) {
     json_decref(changes);
     return found;
 }
+
+json_t *error_detail(void) { return json_parse(J.error_last()); }
+
+json_t *invalid_field(const char *key) {
+    json_t *detail = error_detail();
+    json_t *messages = json_object_get(json_object_get(detail, "invalid_fields"), key);
+    if (messages != NULL) json_incref(messages);
+    json_decref(detail);
+    return messages;
+}
+
+int non_empty_string_array(json_t *array) {
+    size_t i;
+    if (!json_is_array(array) || json_array_size(array) == 0) return 0;
+    for (i = 0; i < json_array_size(array); i++) {
+        json_t *item = json_array_get(array, i);
+        if (!json_is_string(item) || json_string_length(item) == 0) return 0;
+    }
+    return 1;
+}

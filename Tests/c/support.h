@@ -48,6 +48,19 @@ char *sign_in_new_user_at(const char *file, int line, jump_client *client, char 
                           const char *record_json);
 /* Reads a string attribute of the record view ("/aboutMe"); malloc'd, NULL for null or on failure. */
 char *record_string(jump_record *record, const char *path);
+
+/* The emulator must be up; it is reset for a test that starts from nothing (harness REQUIRE macros). */
+#define REQUIRE_EMULATOR()                                                                                 \
+    do {                                                                                                   \
+        REQUIRE_MSG(emu_url() != NULL, "the emulator is not available");                                   \
+        REQUIRE_MSG(emu_reset() == 0, "POST /emulator/reset failed");                                      \
+    } while (0)
+/* The last error's detail (new reference). */
+json_t *error_detail(void);
+/* invalid_fields[key] of the last error (new reference) or NULL. */
+json_t *invalid_field(const char *key);
+/* 1 when array is a non-empty array of non-empty strings (validation messages). */
+int non_empty_string_array(json_t *array);
 /* 1 when path is among the record's unsynced changes (jump_record_changes "changed"). */
 int record_has_pending(jump_record *record, const char *path);
 

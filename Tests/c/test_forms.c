@@ -8,31 +8,6 @@
 
 #define NEW_PASSWORD "brand-new-secret-7"
 
-#define REQUIRE_EMULATOR()                                                                                 \
-    do {                                                                                                   \
-        REQUIRE_MSG(emu_url() != NULL, "the emulator is not available");                                   \
-        REQUIRE_MSG(emu_reset() == 0, "POST /emulator/reset failed");                                      \
-    } while (0)
-
-static json_t *error_detail(void) { return json_parse(J.error_last()); }
-
-/* invalid_fields[key] of the last error (new reference) or NULL. */
-static json_t *invalid_field(const char *key) {
-    json_t *detail = error_detail();
-    json_t *messages = json_object_get(json_object_get(detail, "invalid_fields"), key);
-    if (messages != NULL) json_incref(messages);
-    json_decref(detail);
-    return messages;
-}
-
-static int non_empty_string_array(json_t *array) {
-    size_t i;
-    if (!json_is_array(array) || json_array_size(array) == 0) return 0;
-    for (i = 0; i < json_array_size(array); i++)
-        if (!json_is_string(json_array_get(array, i)) || json_string_length(json_array_get(array, i)) == 0) return 0;
-    return 1;
-}
-
 /* The "argument" of the last error, compared with name. */
 static int last_argument_is(const char *name) {
     json_t *detail = error_detail();
@@ -53,41 +28,14 @@ static const char *str_or(json_t *object, const char *key) {
 
 /* ---- what an app's backend sends: form-encoded POSTs and plain GETs ----------------------------------- */
 
-typedef struct text_buffer {
-    char *data;
-    size_t size;
-} text_buffer;
-
-static size_t collect_text(char *ptr, size_t size, size_t nmemb, void *userdata) {
-    text_buffer *b = userdata;
-    size_t n = size * nmemb;
-    char *grown = realloc(b->data, b->size + n + 1);
-    if (grown == NULL) return 0;
-    b->data = grown;
-    memcpy(b->data + b->size, ptr, n);
-    b->size += n;
-    b->data[b->size] = '\0';
-    return n;
-}
-
 /* GET url (absolute) or POST the NULL-terminated name/value pairs form-encoded to the emulator's path.
  * Returns the parsed JSON reply (new reference, NULL when not JSON); *http_status gets the status. */
 static json_t *http_call(const char *url_or_path, const char *const *pairs, long *http_status) {
-    char url[2048];
     CURL *curl = curl_easy_init();
-    CURLcode rc;
-    text_buffer reply = {NULL, 0};
     char *body = NULL;
-    size_t body_size = 0;
-    json_t *json = NULL;
-    *http_status = 0;
-    if (curl == NULL || emu_url() == NULL) return NULL;
-    if (strncmp(url_or_path, "http", 4) == 0)
-        snprintf(url, sizeof url, "%s", url_or_path);
-    else
-        snprintf(url, sizeof url, "%s%s", emu_url(), url_or_path);
-    if (pairs != NULL) {
-        size_t i;
+    size_t body_size = 0, i;
+    json_t *json;
+    if (pairs != NULL && curl != NULL) {
         body = calloc(1, 1);
         for (i = 0; body != NULL && pairs[i] != NULL && pairs[i + 1] != NULL; i += 2) {
             char *name = curl_easy_escape(curl, pairs[i], 0), *value = curl_easy_escape(curl, pairs[i + 1], 0);
@@ -100,25 +48,11 @@ static json_t *http_call(const char *url_or_path, const char *const *pairs, long
             curl_free(name);
             curl_free(value);
         }
-        curl_easy_setopt(curl, CURLOPT_POSTFIELDS, body);
-    }
-    curl_easy_setopt(curl, CURLOPT_URL, url);
-    curl_easy_setopt(curl, CURLOPT_NOPROXY, "*");
-    curl_easy_setopt(curl, CURLOPT_TIMEOUT_MS, 20000L);
-    curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
-    curl_easy_setopt(curl, CURLOPT_FOLLOWLOCATION, 1L);
-    curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, collect_text);
-    curl_easy_setopt(curl, CURLOPT_WRITEDATA, &reply);
-    rc = curl_easy_perform(curl);
-    if (rc == CURLE_OK) {
-        curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, http_status);
-        if (reply.data != NULL) json = json_loads(reply.data, JSON_DECODE_ANY, NULL);
-    } else {
-        printf("    %s failed: %s\n", url, curl_easy_strerror(rc));
     }
     curl_easy_cleanup(curl);
+    json = emu_http(pairs != NULL ? "POST" : "GET", url_or_path, "application/x-www-form-urlencoded", body,
+                    http_status);
     free(body);
-    free(reply.data);
     return json;
 }
 

@@ -2,33 +2,6 @@
 #include "harness.h"
 #include "support.h"
 
-#define REQUIRE_EMULATOR()                                                                                 \
-    do {                                                                                                   \
-        REQUIRE_MSG(emu_url() != NULL, "the emulator is not available");                                   \
-        REQUIRE_MSG(emu_reset() == 0, "POST /emulator/reset failed");                                      \
-    } while (0)
-
-static json_t *error_detail(void) { return json_parse(J.error_last()); }
-
-/* invalid_fields[field] of the last error, as a new reference, or NULL. */
-static json_t *invalid_field(const char *field) {
-    json_t *detail = error_detail();
-    json_t *messages = json_object_get(json_object_get(detail, "invalid_fields"), field);
-    if (messages != NULL) json_incref(messages);
-    json_decref(detail);
-    return messages;
-}
-
-static int non_empty_string_array(json_t *array) {
-    size_t i;
-    if (!json_is_array(array) || json_array_size(array) == 0) return 0;
-    for (i = 0; i < json_array_size(array); i++) {
-        json_t *item = json_array_get(array, i);
-        if (!json_is_string(item) || json_string_length(item) == 0) return 0;
-    }
-    return 1;
-}
-
 TEST(register_new_user) {
     jump_client *client;
     char *email = unique_email("register"), *out = NULL;

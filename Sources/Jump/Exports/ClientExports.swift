@@ -1,9 +1,5 @@
 import JumpCore
 
-private func clientBox(_ handle: OpaquePointer?) throws(ABIError) -> ClientBox {
-    try HandleRegistry.shared.lookup(handle, as: .client, ClientBox.self)
-}
-
 @_cdecl("jump_client_new")
 public func jump_client_new(_ config: OpaquePointer?, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
     abiCall { () throws(ABIError) in

@@ -2,10 +2,6 @@ import JumpCore
 
 // Profile and password forms (jump.h "Profile and password forms"). Every async completion's result is {}.
 
-private func formClient(_ handle: OpaquePointer?) throws(ABIError) -> JumpClient {
-    try HandleRegistry.shared.lookup(handle, as: .client, ClientBox.self).client
-}
-
 /// NULL means "no attributes", so only a non-NULL argument is parsed.
 private func optionalAttributes(_ pointer: UnsafePointer<CChar>?) throws(ABIError) -> JSON? {
     guard pointer != nil else { return nil }
@@ -15,7 +11,7 @@ private func optionalAttributes(_ pointer: UnsafePointer<CChar>?) throws(ABIErro
 @_cdecl("jump_client_update_profile")
 public func jump_client_update_profile(_ client: OpaquePointer?, _ attributes: UnsafePointer<CChar>?) -> Int32 {
     abiCall { () throws(ABIError) in
-        let target = try formClient(client)
+        let target = try jumpClient(client)
         try target.updateProfile(attributes: try optionalAttributes(attributes))
     }
 }
@@ -41,7 +37,7 @@ public func jump_client_change_password(
     _ client: OpaquePointer?, _ currentPassword: UnsafePointer<CChar>?, _ newPassword: UnsafePointer<CChar>?
 ) -> Int32 {
     abiCall { () throws(ABIError) in
-        let target = try formClient(client)
+        let target = try jumpClient(client)
         let current = try Marshal.string(currentPassword, "current_password")
         let new = try Marshal.string(newPassword, "new_password")
         try target.changePassword(current: current, new: new)
@@ -68,7 +64,7 @@ public func jump_client_change_password_async(
 @_cdecl("jump_client_forgot_password")
 public func jump_client_forgot_password(_ client: OpaquePointer?, _ email: UnsafePointer<CChar>?) -> Int32 {
     abiCall { () throws(ABIError) in
-        let target = try formClient(client)
+        let target = try jumpClient(client)
         try target.forgotPassword(email: try Marshal.string(email, "email"))
     }
 }
@@ -92,7 +88,7 @@ public func jump_client_forgot_password_async(
 @_cdecl("jump_client_resend_verification_email")
 public func jump_client_resend_verification_email(_ client: OpaquePointer?, _ email: UnsafePointer<CChar>?) -> Int32 {
     abiCall { () throws(ABIError) in
-        let target = try formClient(client)
+        let target = try jumpClient(client)
         try target.resendVerificationEmail(email: try Marshal.string(email, "email"))
     }
 }

@@ -2,10 +2,6 @@ import JumpCore
 
 // Sign-in tokens, API keys, identify and authorized requests (jump.h "Sign-in tokens and API keys").
 
-private func tokenClient(_ handle: OpaquePointer?) throws(ABIError) -> JumpClient {
-    try HandleRegistry.shared.lookup(handle, as: .client, ClientBox.self).client
-}
-
 public typealias CAuthenticate = @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, CStorageSink?,
                                                 UnsafeMutableRawPointer?) -> Int32
 
@@ -22,7 +18,7 @@ public func jump_client_sign_in_with_token(_ client: OpaquePointer?, _ token: Un
                                            _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
     abiCall { () throws(ABIError) in
         out?.pointee = nil
-        let target = try tokenClient(client)
+        let target = try jumpClient(client)
         let result = try target.signIn(signInToken: try Marshal.string(token, "sign_in_token"))
         try Marshal.write(result, to: out)
     }
@@ -45,7 +41,7 @@ public func jump_client_sign_in_with_token_async(
 public func jump_client_use_api_key(_ client: OpaquePointer?, _ key: UnsafePointer<CChar>?, _ user: UnsafePointer<CChar>?,
                                     _ environment: UnsafePointer<CChar>?, _ region: UnsafePointer<CChar>?) -> Int32 {
     abiCall { () throws(ABIError) in
-        let target = try tokenClient(client)
+        let target = try jumpClient(client)
         let place = try TokenEnvironment(name: try Marshal.string(environment, "environment"),
                                          region: try Marshal.string(region, "region"))
         try target.useAPIKey(try Marshal.string(key, "api_key"), userID: try Marshal.optionalString(user, "user_id"),
@@ -57,7 +53,7 @@ public func jump_client_use_api_key(_ client: OpaquePointer?, _ key: UnsafePoint
 public func jump_client_status(_ client: OpaquePointer?, _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
     abiCall { () throws(ABIError) in
         let out = try Marshal.prepare(out)
-        try Marshal.write(try tokenClient(client).tokenStatusJSON(), to: out)
+        try Marshal.write(try jumpClient(client).tokenStatusJSON(), to: out)
     }
 }
 
@@ -68,7 +64,7 @@ public func jump_client_identify_external_user(
 ) -> Int32 {
     abiCall { () throws(ABIError) in
         out?.pointee = nil
-        let target = try tokenClient(client)
+        let target = try jumpClient(client)
         let external = try Marshal.string(externalID, "external_user_id")
         guard let authenticate else { throw .invalidArgument("authenticate is NULL", argument: "authenticate") }
         let result = try target.identifyExternalUser(external) { id throws(JumpError) -> JSON in
@@ -101,7 +97,7 @@ public func jump_client_request(
 ) -> Int32 {
     abiCall { () throws(ABIError) in
         let out = try Marshal.prepare(out, "out_response")
-        let target = try tokenClient(client)
+        let target = try jumpClient(client)
         var headers: [(String, String)] = []
         if headersJSON != nil {
             guard case .object(let members) = try Marshal.json(headersJSON, "headers_json") else {
@@ -136,7 +132,7 @@ public func jump_client_use_web_login(
 ) -> Int32 {
     abiCall { () throws(ABIError) in
         out?.pointee = nil
-        let target = try tokenClient(client)
+        let target = try jumpClient(client)
         let token = try target.useWebLogin(pageURL: try Marshal.string(pageURL, "page_url"),
                                            cookies: try Marshal.optionalString(cookies, "cookies"),
                                            title: try Marshal.optionalString(title, "title"))

@@ -76,3 +76,13 @@ final class RequestBox: Sendable {
         return done
     }
 }
+
+/// The box behind a jump_client handle (JUMP_E_INVALID_HANDLE for a freed, NULL or wrong-kind handle).
+func clientBox(_ handle: OpaquePointer?) throws(ABIError) -> ClientBox {
+    try HandleRegistry.shared.lookup(handle, as: .client, ClientBox.self)
+}
+
+/// The JumpCore client behind a jump_client handle.
+func jumpClient(_ handle: OpaquePointer?) throws(ABIError) -> JumpClient {
+    try clientBox(handle).client
+}

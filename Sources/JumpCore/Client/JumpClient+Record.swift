@@ -123,31 +123,27 @@ extension JumpClient {
 
     /// Runs `body` on the record of session `generation` (in place) with the schema in use.
     func withRecord<T: Sendable>(generation: UInt64, _ body: (inout UserRecord, RecordSchema?) throws(JumpError) -> T) throws(JumpError) -> T {
-        try state.withLock { s throws(JumpError) -> T in
-            guard s.generation == generation else {
-                throw JumpError(.notSignedIn, "this record belongs to a session that has ended")
-            }
-            let schema = s.schema
-            let result = try s.withSession { session throws(JumpError) in try body(&session.record, schema) }
-            guard let result else { throw JumpError(.notSignedIn, "this record belongs to a session that has ended") }
-            return result
-        }
+        try state.withLock { s throws(JumpError) -> T in try onRecord(&s, generation, body) }
     }
 
     /// Applies an edit and journals the operation it made, so it survives a restart before it is synced.
     func editRecord<T: Sendable>(generation: UInt64, _ body: (inout UserRecord, RecordSchema?) throws(JumpError) -> (RecordOp?, T)) throws(JumpError) -> T {
         try state.withLock { s throws(JumpError) -> T in
-            guard s.generation == generation else {
-                throw JumpError(.notSignedIn, "this record belongs to a session that has ended")
-            }
-            let schema = s.schema
-            let outcome = try s.withSession { session throws(JumpError) in try body(&session.record, schema) }
-            guard let (op, result) = outcome else {
-                throw JumpError(.notSignedIn, "this record belongs to a session that has ended")
-            }
+            let (op, result) = try onRecord(&s, generation, body)
             if let op { journal(&s, [op]) }
             return result
         }
+    }
+
+    /// The record of session `generation`, under the state lock, or JUMP_E_NOT_SIGNED_IN once it ended.
+    private func onRecord<T>(_ s: inout ClientState, _ generation: UInt64,
+                             _ body: (inout UserRecord, RecordSchema?) throws(JumpError) -> T) throws(JumpError) -> T {
+        let schema = s.schema
+        guard s.generation == generation,
+              let result = try s.withSession({ session throws(JumpError) in try body(&session.record, schema) }) else {
+            throw JumpError(.notSignedIn, "this record belongs to a session that has ended")
+        }
+        return result
     }
 }
 

@@ -1,3 +1,5 @@
+import FoundationEssentials
+
 /// Authorized requests (issue 5): one way to call an API with whichever credential the client holds, kept
 /// fresh as the SDK calls are. The credential only ever goes to its own server.
 extension JumpClient {
@@ -15,7 +17,7 @@ extension JumpClient {
                 members["body"] = .string(text)
             } else {
                 members["body"] = .null
-                members["body_base64"] = .string(Base64Tolerant.encode(body))
+                members["body_base64"] = .string(Data(body).base64EncodedString())
             }
             return .object(members)
         }
@@ -53,27 +55,15 @@ extension JumpClient {
            url.lowercased().hasPrefix(web.origin.lowercased()) || (url.hasPrefix("/") && !hasCredential) {
             return try send(verb, url, headers, body, .webBearer(web.token, base: web.origin), cancellation: cancellation)
         }
-        var credential = try currentCredential(cancellation: cancellation)
-        var response = try send(verb, url, headers, body, credential, cancellation: cancellation)
-        if response.status == 401 {
-            switch credential {
-            case .bearer(let token, let base, let refreshToken?):
-                let fresh = try refreshTokenSession(replacing: refreshToken)
-                if fresh != token {
-                    credential = try currentCredential(cancellation: cancellation)
-                    if case .bearer(_, let again, _) = credential, again == base {
-                        response = try send(verb, url, headers, body, credential, cancellation: cancellation)
-                    }
-                }
-            case .captureBearer(let token, _):
-                _ = try refresh(replacing: token)
-                credential = try currentCredential(cancellation: cancellation)
-                response = try send(verb, url, headers, body, credential, cancellation: cancellation)
-            default:
-                break
-            }
+        let credential = try currentCredential(cancellation: cancellation)
+        let response = try send(verb, url, headers, body, credential, cancellation: cancellation)
+        guard response.status == 401 else { return response }
+        switch credential {
+        case .bearer(_, _, let refreshToken?): try refreshTokenSession(replacing: refreshToken)
+        case .captureBearer(let token, _): _ = try refresh(replacing: token)
+        default: return response
         }
-        return response
+        return try send(verb, url, headers, body, try currentCredential(cancellation: cancellation), cancellation: cancellation)
     }
 
     private func currentCredential(cancellation: Cancellation?) throws(JumpError) -> Credential {
@@ -133,23 +123,5 @@ extension JumpClient {
         guard let schemeEnd = base.firstRange(of: "://") else { return base }
         let rest = base[schemeEnd.upperBound...]
         return String(base[..<schemeEnd.upperBound]) + String(rest.prefix { $0 != "/" })
-    }
-}
-
-extension Base64Tolerant {
-    static func encode(_ bytes: [UInt8]) -> String {
-        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")
-        var out = ""
-        var index = 0
-        while index < bytes.count {
-            let chunk = Array(bytes[index..<min(index + 3, bytes.count)])
-            let value = (UInt32(chunk[0]) << 16) | (UInt32(chunk.count > 1 ? chunk[1] : 0) << 8) | UInt32(chunk.count > 2 ? chunk[2] : 0)
-            out.append(alphabet[Int((value >> 18) & 63)])
-            out.append(alphabet[Int((value >> 12) & 63)])
-            out.append(chunk.count > 1 ? alphabet[Int((value >> 6) & 63)] : "=")
-            out.append(chunk.count > 2 ? alphabet[Int(value & 63)] : "=")
-            index += 3
-        }
-        return out
     }
 }

@@ -70,6 +70,7 @@ extension JumpClient {
             s.tokenRefresh = nil
             s.credentialRestoreError = nil
             s.gistStatus = nil
+            s.savedGist = nil
             return (uuid, hadTokens, revocable)
         }
         do {

@@ -30,9 +30,15 @@ extension JumpClient {
             if s.tokens == TokenState() {
                 try credentialStore.erase()
                 try gistStore.erase()
+                s.savedGist = nil
             } else {
                 try credentialStore.save(TokenStateCodec.encode(s.tokens))
-                try gistStore.save(TokenStateCodec.gist(s.tokens))
+                // A refresh changes only secrets: the gist is written when it says something new.
+                let gist = TokenStateCodec.gist(s.tokens)
+                if gist != s.savedGist {
+                    try gistStore.save(gist)
+                    s.savedGist = gist
+                }
             }
             s.storageError = nil
         } catch {
@@ -61,17 +67,10 @@ extension JumpClient {
         }
     }
 
-    public var tokenStatus: TokenStatus {
-        state.withLock { s in
-            if s.credentialRestoreError != nil, let gist = s.gistStatus { return gist }
-            return TokenStatus(s.tokens)
-        }
-    }
-
+    /// The status flags; from the gist when the saved credential could not be read (with restore_error).
     public func tokenStatusJSON() -> JSON {
         state.withLock { s in
-            var status = (s.credentialRestoreError != nil ? s.gistStatus : nil) ?? TokenStatus(s.tokens)
-            if s.credentialRestoreError != nil && s.gistStatus == nil { status = TokenStatus(TokenState()) }
+            let status = (s.credentialRestoreError != nil ? s.gistStatus : nil) ?? TokenStatus(s.tokens)
             var members = status.json.objectValue ?? [:]
             members["restore_error"] = s.credentialRestoreError?.json ?? .null
             return .object(members)

@@ -221,6 +221,8 @@ struct ClientState: Sendable {
     /// The saved credential could not be read: status comes from the gist, nothing is deleted.
     var credentialRestoreError: JumpError?
     var gistStatus: TokenStatus?
+    /// The gist last written (so an unchanged one is not written again).
+    var savedGist: [UInt8]?
     /// A token captured from a web login (kept in memory only).
     var webLogin: WebLogin?
 
