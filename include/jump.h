@@ -135,7 +135,11 @@ jump_status jump_set_log_callback(jump_callback callback, void *userdata, jump_f
 /*   captureEnableThinRegistration (bool, false), captureRedirectUri                                    */
 /*   (default: the Capture base URL), captureResponseType ("token" | "code_and_token"),                 */
 /*   traditionalSignInType ("email" | "username"), engageAppId, engageDomain, engageWhitelistedDomain,  */
-/*   engageResponseType ("token_profile" | "token"), storageDirectory (default                          */
+/*   engageResponseType ("token_profile": the browser ends on /signin/device | "token": it is sent to   */
+/*   engageWhitelistedDomain with ?token=), engageCustomProviders (object {id:{"friendly_name",         */
+/*   "openid_identifier" (with %@ for the user's input) and optional "opx_blob", or "saml_provider"}}), */
+/*   engageTokenUrl (Engage-only mode: the app backend URL the Engage token is POSTed to),              */
+/*   storageDirectory (default                                                                          */
 /*   $XDG_DATA_HOME/jump or ~/.local/share/jump; ":memory:" keeps the session in memory only),          */
 /*   connectTimeoutMs (int, 10000), requestTimeoutMs (int, 30000), tokenRefreshMarginSeconds (int, 60), */
 /*   signInTokenAuthBaseUrl / signInTokenApiBaseUrl (token endpoint and API servers; default: derived   */
@@ -311,6 +315,125 @@ jump_status jump_client_resend_verification_email(jump_client *client, const cha
 jump_status jump_client_resend_verification_email_async(jump_client *client, const char *email,
                                                         jump_callback callback, void *userdata,
                                                         jump_free_fn userdata_free, jump_request **out_request);
+
+/* ---- Social sign-in (Engage), registration, merge, linking and sharing ---- */
+/* Social outcomes (jump_client_social_complete, _sign_in_loopback, _sign_in_native) give out_result:
+ *   Capture configured: {"outcome":"signed_in"|"registered" (thin registration made the user)|"linked",
+ *     "provider","is_new","uuid","authorization_code"|null,"merged" (a merge_token identity was added),
+ *     "identifier" (the social identity)};
+ *   Engage only (no captureDomain): {"outcome":"authenticated","provider","token" (the Engage token, a
+ *     secret),"device_token"|null,"profile":{..},"token_url_response":null|{"status","headers":[[n,v]],
+ *     "cookies":[{"name","value","domain","path"}],"body"}} (a token URL answer of any HTTP status).
+ * Failures: JUMP_E_REGISTRATION_REQUIRED {"social_registration_token","provider","prereg_record":{record
+ * attributes},"prereg_fields":{form fields}}; JUMP_E_MERGE_REQUIRED {"merge_token","existing_provider"
+ * ("capture" for a password account),"conflicting_provider"}; JUMP_E_CANCELLED {"reason":"user_canceled"}
+ * when the user cancelled on the provider; JUMP_E_VALIDATION {"invalid_fields":{"input":[..]}} for a bad
+ * OpenID input; JUMP_E_BAD_CREDENTIALS when the provider refused ("engage_error"). The social
+ * registration and merge tokens are secrets: hand them back, do not log them. */
+
+/* Fetches the Engage app configuration (mobile_config_and_baseurl with If-None-Match) and caches it with
+ * its ETag; a cached copy is used at start-up and kept when the server says 304 or cannot be reached.
+ * Normally loaded when first needed. out_json (may be NULL): {"changed":bool,"from_cache":bool}. */
+jump_status jump_client_load_engage_config(jump_client *client, char **out_json);
+/* The providers: {"sign_in":[{"name","friendly_name","requires_input","input_prompt","input_label",
+ * "custom":null|"openid"|"saml"}] (server order, custom providers last),"sharing":[{"name","friendly_name",
+ * "properties":{social_sharing_properties}}],"hide_tagline"}. Loads the configuration if needed. */
+jump_status jump_client_providers(jump_client *client, char **out_json);
+
+/* Begins a browser sign-in (RFC 8252: open the URL in the system browser). options_json (may be NULL):
+ * {"input": text for requires_input providers,"force_reauth":bool,"link":bool (add the identity to the
+ * signed-in user),"merge_token": from JUMP_E_MERGE_REQUIRED (sign in with the existing provider and merge),
+ * "redirect_uri": where the browser is sent with ?token= (default engageWhitelistedDomain in "token" mode;
+ * in "token_profile" mode the browser ends on <baseurl>/signin/device)}. out_json: {"url","state",
+ * "completion":"device"|"redirect","completion_prefix"}. Pending for 10 minutes; at most 16 at once. */
+jump_status jump_client_social_begin(jump_client *client, const char *provider, const char *options_json,
+                                     char **out_json);
+/* Completes a begun sign-in with the URL the browser ended on (the /signin/device URL or the redirect
+ * with ?token=). A URL that is not the completion of a pending sign-in (wrong place, unknown or used
+ * state) is JUMP_E_INVALID_ARGUMENT and changes nothing. See "Social outcomes" above. */
+jump_status jump_client_social_complete(jump_client *client, const char *url, char **out_result);
+/* Asynchronous jump_client_social_complete. */
+jump_status jump_client_social_complete_async(jump_client *client, const char *url, jump_callback callback,
+                                              void *userdata, jump_free_fn userdata_free,
+                                              jump_request **out_request);
+/* Asks the host to open url in the system browser; return JUMP_OK once it is opened (or handed over). */
+typedef jump_status (*jump_open_url_fn)(void *userdata, const char *url);
+/* Browser sign-in for desktop and command-line hosts: listens on 127.0.0.1 (ephemeral port), calls
+ * open_url once with the sign-in URL, and completes when the browser lands on the listener (it shows a
+ * "you may close this window" page). timeout_ms <= 0: 5 minutes; then JUMP_E_TIMEOUT. options_json as for
+ * jump_client_social_begin (without redirect_uri). open_url runs on the calling thread. */
+jump_status jump_client_social_sign_in_loopback(jump_client *client, const char *provider, const char *options_json,
+                                                jump_open_url_fn open_url, void *userdata, int32_t timeout_ms,
+                                                char **out_result);
+/* Asynchronous jump_client_social_sign_in_loopback: open_url runs on a libjump thread with userdata, then
+ * the callback; jump_request_cancel stops the wait (JUMP_E_CANCELLED). userdata_free runs after both. */
+jump_status jump_client_social_sign_in_loopback_async(jump_client *client, const char *provider,
+                                                      const char *options_json, jump_open_url_fn open_url,
+                                                      int32_t timeout_ms, jump_callback callback, void *userdata,
+                                                      jump_free_fn userdata_free, jump_request **out_request);
+/* Signs in with a provider SDK's own token (/signin/oauth_token): token is its access token, token_secret
+ * the OAuth1 secret (twitter) or NULL. options_json: {"link","merge_token"} as for jump_client_social_begin.
+ * No device token comes back, so such a sign-in cannot share. See "Social outcomes" above. */
+jump_status jump_client_social_sign_in_native(jump_client *client, const char *provider, const char *token,
+                                              const char *token_secret, const char *options_json,
+                                              char **out_result);
+/* Asynchronous jump_client_social_sign_in_native. */
+jump_status jump_client_social_sign_in_native_async(jump_client *client, const char *provider, const char *token,
+                                                    const char *token_secret, const char *options_json,
+                                                    jump_callback callback, void *userdata,
+                                                    jump_free_fn userdata_free, jump_request **out_request);
+/* Engage-only mode: sets the token URL the Engage token is POSTed to after each social sign-in (token=..);
+ * NULL removes it. Starts as engageTokenUrl. */
+jump_status jump_client_set_token_url(jump_client *client, const char *url);
+
+/* Two-step social registration (register_native) after JUMP_E_REGISTRATION_REQUIRED: attributes_json (a
+ * JSON object of record attributes, e.g. the detail's prereg_record completed by the user) is mapped to the
+ * social registration form. Signs the new user in; out_result (may be NULL) {"is_new":true,"uuid",..}.
+ * JUMP_E_VALIDATION carries invalid_fields. */
+jump_status jump_client_register_social(jump_client *client, const char *social_registration_token,
+                                        const char *attributes_json, char **out_result);
+/* Asynchronous jump_client_register_social. */
+jump_status jump_client_register_social_async(jump_client *client, const char *social_registration_token,
+                                              const char *attributes_json, jump_callback callback, void *userdata,
+                                              jump_free_fn userdata_free, jump_request **out_request);
+/* jump_client_sign_in that also merges merge_token's identity (JUMP_E_MERGE_REQUIRED with existing_provider
+ * "capture") into the account; out_result as for jump_client_sign_in plus "merged":true. */
+jump_status jump_client_sign_in_merge(jump_client *client, const char *user, const char *password,
+                                      const char *merge_token, char **out_result);
+/* Asynchronous jump_client_sign_in_merge. */
+jump_status jump_client_sign_in_merge_async(jump_client *client, const char *user, const char *password,
+                                            const char *merge_token, jump_callback callback, void *userdata,
+                                            jump_free_fn userdata_free, jump_request **out_request);
+/* The signed-in user's linked identities, from the record's profiles: [{"identifier","domain","provider",
+ * "display_name","email","path"}]. */
+jump_status jump_client_linked_profiles(jump_client *client, char **out_json);
+/* Unlinks the identity (unlink_account_native), then fetches the record. The last identity of an account
+ * without a password is refused locally: JUMP_E_INVALID_ARGUMENT with "reason":"last_identity". */
+jump_status jump_client_unlink_account(jump_client *client, const char *identifier);
+/* Asynchronous jump_client_unlink_account. */
+jump_status jump_client_unlink_account_async(jump_client *client, const char *identifier, jump_callback callback,
+                                             void *userdata, jump_free_fn userdata_free,
+                                             jump_request **out_request);
+
+/* Shares activity_json ({"action" (required),"url","user_generated_content","title","description",
+ * "action_links":[{"text","href"}],"media":[{"type":"image"|"flash"|"mp3",..}],"properties":{..}}) to each
+ * provider of providers_json (a JSON array of sharing providers the user signed in with through the
+ * browser: their device token is kept with the session): /api/v2/activity, or set_status for providers
+ * that use it when there is no url. out_result (may be NULL): {"results":{"<provider>":{"ok":true,
+ * "method":"activity"|"set_status"}}}. When any provider failed: JUMP_E_SERVER whose detail has the same
+ * "results", a failed one {"ok":false,"error_class":"invalid_parameter"|"reauthenticate"|"rate_limit"|
+ * "media"|"duplicate"|"character_limit"|"provider"|"not_signed_in"|"failed","code","message"}. */
+jump_status jump_client_share(jump_client *client, const char *activity_json, const char *providers_json,
+                              char **out_result);
+/* Asynchronous jump_client_share. */
+jump_status jump_client_share_async(jump_client *client, const char *activity_json, const char *providers_json,
+                                    jump_callback callback, void *userdata, jump_free_fn userdata_free,
+                                    jump_request **out_request);
+/* Email and SMS content for the host to send, from the activity's "email" {"subject","message_body",
+ * "urls":[..]} and "sms" {"message","urls":[..]} (defaults from title, description and url), with URLs
+ * shortened through get_urls (kept long when that fails): {"email":{"subject","body","urls":{long:short}},
+ * "sms":{"message","urls":{..}}}. */
+jump_status jump_client_share_content(jump_client *client, const char *activity_json, char **out_json);
 
 /* ---- Sign-in tokens and API keys (the backend-issued session; signin-token.md) ---- */
 

@@ -92,6 +92,14 @@ enum Migrations {
             // Teams, users, tokens and used sign-in tokens of the sign-in-token API.
             try TokenTables.create(in: db)
         }
+        migrator.registerMigration("v4") { db in
+            // Engage: tokens, test identities, shared activities, short URLs.
+            try EngageTables.create(in: db)
+        }
+        migrator.registerMigration("v5") { db in
+            // Capture social sign-in: the identity index.
+            try SocialTables.create(in: db)
+        }
         return migrator
     }
 }
