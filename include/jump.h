@@ -164,8 +164,9 @@ jump_status jump_config_set_int(jump_config *config, const char *key, int64_t va
 /* Host storage (a keychain, keystore or encrypted preferences) in place of storageDirectory's files.
  * libjump keeps a few entries under short ASCII keys: "session-*" and "journal-*" (the Capture session and
  * its pending record edits), "credential-*" (the sign-in-token or API-key secrets), "gist-*" (no secret:
- * keep it readable while the secret store is locked, so status still works), "flow-*", "schema-*". The callbacks may run
- * on any thread, never concurrently for one key of one client, and must not call jump_* functions of the
+ * keep it readable while the secret store is locked, so status still works), "social-*" (sharing device
+ * tokens: secrets), "flow-*", "schema-*", "engage-*" (the Engage configuration). The callbacks may run on
+ * any thread, never concurrently for one key of one client, and must not call jump_* functions of the
  * client they serve. Each returns JUMP_OK or a negative jump_status. */
 /* Receives the bytes a load found (at most 64 MiB); libjump copies them before the sink returns. */
 typedef void (*jump_storage_sink)(void *sink_context, const char *data, size_t length);

@@ -1,7 +1,15 @@
 #!/usr/bin/env bash
 # Installs the system packages libjump builds against, or prints the exact command when not root.
+# --test also installs what the tests need beyond the build: Chromium and its driver (apt) and selenium
+# (pip), for the headless-browser social sign-in test. Idempotent: nothing is fetched when all is there.
 set -euo pipefail
 packages=(libjansson-dev libcurl4-openssl-dev libsqlite3-dev pkg-config)
+python_packages=()
+if [ "${1:-}" = "--test" ]; then
+    packages+=(chromium chromium-driver)
+    python3 -c "import pytest" 2>/dev/null || python_packages+=(pytest)
+    python3 -c "import selenium" 2>/dev/null || python_packages+=(selenium)
+fi
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -17,4 +25,8 @@ if ((${#missing[@]})); then
         echo "  sudo apt-get install -y ${missing[*]}" >&2
         exit 1
     fi
+fi
+if ((${#python_packages[@]})); then
+    echo "installing (pip): ${python_packages[*]}"
+    python3 -m pip install -q "${python_packages[@]}"
 fi

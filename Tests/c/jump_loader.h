@@ -70,6 +70,26 @@
     X(client_refresh_access_token)                                                                         \
     X(client_set_event_callback)                                                                           \
     X(client_set_dispatcher)                                                                               \
+    X(client_load_engage_config)                                                                   \
+    X(client_providers)                                                                            \
+    X(client_social_begin)                                                                         \
+    X(client_social_complete)                                                                      \
+    X(client_social_complete_async)                                                                \
+    X(client_social_sign_in_loopback)                                                              \
+    X(client_social_sign_in_loopback_async)                                                        \
+    X(client_social_sign_in_native)                                                                \
+    X(client_social_sign_in_native_async)                                                          \
+    X(client_set_token_url)                                                                        \
+    X(client_register_social)                                                                      \
+    X(client_register_social_async)                                                                \
+    X(client_sign_in_merge)                                                                        \
+    X(client_sign_in_merge_async)                                                                  \
+    X(client_linked_profiles)                                                                      \
+    X(client_unlink_account)                                                                       \
+    X(client_unlink_account_async)                                                                 \
+    X(client_share)                                                                                \
+    X(client_share_async)                                                                          \
+    X(client_share_content)                                                                        \
     X(record_get)                                                                                          \
     X(record_get_jansson)                                                                                  \
     X(record_get_string)                                                                                   \

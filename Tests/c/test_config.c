@@ -26,7 +26,7 @@ static const char *const documented_keys[] = {
     "captureResendEmailVerificationFormName", "captureChangePasswordFormName", "captureEnableThinRegistration",
     "captureRedirectUri",
     "captureResponseType", "traditionalSignInType", "engageAppId", "engageDomain",
-    "engageWhitelistedDomain", "engageResponseType", "storageDirectory", "connectTimeoutMs",
+    "engageWhitelistedDomain", "engageResponseType", "engageCustomProviders", "engageTokenUrl", "storageDirectory", "connectTimeoutMs",
     "requestTimeoutMs", "tokenRefreshMarginSeconds",
     "captureSchemaFile", "signInTokenAuthBaseUrl", "signInTokenApiBaseUrl", "apiKeyHeader",
     "webLoginCookieName"};

@@ -11,7 +11,10 @@ enum CaptureErrors {
         for key in bodyFields { if let v = body[key] { server[key] = v } }
         server["http_status"] = .int(Int64(httpStatus))
         var detail: [String: JSON] = ["server": .object(server)]
-        if let fields = body["invalid_fields"] { detail["invalid_fields"] = fields }
+        // What the app needs to go on: the form errors, and the 310 / 380 data (protocol.md 4.2).
+        for key in ["invalid_fields", "prereg_fields", "prereg_attributes", "existing_provider"] {
+            if let value = body[key] { detail[key] = value }
+        }
         if let argument = body["argument_name"]?.stringValue ?? body["attribute_name"]?.stringValue {
             detail["argument"] = .string(argument)
         }

@@ -85,6 +85,8 @@ struct CaptureSettings: Sendable {
 
     var credentialFileName: String { "credential-\(installationName).json" }
     var gistFileName: String { "gist-\(installationName).json" }
+    /// The device tokens of browser sign-ins (secrets: they let the app share as the user).
+    var socialFileName: String { "social-\(installationName).json" }
 
     /// The record journal kept next to the session.
     var journalFileName: String { "journal-" + sessionFileName.dropFirst("session-".count) }

@@ -12,15 +12,21 @@ public struct SignInResult: Sendable, Equatable {
 
 extension JumpClient {
     /// Traditional sign-in (auth_native_traditional) with an email or user name and a password.
-    public func signIn(user: String, password: String, cancellation: Cancellation? = nil) throws(JumpError) -> SignInResult {
+    /// With `mergeToken` (from a 380 whose existing provider is "capture"), the social identity behind it is
+    /// merged into the account (protocol.md 9.2).
+    public func signIn(user: String, password: String, mergeToken: String? = nil,
+                       cancellation: Cancellation? = nil) throws(JumpError) -> SignInResult {
         guard !user.isEmpty else { throw .invalidArgument("the user name or email is empty", argument: "user") }
         guard !password.isEmpty else { throw .invalidArgument("the password is empty", argument: "password") }
+        if let mergeToken, mergeToken.isEmpty { throw .invalidArgument("the merge token is empty", argument: "merge_token") }
         // Without a flow the reference SDKs fall back to user/password fields; so do we.
         let flow = settings.flowURL == nil ? nil : try? self.flow(cancellation: cancellation)
         try cancellation?.check()
         let credentials = FormMapping.credentials(form: settings.signInForm, flow: flow, user: user, password: password)
+        var extra = FormParameters()
+        extra.add("merge_token", mergeToken)
         return try submitSignInForm("/oauth/auth_native_traditional", form: settings.signInForm, fields: credentials,
-                                    flow: flow, cancellation: cancellation)
+                                    extra: extra, flow: flow, cancellation: cancellation)
     }
 
     /// Traditional registration (register_native_traditional): record attributes mapped onto the
@@ -37,8 +43,8 @@ extension JumpClient {
     }
 
     /// Posts a form that ends in a signed-in session (protocol.md 3.1), with a refresh secret made for it.
-    private func submitSignInForm(_ path: String, form: String, fields: FormParameters, flow: Flow?,
-                                  cancellation: Cancellation?) throws(JumpError) -> SignInResult {
+    func submitSignInForm(_ path: String, form: String, fields: FormParameters, extra: FormParameters = FormParameters(),
+                          flow: Flow?, cancellation: Cancellation?) throws(JumpError) -> SignInResult {
         let secret = Secrets.refreshSecret()
         var parameters = commonParameters(flow: flow)
         parameters.add("response_type", settings.responseType)
@@ -46,6 +52,7 @@ extension JumpClient {
         parameters.add("form", form)
         parameters.add("refresh_secret", secret)
         for (name, value) in fields.pairs { parameters.add(name, value) }
+        for (name, value) in extra.pairs { parameters.add(name, value) }
         let body = try capture.post(path, parameters, cancellation: cancellation)
         return try startSession(from: body, refreshSecret: secret, cancellation: cancellation)
     }
@@ -71,6 +78,8 @@ extension JumpClient {
             s.credentialRestoreError = nil
             s.gistStatus = nil
             s.savedGist = nil
+            s.pendingSignIns = [:]
+            s.deviceTokens = nil
             return (uuid, hadTokens, revocable)
         }
         do {
@@ -78,6 +87,7 @@ extension JumpClient {
             try journalStore.erase()
             try credentialStore.erase()
             try gistStore.erase()
+            try socialStore.erase()
         } catch {
             state.withLock { $0.storageError = error }
             throw error
@@ -89,7 +99,7 @@ extension JumpClient {
     }
 
     /// The §3.1 sign-in response -> the new session (replacing any previous one).
-    private func startSession(from body: [String: JSON], refreshSecret: String, cancellation: Cancellation?) throws(JumpError) -> SignInResult {
+    func startSession(from body: [String: JSON], refreshSecret: String, cancellation: Cancellation?) throws(JumpError) -> SignInResult {
         guard let token = body["access_token"]?.stringValue, !token.isEmpty else {
             throw JumpError(.server, "the sign-in response has no access_token")
         }

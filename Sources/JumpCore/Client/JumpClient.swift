@@ -17,6 +17,11 @@ public final class JumpClient: Sendable {
     /// The sign-in-token / API-key credential (secrets) and its secret-free gist.
     let credentialStore: any SessionStore
     let gistStore: any SessionStore
+    /// Engage: its settings, the cached app configuration and the device tokens of browser sign-ins.
+    let engage: EngageSettings
+    let engageAPI: EngageAPI
+    let engageConfigStore: (any SessionStore)?
+    let socialStore: any SessionStore
     /// Credential changes (sign-in with a token, API key, identify) happen one at a time.
     let credentialGate = Mutex<Void>(())
     let state = Mutex<ClientState>(ClientState())
@@ -35,6 +40,8 @@ public final class JumpClient: Sendable {
         self.transport = transport ?? CurlTransport(connectTimeoutMs: settings.connectTimeoutMs,
                                                     requestTimeoutMs: settings.requestTimeoutMs)
         capture = CaptureAPI(base: settings.base, transport: self.transport)
+        engage = try EngageSettings(config)
+        engageAPI = EngageAPI(settings: engage, transport: self.transport)
         if let storage {
             store = storage(settings.sessionFileName)
             flowStore = storage(settings.flowFileName)
@@ -42,6 +49,8 @@ public final class JumpClient: Sendable {
             schemaStore = storage(settings.schemaFileName)
             credentialStore = storage(settings.credentialFileName)
             gistStore = storage(settings.gistFileName)
+            engageConfigStore = storage(engage.configFileName)
+            socialStore = storage(settings.socialFileName)
         } else if let directory = settings.storageDirectory {
             store = FileSessionStore(directory: directory, fileName: settings.sessionFileName)
             flowStore = FileSessionStore(directory: directory, fileName: settings.flowFileName)
@@ -49,6 +58,8 @@ public final class JumpClient: Sendable {
             schemaStore = FileSessionStore(directory: directory, fileName: settings.schemaFileName)
             credentialStore = FileSessionStore(directory: directory, fileName: settings.credentialFileName)
             gistStore = FileSessionStore(directory: directory, fileName: settings.gistFileName)
+            engageConfigStore = FileSessionStore(directory: directory, fileName: engage.configFileName)
+            socialStore = FileSessionStore(directory: directory, fileName: settings.socialFileName)
         } else {
             store = MemorySessionStore()
             flowStore = nil
@@ -56,9 +67,15 @@ public final class JumpClient: Sendable {
             schemaStore = nil
             credentialStore = MemorySessionStore()
             gistStore = MemorySessionStore()
+            engageConfigStore = nil
+            socialStore = MemorySessionStore()
         }
         let schema = try initialSchema()
-        state.withLock { $0.schema = schema }
+        let tokenURL = engage.tokenURL
+        state.withLock { s in
+            s.schema = schema
+            s.tokenURL = tokenURL
+        }
         _ = try? restore()
         _ = try? restoreCredential()
     }
@@ -225,6 +242,12 @@ struct ClientState: Sendable {
     var savedGist: [UInt8]?
     /// A token captured from a web login (kept in memory only).
     var webLogin: WebLogin?
+    /// Engage: the app configuration in use, browser sign-ins awaiting their completion, the token URL, and
+    /// the device tokens (for sharing) by provider, loaded from storage when first needed.
+    var engageConfig: EngageConfig?
+    var pendingSignIns: [String: PendingSignIn] = [:]
+    var tokenURL: String?
+    var deviceTokens: [String: JSON]?
 
     /// Runs body on the session in place (taken out of the state meanwhile, so its record is not shared
     /// and edits copy nothing); nil when signed out.

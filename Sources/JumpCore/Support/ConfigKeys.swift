@@ -8,15 +8,16 @@ enum ConfigKey: String, CaseIterable, Sendable {
     case captureSchemaFile
     case signInTokenAuthBaseUrl, signInTokenApiBaseUrl, apiKeyHeader, webLoginCookieName
     case captureEnableThinRegistration, captureRedirectUri, captureResponseType, traditionalSignInType
-    case engageAppId, engageDomain, engageWhitelistedDomain, engageResponseType
+    case engageAppId, engageDomain, engageWhitelistedDomain, engageResponseType, engageCustomProviders, engageTokenUrl
     case storageDirectory, connectTimeoutMs, requestTimeoutMs, tokenRefreshMarginSeconds
 
-    enum Kind { case string, bool, int }
+    enum Kind { case string, bool, int, object }
 
     var kind: Kind {
         switch self {
         case .captureEnableThinRegistration: return .bool
         case .connectTimeoutMs, .requestTimeoutMs, .tokenRefreshMarginSeconds: return .int
+        case .engageCustomProviders: return .object
         default: return .string
         }
     }

@@ -31,6 +31,15 @@ public struct JumpConfig: Sendable, Equatable {
                     argument: name)
             }
         case (.bool, .bool): break
+        case (.object, .object): break
+        case (.object, .string(let text)):
+            // jump_config_set_string gives object keys as JSON text.
+            let parsed = try Jansson.parse(Array(text.utf8), what: "configuration key '\(name)'")
+            guard case .object = parsed else {
+                throw .invalidArgument("configuration key '\(name)' must be a JSON object", argument: name)
+            }
+            values[key] = parsed
+            return
         case (.int, let v) where v.intValue != nil:
             if let range = key.allowedRange, let i = v.intValue, !range.contains(i) {
                 throw .invalidArgument(
@@ -74,6 +83,7 @@ extension ConfigKey.Kind: CustomStringConvertible {
         case .string: return "a string"
         case .bool: return "a boolean"
         case .int: return "an integer"
+        case .object: return "a JSON object"
         }
     }
 }

@@ -78,6 +78,8 @@ STORAGE_ERASE = CFUNCTYPE(c_int32, c_void_p, c_char_p)
 #: jump_authenticate_fn: (userdata, external_user_id, sink, sink_context) -> jump_status; the sink arrives as an
 #: address and is wrapped in STORAGE_SINK to be called (identify runs it on the calling thread).
 AUTHENTICATE = CFUNCTYPE(c_int32, c_void_p, c_char_p, c_void_p, c_void_p)
+# jump_status (*jump_open_url_fn)(void *userdata, const char *url)
+OPEN_URL = CFUNCTYPE(c_int32, c_void_p, c_char_p)
 
 # name: (restype, [argtypes]) -- one line per function of include/jump.h, in header order.
 SIGNATURES: Dict[str, Tuple[Any, List[Any]]] = {
@@ -139,6 +141,36 @@ SIGNATURES: Dict[str, Tuple[Any, List[Any]]] = {
     "jump_client_forgot_password_async": (jump_status, [handle, c_char_p, CALLBACK, c_void_p, FREE_FN, out_handle]),
     "jump_client_resend_verification_email": (jump_status, [handle, c_char_p]),
     "jump_client_resend_verification_email_async": (jump_status, [handle, c_char_p, CALLBACK, c_void_p, FREE_FN, out_handle]),
+    # social sign-in (Engage)
+    "jump_client_load_engage_config": (jump_status, [handle, out_string]),
+    "jump_client_providers": (jump_status, [handle, out_string]),
+    "jump_client_social_begin": (jump_status, [handle, c_char_p, c_char_p, out_string]),
+    "jump_client_social_complete": (jump_status, [handle, c_char_p, out_string]),
+    "jump_client_social_complete_async": (jump_status, [handle, c_char_p, CALLBACK, c_void_p, FREE_FN, out_handle]),
+    "jump_client_social_sign_in_loopback": (jump_status, [handle, c_char_p, c_char_p, OPEN_URL, c_void_p, c_int32, out_string]),
+    "jump_client_social_sign_in_loopback_async": (
+        jump_status,
+        [handle, c_char_p, c_char_p, OPEN_URL, c_int32, CALLBACK, c_void_p, FREE_FN, out_handle],
+    ),
+    "jump_client_social_sign_in_native": (jump_status, [handle, c_char_p, c_char_p, c_char_p, c_char_p, out_string]),
+    "jump_client_social_sign_in_native_async": (
+        jump_status,
+        [handle, c_char_p, c_char_p, c_char_p, c_char_p, CALLBACK, c_void_p, FREE_FN, out_handle],
+    ),
+    "jump_client_set_token_url": (jump_status, [handle, c_char_p]),
+    "jump_client_register_social": (jump_status, [handle, c_char_p, c_char_p, out_string]),
+    "jump_client_register_social_async": (jump_status, [handle, c_char_p, c_char_p, CALLBACK, c_void_p, FREE_FN, out_handle]),
+    "jump_client_sign_in_merge": (jump_status, [handle, c_char_p, c_char_p, c_char_p, out_string]),
+    "jump_client_sign_in_merge_async": (
+        jump_status,
+        [handle, c_char_p, c_char_p, c_char_p, CALLBACK, c_void_p, FREE_FN, out_handle],
+    ),
+    "jump_client_linked_profiles": (jump_status, [handle, out_string]),
+    "jump_client_unlink_account": (jump_status, [handle, c_char_p]),
+    "jump_client_unlink_account_async": (jump_status, [handle, c_char_p, CALLBACK, c_void_p, FREE_FN, out_handle]),
+    "jump_client_share": (jump_status, [handle, c_char_p, c_char_p, out_string]),
+    "jump_client_share_async": (jump_status, [handle, c_char_p, c_char_p, CALLBACK, c_void_p, FREE_FN, out_handle]),
+    "jump_client_share_content": (jump_status, [handle, c_char_p, out_string]),
     "jump_sign_in_token_decode": (jump_status, [c_char_p, out_string]),
     "jump_client_sign_in_with_token": (jump_status, [handle, c_char_p, out_string]),
     "jump_client_sign_in_with_token_async": (jump_status, [handle, c_char_p, CALLBACK, c_void_p, FREE_FN, out_handle]),

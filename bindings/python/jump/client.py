@@ -355,6 +355,275 @@ class Client(NativeHandle):
             _native.encode(email, "email"),
         )
 
+    # -- social sign-in (Engage), registration, merge, linking and sharing ---------------------------------
+
+    @staticmethod
+    def _social_options(**options: Any) -> Optional[bytes]:
+        """The options_json of the social calls: the options that are set (None and False left out)."""
+        chosen = {k: v for k, v in options.items() if v is not None and v is not False}
+        return json.dumps(chosen, ensure_ascii=False).encode("utf-8") if chosen else None
+
+    @staticmethod
+    def _json_arg(value: Any, name: str) -> Optional[bytes]:
+        """A JSON argument: text (str/bytes) as-is, anything else serialized."""
+        if isinstance(value, (str, bytes)) or value is None:
+            return _native.encode(value, name)
+        return json.dumps(value, ensure_ascii=False).encode("utf-8")
+
+    def load_engage_config(self) -> Dict[str, Any]:
+        """Fetch the Engage app configuration now (If-None-Match with the cached ETag) and cache it:
+        ``{"changed": bool, "from_cache": bool}``. A 304 or an unreachable server keeps the cached copy (an
+        error only when there is none)."""
+        return self._json_call(_native.lib.jump_client_load_engage_config)
+
+    def providers(self) -> Dict[str, Any]:
+        """The providers: ``{"sign_in": [{"name", "friendly_name", "requires_input", "input_prompt",
+        "input_label", "custom": None|"openid"|"saml"}], "sharing": [{"name", "friendly_name", "properties"}],
+        "hide_tagline"}`` -- the server's order, the app's custom providers (engageCustomProviders) last.
+        Loads the configuration when needed (the cached copy when the server cannot be reached)."""
+        return self._json_call(_native.lib.jump_client_providers)
+
+    def social_begin(
+        self,
+        provider: str,
+        input: Optional[str] = None,  # noqa: A002 - the contract's name
+        force_reauth: bool = False,
+        link: bool = False,
+        merge_token: Optional[str] = None,
+        redirect_uri: Optional[str] = None,
+    ) -> Dict[str, Any]:
+        """Begin a browser sign-in: ``{"url", "state", "completion": "device"|"redirect", "completion_prefix"}``.
+
+        Open ``url`` in the system browser; when it lands on a URL starting with ``completion_prefix`` (the
+        Engage /signin/device page, or ``redirect_uri`` / engageWhitelistedDomain with ``?token=``), pass that
+        URL to :meth:`social_complete`. ``input`` is the user's text for providers with ``requires_input``
+        (ValidationFailed with ``invalid_fields["input"]`` when missing); ``link`` adds the identity to the
+        signed-in user; ``merge_token`` finishes a merge (see :class:`~jump.errors.MergeRequired`)."""
+        options = self._social_options(input=input, force_reauth=force_reauth, link=link, merge_token=merge_token,
+                                       redirect_uri=redirect_uri)
+        return self._json_call(_native.lib.jump_client_social_begin, _native.encode(provider, "provider"), options)
+
+    def social_complete(self, url: StrIn) -> Dict[str, Any]:
+        """Complete a begun sign-in with the URL the browser ended on. Returns the outcome:
+        ``{"outcome": "signed_in"|"registered"|"linked", "provider", "is_new", "uuid", "authorization_code",
+        "merged", "identifier"}``, or without Capture (Engage-only) ``{"outcome": "authenticated", "provider",
+        "token", "device_token", "profile", "token_url_response"}``.
+
+        Raises RegistrationRequired (``social_registration_token``, ``prereg_record``), MergeRequired
+        (``merge_token``, ``existing_provider``, ``conflicting_provider``), Cancelled (``reason`` "user_canceled")
+        when the user cancelled on the provider, and InvalidArgument, changing nothing, for a URL that does
+        not complete a sign-in begun here (``detail["reason"]`` "unknown_state" or "wrong_location")."""
+        return self._json_call(_native.lib.jump_client_social_complete, _native.encode(url, "url"))
+
+    def social_complete_async(self, url: StrIn, callback: Optional[CompletionCallback] = None) -> Request:
+        """Asynchronous :meth:`social_complete`."""
+        return self._async("social_complete", callback, _native.lib.jump_client_social_complete_async,
+                           _native.encode(url, "url"))
+
+    def social_sign_in_loopback(
+        self,
+        provider: str,
+        open_url: Callable[[str], Any],
+        timeout: Optional[float] = None,
+        *,
+        input: Optional[str] = None,  # noqa: A002
+        force_reauth: bool = False,
+        link: bool = False,
+        merge_token: Optional[str] = None,
+    ) -> Dict[str, Any]:
+        """Browser sign-in for desktop and command-line apps: libjump listens on 127.0.0.1, calls
+        ``open_url(url)`` once (on this thread; hand the URL to the browser and return, e.g.
+        ``webbrowser.open``), and returns the outcome (as :meth:`social_complete`) once the browser lands on
+        the listener. ``timeout`` in seconds (None: 5 minutes), then :class:`~jump.errors.Timeout`. An
+        exception raised by ``open_url`` ends the sign-in and is raised here."""
+        options = self._social_options(input=input, force_reauth=force_reauth, link=link, merge_token=merge_token)
+        failure: List[BaseException] = []
+
+        def trampoline(_userdata: Optional[int], url: Optional[bytes]) -> int:
+            try:
+                open_url((url or b"").decode("utf-8"))
+                return 0
+            except BaseException as exc:  # noqa: BLE001 - raised after the call returns
+                failure.append(exc)
+                return _JUMP_E_CANCELLED
+
+        callback = _native.OPEN_URL(trampoline)  # alive until the call returns: open_url runs on this thread
+        out = c_void_p()
+        status = _native.lib.jump_client_social_sign_in_loopback(
+            self.handle, _native.encode(provider, "provider"), options, callback, None, _timeout_ms(timeout),
+            byref(out))
+        if failure:
+            _native.take_string(out)
+            raise failure[0]
+        check(status)
+        return _native.take_json(out)
+
+    def social_sign_in_loopback_async(
+        self,
+        provider: str,
+        open_url: Callable[[str], Any],
+        timeout: Optional[float] = None,
+        callback: Optional[CompletionCallback] = None,
+        *,
+        input: Optional[str] = None,  # noqa: A002
+        force_reauth: bool = False,
+        link: bool = False,
+        merge_token: Optional[str] = None,
+    ) -> Request:
+        """Asynchronous :meth:`social_sign_in_loopback`: ``open_url`` runs on a libjump thread; the result is
+        the outcome. :meth:`Request.cancel` stops the wait (Cancelled). When ``open_url`` raises, the
+        request fails (Cancelled) and the exception is logged to the "jump" logger."""
+        options = self._social_options(input=input, force_reauth=force_reauth, link=link, merge_token=merge_token)
+        h = self.handle
+        name = _native.encode(provider, "provider")
+        ms = _timeout_ms(timeout)
+        return Request._start(
+            "social_sign_in_loopback",
+            callback,
+            self,
+            lambda cb, ud, free, out: _native.lib.jump_client_social_sign_in_loopback_async(
+                h, name, options, _open_url_trampoline, ms, cb, ud, free, out),
+            wrap=lambda on_payload: _LoopbackUserdata(on_payload, open_url),
+        )
+
+    def social_sign_in_native(
+        self,
+        provider: str,
+        token: StrIn,
+        token_secret: StrIn = None,
+        link: bool = False,
+        merge_token: Optional[str] = None,
+    ) -> Dict[str, Any]:
+        """Sign in with a provider SDK's own access token (and OAuth1 ``token_secret`` for twitter); the
+        outcome as :meth:`social_complete`. No device token comes back, so such a sign-in cannot share."""
+        return self._json_call(
+            _native.lib.jump_client_social_sign_in_native,
+            _native.encode(provider, "provider"),
+            _native.encode(token, "token"),
+            _native.encode(token_secret, "token_secret"),
+            self._social_options(link=link, merge_token=merge_token),
+        )
+
+    def social_sign_in_native_async(
+        self,
+        provider: str,
+        token: StrIn,
+        token_secret: StrIn = None,
+        link: bool = False,
+        merge_token: Optional[str] = None,
+        callback: Optional[CompletionCallback] = None,
+    ) -> Request:
+        """Asynchronous :meth:`social_sign_in_native`."""
+        return self._async(
+            "social_sign_in_native",
+            callback,
+            _native.lib.jump_client_social_sign_in_native_async,
+            _native.encode(provider, "provider"),
+            _native.encode(token, "token"),
+            _native.encode(token_secret, "token_secret"),
+            self._social_options(link=link, merge_token=merge_token),
+        )
+
+    def set_token_url(self, url: Optional[str]) -> None:
+        """Engage-only mode: the app backend URL the Engage token is POSTed to (``token=...``) after each
+        social sign-in (its answer is the outcome's ``token_url_response``); None removes it."""
+        check(_native.lib.jump_client_set_token_url(self.handle, _native.encode(url, "url")))
+
+    def register_social(
+        self, social_registration_token: StrIn, attributes: Union[Mapping[str, Any], str, bytes]
+    ) -> Dict[str, Any]:
+        """Finish a two-step social registration (after RegistrationRequired): ``attributes`` are record
+        attributes (usually the error's ``prereg_record`` completed by the user), mapped to the social
+        registration form. Signs the new user in: ``{"is_new": True, "uuid", ...}``. Raises ValidationFailed
+        with ``invalid_fields`` keyed by form field name."""
+        return self._json_call(
+            _native.lib.jump_client_register_social,
+            _native.encode(social_registration_token, "social_registration_token"),
+            self._attributes(attributes),
+        )
+
+    def register_social_async(
+        self,
+        social_registration_token: StrIn,
+        attributes: Union[Mapping[str, Any], str, bytes],
+        callback: Optional[CompletionCallback] = None,
+    ) -> Request:
+        """Asynchronous :meth:`register_social`."""
+        return self._async(
+            "register_social",
+            callback,
+            _native.lib.jump_client_register_social_async,
+            _native.encode(social_registration_token, "social_registration_token"),
+            self._attributes(attributes),
+        )
+
+    def sign_in_merge(self, user: StrIn, password: StrIn, merge_token: StrIn) -> Dict[str, Any]:
+        """:meth:`sign_in` that also merges ``merge_token``'s identity (MergeRequired with existing_provider
+        "capture") into the account: ``{"is_new": False, "uuid", "authorization_code", "merged": True}``."""
+        return self._json_call(
+            _native.lib.jump_client_sign_in_merge,
+            _native.encode(user, "user"),
+            _native.encode(password, "password"),
+            _native.encode(merge_token, "merge_token"),
+        )
+
+    def sign_in_merge_async(
+        self, user: StrIn, password: StrIn, merge_token: StrIn, callback: Optional[CompletionCallback] = None
+    ) -> Request:
+        """Asynchronous :meth:`sign_in_merge`."""
+        return self._async(
+            "sign_in_merge",
+            callback,
+            _native.lib.jump_client_sign_in_merge_async,
+            _native.encode(user, "user"),
+            _native.encode(password, "password"),
+            _native.encode(merge_token, "merge_token"),
+        )
+
+    def linked_profiles(self) -> List[Dict[str, Any]]:
+        """The signed-in user's linked identities, from the record's profiles:
+        ``[{"identifier", "domain", "provider", "display_name", "email", "path"}]``."""
+        return self._json_call(_native.lib.jump_client_linked_profiles)
+
+    def unlink_account(self, identifier: StrIn) -> None:
+        """Unlink an identity from the signed-in user, then fetch the record. The last identity of an
+        account without a password is refused before anything is sent: InvalidArgument with
+        ``detail["reason"] == "last_identity"``."""
+        check(_native.lib.jump_client_unlink_account(self.handle, _native.encode(identifier, "identifier")))
+
+    def unlink_account_async(self, identifier: StrIn, callback: Optional[CompletionCallback] = None) -> Request:
+        """Asynchronous :meth:`unlink_account` (result ``{}``)."""
+        return self._async("unlink_account", callback, _native.lib.jump_client_unlink_account_async,
+                           _native.encode(identifier, "identifier"))
+
+    def share(self, activity: Union[Mapping[str, Any], str, bytes], providers: Union[List[str], str, bytes]) -> Dict[str, Any]:
+        """Share an activity (``{"action", "url", "title", "description", "user_generated_content",
+        "action_links", "media", "properties"}``) to each sharing provider the user signed in with through the
+        browser: ``{"results": {"<provider>": {"ok": True, "method": "activity"|"set_status"}}}``.
+
+        When any provider failed: ServerError whose ``results`` (``detail["results"]``) has the same shape,
+        a failed provider ``{"ok": False, "error_class", "code", "message"}`` with error_class one of
+        invalid_parameter, reauthenticate, rate_limit, media, duplicate, character_limit, provider,
+        not_signed_in, failed."""
+        return self._json_call(_native.lib.jump_client_share, self._json_arg(activity, "activity"),
+                               self._json_arg(list(providers) if isinstance(providers, tuple) else providers, "providers"))
+
+    def share_async(
+        self,
+        activity: Union[Mapping[str, Any], str, bytes],
+        providers: Union[List[str], str, bytes],
+        callback: Optional[CompletionCallback] = None,
+    ) -> Request:
+        """Asynchronous :meth:`share`."""
+        return self._async("share", callback, _native.lib.jump_client_share_async, self._json_arg(activity, "activity"),
+                           self._json_arg(list(providers) if isinstance(providers, tuple) else providers, "providers"))
+
+    def share_content(self, activity: Union[Mapping[str, Any], str, bytes]) -> Dict[str, Any]:
+        """Email and SMS content for the app to send, from the activity's ``email`` / ``sms`` members
+        (defaults from title, description and url), URLs shortened by Engage (kept long when that fails):
+        ``{"email": {"subject", "body", "urls": {long: short}}, "sms": {"message", "urls": {...}}}``."""
+        return self._json_call(_native.lib.jump_client_share_content, self._json_arg(activity, "activity"))
+
     # -- tokens ---------------------------------------------------------------------------------------------
 
     def access_token(self) -> str:
@@ -406,6 +675,69 @@ class Client(NativeHandle):
     def close(self) -> None:
         """Release the client (idempotent). In-flight requests complete with Cancelled."""
         super().close()
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Loopback sign-in: the asynchronous open_url callback shares its userdata with the completion
+# ---------------------------------------------------------------------------------------------------------
+
+_JUMP_E_CANCELLED = -14
+
+
+def _timeout_ms(timeout: Optional[float]) -> int:
+    """Seconds -> the int32 milliseconds libjump takes (None or <= 0: its default)."""
+    if timeout is None or timeout <= 0:
+        return 0
+    return max(1, min(int(timeout * 1000), 2**31 - 1))
+
+
+class _LoopbackUserdata:
+    """The registry entry of an asynchronous loopback sign-in: called with the completion payload (like any
+    completion handler), and holding the app's open_url for :data:`_open_url_trampoline`."""
+
+    def __init__(self, on_payload: Callable[[bytes], None], open_url: Callable[[str], Any]) -> None:
+        self._on_payload = on_payload
+        self._open_url: Optional[Callable[[str], Any]] = open_url
+        self.failure: Optional[BaseException] = None
+
+    def __call__(self, raw: bytes) -> None:
+        self._on_payload(raw)
+
+    def open_url(self, url: str) -> int:
+        opener, self._open_url = self._open_url, None  # called once; drop the closure early
+        if opener is None:
+            return 0
+        try:
+            opener(url)
+            return 0
+        except BaseException as exc:  # noqa: BLE001 - ctypes would swallow it
+            self.failure = exc
+            _log.error("jump open_url callback raised", exc_info=exc)
+            return _JUMP_E_CANCELLED
+
+
+def _open_url_async(userdata: Optional[int], url: Optional[bytes]) -> int:
+    # Same bookkeeping as _native's completion trampoline: counted as a running callback (drain at exit) and
+    # marked "in a callback" (Request.wait there is Busy, handle frees are deferred).
+    _native._active.append(None)
+    try:
+        with _native._registry_lock:
+            handler = _native._registry.get(userdata or 0)
+        if not isinstance(handler, _LoopbackUserdata):
+            return _JUMP_E_CANCELLED
+        _native._in_callback.depth = getattr(_native._in_callback, "depth", 0) + 1
+        try:
+            return handler.open_url((url or b"").decode("utf-8"))
+        finally:
+            _native._in_callback.depth -= 1
+    except BaseException:  # noqa: BLE001 - last line of defence
+        return _JUMP_E_CANCELLED
+    finally:
+        _native._active.pop()
+
+
+#: The one jump_open_url_fn every asynchronous loopback sign-in uses; lives as long as the process.
+_open_url_trampoline = _native.OPEN_URL(_open_url_async)
 
 
 # ---------------------------------------------------------------------------------------------------------

@@ -47,7 +47,8 @@ class JumpError(Exception):
         message: the human-readable message (never contains secrets).
         detail: the whole error detail object (``jump_error_last()`` parsed, or a completion's ``"error"``).
         server, invalid_fields, argument, merge_token, existing_provider, conflicting_provider,
-        social_registration_token, prereg_record: the detail's fields of the same name, None when absent.
+        social_registration_token, prereg_record, reason: the detail's fields of the same name, None when
+        absent.
     """
 
     #: The status code this class stands for (None for the base class).
@@ -67,6 +68,7 @@ class JumpError(Exception):
         self.conflicting_provider: Optional[str] = detail.get("conflicting_provider")
         self.social_registration_token: Optional[str] = detail.get("social_registration_token")
         self.prereg_record: Optional[Dict[str, Any]] = detail.get("prereg_record")
+        self.reason: Optional[str] = detail.get("reason")
         super().__init__(status, self.message, detail)
 
     def __str__(self) -> str:
@@ -105,9 +107,17 @@ class Timeout(JumpError):
 
 
 class ServerError(JumpError):
-    """JUMP_E_SERVER: the server answered with an error, or with something that is not JSON."""
+    """JUMP_E_SERVER: the server answered with an error, or with something that is not JSON.
+
+    After :meth:`Client.share`, :attr:`results` has every provider's outcome (the failed ones with
+    ``error_class``, ``code`` and ``message``)."""
 
     code = -5
+
+    @property
+    def results(self) -> Dict[str, Any]:
+        """``detail["results"]`` of a failed share: ``{provider: {"ok", "method"|"error_class", ...}}``."""
+        return dict(self.detail.get("results") or {})
 
 
 class NotSignedIn(JumpError):
@@ -123,15 +133,31 @@ class BadCredentials(JumpError):
 
 
 class MergeRequired(JumpError):
-    """JUMP_E_MERGE_REQUIRED: the email belongs to another identity (see merge_token and the providers)."""
+    """JUMP_E_MERGE_REQUIRED: the identity's email belongs to an existing account.
+
+    ``existing_provider`` is how that account signs in ("capture" for a password: use
+    ``Client.sign_in_merge(user, password, merge_token)``; else a provider: sign in with it passing
+    ``merge_token=``), ``conflicting_provider`` the provider just used, ``merge_token`` a secret to hand back."""
 
     code = -8
 
 
 class RegistrationRequired(JumpError):
-    """JUMP_E_REGISTRATION_REQUIRED: two-step registration needed (see social_registration_token)."""
+    """JUMP_E_REGISTRATION_REQUIRED: no account has this social identity; complete ``prereg_record`` (record
+    attributes from the provider's profile) and call ``Client.register_social(social_registration_token,
+    attributes)``. The token is a secret."""
 
     code = -9
+
+    @property
+    def provider(self) -> Optional[str]:
+        """The provider of the identity to register."""
+        return self.detail.get("provider")
+
+    @property
+    def prereg_fields(self) -> Dict[str, Any]:
+        """The social registration form's fields as the server pre-filled them."""
+        return dict(self.detail.get("prereg_fields") or {})
 
 
 class ValidationFailed(JumpError):
@@ -159,7 +185,8 @@ class StorageError(JumpError):
 
 
 class Cancelled(JumpError):
-    """JUMP_E_CANCELLED: the operation was cancelled (Request.cancel, client closed)."""
+    """JUMP_E_CANCELLED: the operation was cancelled (Request.cancel, client closed), or the user cancelled
+    a social sign-in on the provider's page (``reason == "user_canceled"``)."""
 
     code = -14
 

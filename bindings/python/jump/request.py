@@ -102,15 +102,19 @@ class Request(NativeHandle):
         callback: Optional[CompletionCallback],
         owner: Any,
         start: Callable[..., int],
+        wrap: Optional[Callable[[Callable[[bytes], None]], Any]] = None,
     ) -> "Request":
         """Run ``start(callback_fn, userdata, userdata_free, out_request_ptr) -> status``.
 
         libjump runs the completion exactly once, also when starting fails; the Request then completes with
-        that error (it is not raised here, as with ``concurrent.futures.Executor.submit``).
+        that error (it is not raised here, as with ``concurrent.futures.Executor.submit``). ``wrap``, when
+        given, turns the completion handler into the object registered under the userdata (for functions
+        whose other callbacks share that userdata, e.g. the loopback sign-in's open_url); it must stay
+        callable with the payload.
         """
         self = cls(operation, callback, owner)
         completion = self._completion
-        token = _native.register(completion.on_payload)
+        token = _native.register(completion.on_payload if wrap is None else wrap(completion.on_payload))
         out = c_void_p()
         status = start(_native.trampoline, _native.userdata(token), _native.release, byref(out))
         self._handle = out.value or None

@@ -202,3 +202,228 @@ def registered(client: "jump.Client") -> Dict[str, Any]:
         PASSWORD,
     )
     return {"email": email, "username": username, "password": PASSWORD, **result}
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Social sign-in (Engage): the emulator's fake identity provider driven over HTTP, extra emulators
+# ---------------------------------------------------------------------------------------------------------
+
+import html.parser  # noqa: E402
+import socket  # noqa: E402
+import urllib.parse  # noqa: E402
+
+ENGAGE_APP_ID = "jump-default-engage"
+ENGAGE_API_KEY = "jump-engage-api-key"
+
+
+class _NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args: Any, **kwargs: Any) -> None:  # type: ignore[override]
+        return None  # a 3xx surfaces as an HTTPError whose headers carry Location
+
+
+_no_redirect = urllib.request.build_opener(_NoRedirect)
+
+
+class HttpAnswer:
+    def __init__(self, status: int, headers: Any, body: bytes) -> None:
+        self.status = status
+        self.headers = headers
+        self.body = body
+
+    @property
+    def text(self) -> str:
+        return self.body.decode("utf-8", "replace")
+
+    def json(self) -> Any:
+        return json.loads(self.text)
+
+    @property
+    def location(self) -> Optional[str]:
+        return self.headers.get("Location")
+
+
+def http_call(url: str, form: Optional[Dict[str, str]] = None, method: Optional[str] = None,
+              timeout: float = 15) -> HttpAnswer:
+    """One HTTP request, redirects not followed (a 302 is an answer like any other)."""
+    data = None if form is None else urllib.parse.urlencode(form).encode("utf-8")
+    request = urllib.request.Request(url, data=data, method=method or ("GET" if data is None else "POST"))
+    if data is not None:
+        request.add_header("Content-Type", "application/x-www-form-urlencoded")
+    try:
+        with _no_redirect.open(request, timeout=timeout) as response:
+            return HttpAnswer(response.status, response.headers, response.read())
+    except urllib.error.HTTPError as exc:
+        return HttpAnswer(exc.code, exc.headers, exc.read())
+
+
+class IdpPage(html.parser.HTMLParser):
+    """The fake identity provider's page: its title and forms (action, hidden inputs, buttons)."""
+
+    def __init__(self, url: str, answer: HttpAnswer) -> None:
+        super().__init__(convert_charrefs=True)
+        self.url = url
+        self.status = answer.status
+        self.text = answer.text
+        self.title = ""
+        self.forms: List[Dict[str, Any]] = []
+        self._in_title = False
+        self._button: Optional[Dict[str, Any]] = None
+        self.feed(self.text)
+
+    def handle_starttag(self, tag: str, attrs: List[Any]) -> None:
+        a = {k: (v if v is not None else "") for k, v in attrs}
+        if tag == "title":
+            self._in_title = True
+        elif tag == "form":
+            self.forms.append({"action": urllib.parse.urljoin(self.url, a.get("action", "")),
+                               "method": a.get("method", "get").lower(), "inputs": [], "buttons": []})
+        elif tag == "input" and self.forms:
+            self.forms[-1]["inputs"].append(a)
+        elif tag == "button" and self.forms:
+            self._button = dict(a, text="")
+            self.forms[-1]["buttons"].append(self._button)
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "title":
+            self._in_title = False
+        elif tag == "button":
+            self._button = None
+
+    def handle_data(self, data: str) -> None:
+        if self._in_title:
+            self.title += data
+        if self._button is not None:
+            self._button["text"] += data
+
+    def form_with(self, element_id: str) -> Dict[str, Any]:
+        for form in self.forms:
+            if any(b.get("id") == element_id for b in form["buttons"]) or any(
+                    i.get("id") == element_id for i in form["inputs"]):
+                return form
+        raise AssertionError(f"no form with #{element_id} on the page {self.title!r}: {self.text[:2000]}")
+
+    def identity_buttons(self) -> List[Dict[str, Any]]:
+        return [b for f in self.forms for b in f["buttons"] if str(b.get("id", "")).startswith("identity-")]
+
+    def submit(self, element_id: str, fields: Optional[Dict[str, str]] = None) -> HttpAnswer:
+        """Submit the form holding #element_id as a browser would: its inputs (hidden ones as they are,
+        others from ``fields``) plus the clicked button's name=value."""
+        form = self.form_with(element_id)
+        data: Dict[str, str] = {}
+        for i in form["inputs"]:
+            name = i.get("name")
+            if name:
+                data[name] = i.get("value", "")
+        data.update(fields or {})
+        for b in form["buttons"]:
+            if b.get("id") == element_id and b.get("name"):
+                data[b["name"]] = b.get("value", "")
+        return http_call(form["action"], data, method="POST")
+
+
+class FakeIdP:
+    """Drives the emulator's fake identity provider pages like a browser (without one)."""
+
+    def __init__(self, emu: Emulator) -> None:
+        self.emu = emu
+
+    def open(self, url: str) -> IdpPage:
+        answer = http_call(url)
+        assert answer.status == 200, f"GET {url} -> {answer.status}: {answer.text[:500]}"
+        return IdpPage(url, answer)
+
+    def finish(self, url: str, *, name: Optional[str] = None, email: Optional[str] = None,
+               identity: Optional[str] = None, cancel: bool = False) -> str:
+        """Open the start URL, then create an identity (name + email), continue as an existing identity
+        (the button whose label holds ``identity``, an email or a name), or cancel. Returns the Location the
+        provider redirects the browser to (the completion URL)."""
+        page = self.open(url)
+        if cancel:
+            answer = page.submit("cancel")
+        elif identity is not None:
+            matches = [b for b in page.identity_buttons() if identity in b["text"]]
+            assert matches, f"no identity button for {identity!r} among {[b['text'] for b in page.identity_buttons()]}"
+            answer = page.submit(matches[0]["id"])
+        else:
+            assert name is not None and email is not None
+            answer = page.submit("create-identity", {"display_name": name, "email": email})
+        assert answer.status in (301, 302, 303, 307), f"the provider answered {answer.status}: {answer.text[:500]}"
+        assert answer.location, "the provider's redirect has no Location"
+        return urllib.parse.urljoin(url, answer.location)
+
+    def identities(self, provider: Optional[str] = None) -> List[Dict[str, Any]]:
+        path = "/emulator/identities" + (f"?provider={urllib.parse.quote(provider)}" if provider else "")
+        return self.emu.admin("GET", path).get("identities", [])
+
+    def identity_by_email(self, provider: str, email: str) -> Dict[str, Any]:
+        found = [i for i in self.identities(provider) if (i.get("profile") or {}).get("email") == email
+                 or i.get("email") == email]
+        assert len(found) == 1, f"{provider} identities with {email}: {found}"
+        return found[0]
+
+    def create_identity(self, provider: str, **fields: Any) -> Dict[str, Any]:
+        return self.emu.admin("POST", "/emulator/identities", {"provider": provider, **fields})
+
+
+@pytest.fixture
+def idp(emu: Emulator) -> FakeIdP:
+    """The fake identity provider of the (reset) emulator."""
+    return FakeIdP(emu)
+
+
+@pytest.fixture
+def social_config(make_config, emu: Emulator):
+    """``social_config(**overrides) -> dict``: make_config plus the emulator's Engage app (same host)."""
+
+    def make(**overrides: Any) -> Dict[str, Any]:
+        config = {"engageAppId": ENGAGE_APP_ID, "engageDomain": emu.url}
+        config.update(overrides)
+        return make_config(**config)
+
+    return make
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def closed_port_url() -> str:
+    """A loopback URL nothing listens on."""
+    return f"http://127.0.0.1:{free_port()}"
+
+
+@pytest.fixture
+def spawn_emulator(tmp_path: Path):
+    """``spawn_emulator() -> Emulator``: a private jump-emulator (own database) for tests that stop or
+    restart it; every one still running is stopped after the test. ``emulator.process`` is the Popen."""
+    started: List[Emulator] = []
+
+    def spawn(port: int = 0, db: Optional[str] = None) -> Emulator:
+        binary = emulator_path()
+        if not binary.exists():
+            pytest.fail(f"jump-emulator not found at {binary}", pytrace=False)
+        workdir = tempfile.mkdtemp(prefix="jump-pytest-emu-", dir=str(tmp_path))
+        process = subprocess.Popen(
+            [str(binary), "--port", str(port), "--db", db or os.path.join(workdir, "emu.sqlite"),
+             "--password-hash-cost", "4"],
+            stdout=subprocess.PIPE, stderr=open(os.path.join(workdir, "emulator.log"), "wb"))
+        assert process.stdout is not None
+        url = process.stdout.readline().decode("utf-8").strip()
+        threading.Thread(target=lambda: [None for _ in process.stdout], daemon=True).start()  # type: ignore[union-attr]
+        if not url.startswith("http"):
+            process.kill()
+            pytest.fail(f"private jump-emulator did not start: {Path(workdir, 'emulator.log').read_text()[-2000:]}")
+        emulator = Emulator(url, process, workdir)
+        started.append(emulator)
+        return emulator
+
+    yield spawn
+    for emulator in started:
+        if emulator.process.poll() is None:
+            emulator.process.send_signal(signal.SIGTERM)
+            try:
+                emulator.process.wait(10)
+            except subprocess.TimeoutExpired:
+                emulator.process.kill()

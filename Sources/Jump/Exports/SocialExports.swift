@@ -1,0 +1,218 @@
+import JumpCore
+
+// Social sign-in, registration, merge and linking (jump.h "Social sign-in (Engage)").
+
+/// NULL options mean "none"; otherwise a JSON object.
+private func options(_ pointer: UnsafePointer<CChar>?) throws(ABIError) -> JSON {
+    guard pointer != nil else { return .null }
+    return try Marshal.json(pointer, "options_json")
+}
+
+@_cdecl("jump_client_load_engage_config")
+public func jump_client_load_engage_config(
+    _ client: OpaquePointer?, _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+) -> Int32 {
+    abiCall { () throws(ABIError) in
+        out?.pointee = nil
+        let target = try jumpClient(client)
+        try Marshal.write(try target.loadEngageConfig().json, to: out)
+    }
+}
+
+@_cdecl("jump_client_providers")
+public func jump_client_providers(_ client: OpaquePointer?, _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
+    abiCall { () throws(ABIError) in
+        let target = try Marshal.prepare(out, "out_json")
+        let providers = try jumpClient(client).providers()
+        target.pointee = try Marshal.copy(Jansson.serialize(providers))
+    }
+}
+
+@_cdecl("jump_client_social_begin")
+public func jump_client_social_begin(
+    _ client: OpaquePointer?, _ provider: UnsafePointer<CChar>?, _ optionsJSON: UnsafePointer<CChar>?,
+    _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+) -> Int32 {
+    abiCall { () throws(ABIError) in
+        let target = try Marshal.prepare(out, "out_json")
+        let jump = try jumpClient(client)
+        let name = try Marshal.string(provider, "provider")
+        let begun = try jump.beginSocialSignIn(provider: name, options: try options(optionsJSON))
+        target.pointee = try Marshal.copy(Jansson.serialize(begun.json))
+    }
+}
+
+@_cdecl("jump_client_social_complete")
+public func jump_client_social_complete(
+    _ client: OpaquePointer?, _ url: UnsafePointer<CChar>?, _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+) -> Int32 {
+    abiCall { () throws(ABIError) in
+        out?.pointee = nil
+        let jump = try jumpClient(client)
+        let text = try Marshal.string(url, "url")
+        try Marshal.write(try jump.completeSocialSignIn(url: text), to: out)
+    }
+}
+
+@_cdecl("jump_client_social_complete_async")
+public func jump_client_social_complete_async(
+    _ client: OpaquePointer?, _ url: UnsafePointer<CChar>?,
+    _ callback: CCallback?, _ userdata: UnsafeMutableRawPointer?, _ userdataFree: CFree?,
+    _ request: UnsafeMutablePointer<OpaquePointer?>?
+) -> Int32 {
+    AsyncLaunch.start("social_complete", client: client, callback: callback, userdata: userdata,
+                      userdataFree: userdataFree, request: request) { () throws(ABIError) in
+        let text = try Marshal.string(url, "url")
+        return { client, cancellation throws(JumpError) in
+            try client.completeSocialSignIn(url: text, cancellation: cancellation)
+        }
+    }
+}
+
+@_cdecl("jump_client_social_sign_in_native")
+public func jump_client_social_sign_in_native(
+    _ client: OpaquePointer?, _ provider: UnsafePointer<CChar>?, _ token: UnsafePointer<CChar>?,
+    _ tokenSecret: UnsafePointer<CChar>?, _ optionsJSON: UnsafePointer<CChar>?,
+    _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+) -> Int32 {
+    abiCall { () throws(ABIError) in
+        out?.pointee = nil
+        let jump = try jumpClient(client)
+        let name = try Marshal.string(provider, "provider")
+        let providerToken = try Marshal.string(token, "token")
+        let secret = try Marshal.optionalString(tokenSecret, "token_secret")
+        let result = try jump.signInWithProviderToken(provider: name, token: providerToken, tokenSecret: secret,
+                                                      options: try options(optionsJSON))
+        try Marshal.write(result, to: out)
+    }
+}
+
+@_cdecl("jump_client_social_sign_in_native_async")
+public func jump_client_social_sign_in_native_async(
+    _ client: OpaquePointer?, _ provider: UnsafePointer<CChar>?, _ token: UnsafePointer<CChar>?,
+    _ tokenSecret: UnsafePointer<CChar>?, _ optionsJSON: UnsafePointer<CChar>?,
+    _ callback: CCallback?, _ userdata: UnsafeMutableRawPointer?, _ userdataFree: CFree?,
+    _ request: UnsafeMutablePointer<OpaquePointer?>?
+) -> Int32 {
+    AsyncLaunch.start("social_sign_in_native", client: client, callback: callback, userdata: userdata,
+                      userdataFree: userdataFree, request: request) { () throws(ABIError) in
+        let name = try Marshal.string(provider, "provider")
+        let providerToken = try Marshal.string(token, "token")
+        let secret = try Marshal.optionalString(tokenSecret, "token_secret")
+        let parsed = try options(optionsJSON)
+        return { client, cancellation throws(JumpError) in
+            try client.signInWithProviderToken(provider: name, token: providerToken, tokenSecret: secret, options: parsed,
+                                               cancellation: cancellation)
+        }
+    }
+}
+
+@_cdecl("jump_client_set_token_url")
+public func jump_client_set_token_url(_ client: OpaquePointer?, _ url: UnsafePointer<CChar>?) -> Int32 {
+    abiCall { () throws(ABIError) in
+        let jump = try jumpClient(client)
+        try jump.setTokenURL(try Marshal.optionalString(url, "url"))
+    }
+}
+
+@_cdecl("jump_client_register_social")
+public func jump_client_register_social(
+    _ client: OpaquePointer?, _ token: UnsafePointer<CChar>?, _ attributes: UnsafePointer<CChar>?,
+    _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+) -> Int32 {
+    abiCall { () throws(ABIError) in
+        out?.pointee = nil
+        let jump = try jumpClient(client)
+        let registrationToken = try Marshal.string(token, "social_registration_token")
+        let record = try Marshal.json(attributes, "attributes_json")
+        try Marshal.write(try jump.registerSocial(token: registrationToken, attributes: record).json, to: out)
+    }
+}
+
+@_cdecl("jump_client_register_social_async")
+public func jump_client_register_social_async(
+    _ client: OpaquePointer?, _ token: UnsafePointer<CChar>?, _ attributes: UnsafePointer<CChar>?,
+    _ callback: CCallback?, _ userdata: UnsafeMutableRawPointer?, _ userdataFree: CFree?,
+    _ request: UnsafeMutablePointer<OpaquePointer?>?
+) -> Int32 {
+    AsyncLaunch.start("register_social", client: client, callback: callback, userdata: userdata,
+                      userdataFree: userdataFree, request: request) { () throws(ABIError) in
+        let registrationToken = try Marshal.string(token, "social_registration_token")
+        let record = try Marshal.json(attributes, "attributes_json")
+        return { client, cancellation throws(JumpError) in
+            try client.registerSocial(token: registrationToken, attributes: record, cancellation: cancellation).json
+        }
+    }
+}
+
+@_cdecl("jump_client_sign_in_merge")
+public func jump_client_sign_in_merge(
+    _ client: OpaquePointer?, _ user: UnsafePointer<CChar>?, _ password: UnsafePointer<CChar>?,
+    _ mergeToken: UnsafePointer<CChar>?, _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+) -> Int32 {
+    abiCall { () throws(ABIError) in
+        out?.pointee = nil
+        let jump = try jumpClient(client)
+        let name = try Marshal.string(user, "user")
+        let secret = try Marshal.string(password, "password")
+        let merge = try Marshal.string(mergeToken, "merge_token")
+        try Marshal.write(merged(try jump.signIn(user: name, password: secret, mergeToken: merge)), to: out)
+    }
+}
+
+@_cdecl("jump_client_sign_in_merge_async")
+public func jump_client_sign_in_merge_async(
+    _ client: OpaquePointer?, _ user: UnsafePointer<CChar>?, _ password: UnsafePointer<CChar>?,
+    _ mergeToken: UnsafePointer<CChar>?,
+    _ callback: CCallback?, _ userdata: UnsafeMutableRawPointer?, _ userdataFree: CFree?,
+    _ request: UnsafeMutablePointer<OpaquePointer?>?
+) -> Int32 {
+    AsyncLaunch.start("sign_in_merge", client: client, callback: callback, userdata: userdata,
+                      userdataFree: userdataFree, request: request) { () throws(ABIError) in
+        let name = try Marshal.string(user, "user")
+        let secret = try Marshal.string(password, "password")
+        let merge = try Marshal.string(mergeToken, "merge_token")
+        return { client, cancellation throws(JumpError) in
+            merged(try client.signIn(user: name, password: secret, mergeToken: merge, cancellation: cancellation))
+        }
+    }
+}
+
+private func merged(_ result: SignInResult) -> JSON {
+    var members = result.json.objectValue ?? [:]
+    members["merged"] = true
+    return .object(members)
+}
+
+@_cdecl("jump_client_linked_profiles")
+public func jump_client_linked_profiles(_ client: OpaquePointer?, _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
+    abiCall { () throws(ABIError) in
+        let target = try Marshal.prepare(out, "out_json")
+        let profiles = try jumpClient(client).linkedProfiles()
+        target.pointee = try Marshal.copy(Jansson.serialize(profiles))
+    }
+}
+
+@_cdecl("jump_client_unlink_account")
+public func jump_client_unlink_account(_ client: OpaquePointer?, _ identifier: UnsafePointer<CChar>?) -> Int32 {
+    abiCall { () throws(ABIError) in
+        let jump = try jumpClient(client)
+        try jump.unlinkAccount(identifier: try Marshal.string(identifier, "identifier"))
+    }
+}
+
+@_cdecl("jump_client_unlink_account_async")
+public func jump_client_unlink_account_async(
+    _ client: OpaquePointer?, _ identifier: UnsafePointer<CChar>?,
+    _ callback: CCallback?, _ userdata: UnsafeMutableRawPointer?, _ userdataFree: CFree?,
+    _ request: UnsafeMutablePointer<OpaquePointer?>?
+) -> Int32 {
+    AsyncLaunch.start("unlink_account", client: client, callback: callback, userdata: userdata,
+                      userdataFree: userdataFree, request: request) { () throws(ABIError) in
+        let text = try Marshal.string(identifier, "identifier")
+        return { client, cancellation throws(JumpError) in
+            try client.unlinkAccount(identifier: text, cancellation: cancellation)
+            return [:]
+        }
+    }
+}

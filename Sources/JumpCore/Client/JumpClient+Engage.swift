@@ -1,0 +1,76 @@
+/// The Engage app configuration (protocol.md 2.2): fetched with its ETag, cached, and used at start-up
+/// before the network answers; plus the app's custom providers (2.3).
+extension JumpClient {
+    public struct EngageConfigLoad: Sendable, Equatable {
+        public let changed: Bool
+        public let fromCache: Bool
+        public var json: JSON { ["changed": .bool(changed), "from_cache": .bool(fromCache)] }
+    }
+
+    /// Fetches the configuration now (If-None-Match with the cached ETag). A 304 keeps the cached copy;
+    /// a failed fetch falls back to it, and fails only when there is none.
+    @discardableResult
+    public func loadEngageConfig(cancellation: Cancellation? = nil) throws(JumpError) -> EngageConfigLoad {
+        let known = state.withLock { $0.engageConfig } ?? cachedEngageConfig()
+        do throws(JumpError) {
+            switch try engageAPI.fetchConfig(etag: known?.etag, cancellation: cancellation) {
+            case .notModified:
+                guard let known else {
+                    throw JumpError(.server, "Engage answered 304 Not Modified to a fetch without a cached configuration")
+                }
+                state.withLock { $0.engageConfig = known }
+                return EngageConfigLoad(changed: false, fromCache: true)
+            case .changed(let config):
+                let changed = config.document != known?.document
+                state.withLock { $0.engageConfig = config }
+                if changed || config.etag != known?.etag {
+                    do throws(JumpError) {
+                        try engageConfigStore?.save(Array(Jansson.serialize(config.cacheJSON).utf8))
+                    } catch {
+                        Log.warning("the Engage configuration could not be cached: \(error.message)")
+                    }
+                }
+                return EngageConfigLoad(changed: changed, fromCache: false)
+            }
+        } catch where error.status != .cancelled && error.status != .invalidArgument {
+            guard let known else { throw error }
+            Log.warning("using the cached Engage configuration: \(error.message)")
+            state.withLock { $0.engageConfig = known }
+            return EngageConfigLoad(changed: false, fromCache: true)
+        }
+    }
+
+    /// The configuration in use: this run's, else the cached one (refreshed in the background of nothing:
+    /// the next explicit load or the first use in a run fetches it).
+    func engageConfig(cancellation: Cancellation?) throws(JumpError) -> EngageConfig {
+        if let config = state.withLock({ $0.engageConfig }) { return config }
+        try loadEngageConfig(cancellation: cancellation)
+        if let config = state.withLock({ $0.engageConfig }) { return config }
+        throw JumpError(.internal, "the Engage configuration was loaded but not kept")
+    }
+
+    private func cachedEngageConfig() -> EngageConfig? {
+        guard let bytes = try? engageConfigStore?.load(),
+              let cache = try? Jansson.parse(bytes, what: "the cached Engage configuration") else { return nil }
+        return try? EngageConfig(cache: cache)
+    }
+
+    /// A provider by name: the server's, or one of the app's custom providers.
+    func engageProvider(_ name: String, in config: EngageConfig) throws(JumpError) -> EngageProvider {
+        if let custom = engage.customProviders.first(where: { $0.name == name }) { return custom }
+        if let provider = config.providers[name], config.signInProviders.contains(name) || config.sharingProviders.contains(name) {
+            return provider
+        }
+        let known = (config.signInProviders + engage.customProviders.map(\.name)).joined(separator: ", ")
+        throw .invalidArgument("unknown provider '\(name)' (this app has: \(known))", argument: "provider")
+    }
+
+    /// Sign-in providers in the server's order with the custom ones last (not filtered by enabled_providers,
+    /// as in the reference SDKs), and the sharing providers.
+    public func providers(cancellation: Cancellation? = nil) throws(JumpError) -> JSON {
+        let config = try engageConfig(cancellation: cancellation)
+        let signIn = config.signInProviders.compactMap { config.providers[$0]?.signInJSON } + engage.customProviders.map(\.signInJSON)
+        let sharing = config.sharingProviders.compactMap { config.providers[$0]?.sharingJSON }
+        return ["sign_in": .array(signIn), "sharing": .array(sharing), "hide_tagline": .bool(config.hideTagline)]
+    }
+}

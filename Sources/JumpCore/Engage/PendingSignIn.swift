@@ -1,0 +1,43 @@
+/// A browser sign-in that was begun and not yet completed: what its completion URL must look like and
+/// what to do with the identity it brings.
+struct PendingSignIn: Sendable {
+    enum Completion: String, Sendable { case device, redirect }
+
+    let state: String
+    let provider: String
+    let purpose: SocialPurpose
+    let completion: Completion
+    /// scheme://host[:port]/path the browser must end on (no query).
+    let location: String
+    let created: Int64
+
+    static let lifetimeSeconds: Int64 = 600
+    static let maximumPending = 16
+}
+
+/// What a social identity is for: a sign-in (possibly finishing a merge), or linking to the signed-in user.
+enum SocialPurpose: Sendable, Equatable {
+    case signIn(mergeToken: String?)
+    case link
+
+    /// From the options object of begin / native sign-in: {"link":bool,"merge_token":".."}.
+    init(options: JSON) throws(JumpError) {
+        let link = options["link"]
+        if let link, !link.isNull, link.boolValue == nil {
+            throw .invalidArgument("option 'link' must be a boolean", argument: "link")
+        }
+        let merge = options["merge_token"]
+        if let merge, !merge.isNull, merge.stringValue == nil {
+            throw .invalidArgument("option 'merge_token' must be a string", argument: "merge_token")
+        }
+        let mergeToken = merge?.stringValue.flatMap { $0.isEmpty ? nil : $0 }
+        if link?.boolValue == true {
+            guard mergeToken == nil else {
+                throw .invalidArgument("options 'link' and 'merge_token' cannot be combined", argument: "merge_token")
+            }
+            self = .link
+        } else {
+            self = .signIn(mergeToken: mergeToken)
+        }
+    }
+}
