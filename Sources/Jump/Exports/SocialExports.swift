@@ -216,3 +216,108 @@ public func jump_client_unlink_account_async(
         }
     }
 }
+
+// Sharing and the loopback sign-in.
+
+public typealias COpenURL = @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?) -> Int32
+
+/// The host's open_url callback with its userdata, callable from the libjump thread that runs the sign-in
+/// (the host promised userdata stays valid until the completion, which comes after).
+private struct URLOpener: @unchecked Sendable {
+    let function: COpenURL
+    let userdata: UnsafeMutableRawPointer?
+
+    func open(_ url: String) throws(JumpError) {
+        let status = url.withCString { function(userdata, $0) }
+        guard status == JumpStatus.ok.rawValue else {
+            throw JumpError(JumpStatus(rawValue: status) ?? .server, "the host's open_url callback failed (status \(status))",
+                            detail: ["callback_status": .int(Int64(status))])
+        }
+    }
+}
+
+private func opener(_ function: COpenURL?, _ userdata: UnsafeMutableRawPointer?) throws(ABIError) -> URLOpener {
+    guard let function else { throw .invalidArgument("open_url is NULL", argument: "open_url") }
+    return URLOpener(function: function, userdata: userdata)
+}
+
+@_cdecl("jump_client_social_sign_in_loopback")
+public func jump_client_social_sign_in_loopback(
+    _ client: OpaquePointer?, _ provider: UnsafePointer<CChar>?, _ optionsJSON: UnsafePointer<CChar>?,
+    _ openURL: COpenURL?, _ userdata: UnsafeMutableRawPointer?, _ timeoutMs: Int32,
+    _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+) -> Int32 {
+    abiCall { () throws(ABIError) in
+        out?.pointee = nil
+        let jump = try jumpClient(client)
+        let name = try Marshal.string(provider, "provider")
+        let parsed = try options(optionsJSON)
+        let host = try opener(openURL, userdata)
+        let result = try jump.socialSignInLoopback(provider: name, options: parsed, timeoutMs: Int(timeoutMs),
+                                                   openURL: { url throws(JumpError) in try host.open(url) })
+        try Marshal.write(result, to: out)
+    }
+}
+
+@_cdecl("jump_client_social_sign_in_loopback_async")
+public func jump_client_social_sign_in_loopback_async(
+    _ client: OpaquePointer?, _ provider: UnsafePointer<CChar>?, _ optionsJSON: UnsafePointer<CChar>?,
+    _ openURL: COpenURL?, _ timeoutMs: Int32,
+    _ callback: CCallback?, _ userdata: UnsafeMutableRawPointer?, _ userdataFree: CFree?,
+    _ request: UnsafeMutablePointer<OpaquePointer?>?
+) -> Int32 {
+    AsyncLaunch.start("social_sign_in_loopback", client: client, callback: callback, userdata: userdata,
+                      userdataFree: userdataFree, request: request) { () throws(ABIError) in
+        let name = try Marshal.string(provider, "provider")
+        let parsed = try options(optionsJSON)
+        let host = try opener(openURL, userdata)
+        let timeout = Int(timeoutMs)
+        return { client, cancellation throws(JumpError) in
+            try client.socialSignInLoopback(provider: name, options: parsed, timeoutMs: timeout,
+                                            openURL: { url throws(JumpError) in try host.open(url) },
+                                            cancellation: cancellation)
+        }
+    }
+}
+
+@_cdecl("jump_client_share")
+public func jump_client_share(
+    _ client: OpaquePointer?, _ activity: UnsafePointer<CChar>?, _ providers: UnsafePointer<CChar>?,
+    _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+) -> Int32 {
+    abiCall { () throws(ABIError) in
+        out?.pointee = nil
+        let jump = try jumpClient(client)
+        let object = try Marshal.json(activity, "activity_json")
+        let names = try Marshal.json(providers, "providers_json")
+        try Marshal.write(try jump.share(activity: object, providers: names), to: out)
+    }
+}
+
+@_cdecl("jump_client_share_async")
+public func jump_client_share_async(
+    _ client: OpaquePointer?, _ activity: UnsafePointer<CChar>?, _ providers: UnsafePointer<CChar>?,
+    _ callback: CCallback?, _ userdata: UnsafeMutableRawPointer?, _ userdataFree: CFree?,
+    _ request: UnsafeMutablePointer<OpaquePointer?>?
+) -> Int32 {
+    AsyncLaunch.start("share", client: client, callback: callback, userdata: userdata,
+                      userdataFree: userdataFree, request: request) { () throws(ABIError) in
+        let object = try Marshal.json(activity, "activity_json")
+        let names = try Marshal.json(providers, "providers_json")
+        return { client, cancellation throws(JumpError) in
+            try client.share(activity: object, providers: names, cancellation: cancellation)
+        }
+    }
+}
+
+@_cdecl("jump_client_share_content")
+public func jump_client_share_content(
+    _ client: OpaquePointer?, _ activity: UnsafePointer<CChar>?, _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+) -> Int32 {
+    abiCall { () throws(ABIError) in
+        let target = try Marshal.prepare(out, "out_json")
+        let jump = try jumpClient(client)
+        let object = try Marshal.json(activity, "activity_json")
+        target.pointee = try Marshal.copy(Jansson.serialize(try jump.shareContent(activity: object)))
+    }
+}

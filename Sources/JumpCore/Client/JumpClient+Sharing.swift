@@ -1,0 +1,109 @@
+/// Sharing (protocol.md 2.8): an activity published per provider with the device token of that provider's
+/// browser sign-in, and the email / SMS content a host sends itself.
+extension JumpClient {
+    /// Publishes to each provider in turn; a failure of one does not stop the others. JUMP_E_SERVER when any
+    /// failed, with every provider's result in the detail.
+    public func share(activity json: JSON, providers: JSON, cancellation: Cancellation? = nil) throws(JumpError) -> JSON {
+        let activity = try ShareActivity(json: json)
+        guard case .array(let items) = providers, !items.isEmpty else {
+            throw .invalidArgument("the providers must be a non-empty JSON array of provider names", argument: "providers")
+        }
+        var names: [String] = []
+        for item in items {
+            guard let name = item.stringValue, !name.isEmpty else {
+                throw .invalidArgument("the providers must be provider names (strings)", argument: "providers")
+            }
+            if !names.contains(name) { names.append(name) }
+        }
+        let config = try engageConfig(cancellation: cancellation)
+        if let unknown = names.first(where: { !config.sharingProviders.contains($0) }) {
+            throw .invalidArgument("'\(unknown)' is not a sharing provider of this app (it has: \(config.sharingProviders.joined(separator: ", ")))",
+                                   argument: "providers")
+        }
+        var results: [String: JSON] = [:]
+        for name in names {
+            try cancellation?.check()
+            guard let deviceToken = deviceToken(for: name) else {
+                results[name] = ShareResult.failure(.notSignedIn, code: nil,
+                                                    message: "sign in with \(name) through the browser before sharing to it")
+                continue
+            }
+            let useStatus = activity.url.isEmpty && (config.providers[name]?.usesSetStatusWithoutURL ?? false)
+            do throws(JumpError) {
+                let reply: [String: JSON]
+                if useStatus {
+                    let status = activity.userGeneratedContent ?? activity.title ?? activity.action
+                    reply = try engageAPI.setStatus(status, provider: name, deviceToken: deviceToken, cancellation: cancellation)
+                } else {
+                    reply = try engageAPI.shareActivity(activity.wireJSON, provider: name, deviceToken: deviceToken,
+                                                        cancellation: cancellation)
+                }
+                results[name] = ShareResult.json(reply: .object(reply), method: useStatus ? "set_status" : "activity", provider: name)
+            } catch where error.status == .cancelled {
+                throw error
+            } catch {
+                results[name] = ShareResult.failure(.failed, code: nil, message: error.message)
+            }
+        }
+        let failed = names.filter { results[$0]?["ok"]?.boolValue != true }
+        guard failed.isEmpty else {
+            throw JumpError(.server, "sharing failed for \(failed.joined(separator: ", "))",
+                            detail: ["results": .object(results), "failed": .array(failed.map(JSON.string))])
+        }
+        return ["results": .object(results)]
+    }
+
+    /// The email and SMS text with shortened URLs (long ones when shortening fails); the share is recorded
+    /// with Engage, best effort.
+    public func shareContent(activity json: JSON, cancellation: Cancellation? = nil) throws(JumpError) -> JSON {
+        let content = ShareContent(activity: try ShareActivity(json: json))
+        var shortened: JSON = .null
+        let wanted = content.emailURLs.count + content.smsURLs.count
+        if wanted > 0 {
+            do throws(JumpError) {
+                let config = try engageConfig(cancellation: cancellation)
+                shortened = try engageAPI.shortenURLs(content.urlsToShorten, config: config, cancellation: cancellation)
+            } catch where error.status == .cancelled {
+                throw error
+            } catch {
+                Log.warning("the share URLs could not be shortened: \(error.message)")
+            }
+        }
+        for method in ["email", "sms"] {
+            do throws(JumpError) { try engageAPI.recordActivity(method: method, cancellation: cancellation) } catch {
+                if error.status == .cancelled { throw error }
+            }
+        }
+        return content.build(shortened: shortened)
+    }
+
+    /// The loopback sign-in for desktop and command-line hosts (RFC 8252 7.3): a listener on 127.0.0.1, the
+    /// host opens the URL, the browser lands on the listener, the sign-in completes.
+    public func socialSignInLoopback(provider: String, options: JSON = .null, timeoutMs: Int,
+                                     openURL: (String) throws(JumpError) -> Void,
+                                     cancellation: Cancellation? = nil) throws(JumpError) -> JSON {
+        var members: [String: JSON] = [:]
+        if !options.isNull {
+            guard case .object(let given) = options else {
+                throw .invalidArgument("the options must be a JSON object, not \(options.typeName)", argument: "options")
+            }
+            guard given["redirect_uri"] == nil else {
+                throw .invalidArgument("the loopback sign-in chooses its own redirect_uri", argument: "redirect_uri")
+            }
+            members = given
+        }
+        let receiver = try LoopbackReceiver()
+        defer { receiver.close() }
+        members["redirect_uri"] = .string(receiver.redirectURI)
+        let begun = try beginSocialSignIn(provider: provider, options: .object(members), cancellation: cancellation)
+        let url: String
+        do throws(JumpError) {
+            try openURL(begun.url)
+            url = try receiver.waitForRedirect(timeoutMs: timeoutMs > 0 ? timeoutMs : 300_000, cancellation: cancellation)
+        } catch {
+            dropPendingSignIn(state: begun.state)
+            throw error
+        }
+        return try completeSocialSignIn(url: url, cancellation: cancellation)
+    }
+}
