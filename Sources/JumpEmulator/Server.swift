@@ -4,7 +4,7 @@ import NIOCore
 
 /// Wires an `Emulator` into a Hummingbird router and application.
 extension Emulator {
-    /// The full router: Capture endpoints, flows, the sign-in-token API, web login and the admin API,
+    /// The full router: Capture and Engage endpoints, flows, the sign-in-token API, web login and the admin API,
     /// behind the request log, the JSON error bodies and the fault/counter layer (outermost first).
     public func makeRouter(logger: Logger? = nil) -> Router<EmulatorRequestContext> {
         let logger = logger ?? Self.makeLogger()
@@ -15,6 +15,7 @@ extension Emulator {
         router.add(middleware: ErrorBodyMiddleware(logger: logger))
         router.add(middleware: TrafficMiddleware(emulator: self))
         CaptureRoutes(emulator: self, logger: logger).register(on: router)
+        EngageRoutes(emulator: self, logger: logger).register(on: router)
         FlowRoutes(emulator: self).register(on: router)
         EmailLinkRoutes(emulator: self).register(on: router)
         SignInTokenRoutes(emulator: self, logger: logger).register(on: router)

@@ -9,21 +9,28 @@ struct AdminControl: Sendable {
         return ["reset": true]
     }
 
-    func settings() -> JSONValue {
+    func settings() async throws -> JSONValue {
         let tokens = emulator.signInTokenSettings
+        let engageTokenLifetime = try await emulator.store.read { db in try EngageSettings.tokenLifetime(in: db) }
         return [
             "access_token_lifetime": .int(Int64(emulator.tokenLifetime)),
             "sign_in_token_lifetime": .int(Int64(tokens.signInTokenLifetime)),
             "sign_in_access_token_lifetime": .int(Int64(tokens.accessTokenLifetime)),
             "refresh_reuse_grace_seconds": .int(Int64(tokens.refreshReuseGraceSeconds)),
+            "engage_token_lifetime": .int(Int64(engageTokenLifetime)),
         ]
     }
 
     /// `{"access_token_lifetime"?, "sign_in_token_lifetime"?, "sign_in_access_token_lifetime"?,
-    /// "refresh_reuse_grace_seconds"?}` (seconds). Everything is checked before anything changes.
+    /// "refresh_reuse_grace_seconds"?, "engage_token_lifetime"?}` (seconds). Everything is checked before
+    /// anything changes.
     func updateSettings(_ request: AdminRequest) async throws -> JSONValue {
         let lifetime = try request.int("access_token_lifetime")
         if let lifetime, lifetime < 1 { throw AdminError.badRequest("access_token_lifetime must be at least 1") }
+        let engageTokenLifetime = try request.int("engage_token_lifetime")
+        if let engageTokenLifetime, !(1...EngageSettings.maximumTokenLifetime).contains(engageTokenLifetime) {
+            throw AdminError.badRequest("engage_token_lifetime must be 1...\(EngageSettings.maximumTokenLifetime)")
+        }
         var tokens = emulator.signInTokenSettings
         if let value = try request.int("sign_in_token_lifetime") {
             let maximum = SignInTokenSettings.maximumSignInTokenLifetime
@@ -42,7 +49,10 @@ struct AdminControl: Sendable {
         }
         if let lifetime { try await emulator.setTokenLifetime(lifetime) }
         if tokens != emulator.signInTokenSettings { try await emulator.setSignInTokenSettings(tokens) }
-        return settings()
+        if let engageTokenLifetime {
+            try await emulator.store.write { db in try EngageSettings.setTokenLifetime(engageTokenLifetime, in: db) }
+        }
+        return try await settings()
     }
 
     func clock() -> JSONValue {

@@ -60,10 +60,26 @@ struct AdminRoutes: Sendable {
             try await tokenUsers.signInToken(userId: try Self.parameter("user_id", context), request)
         }
 
+        let engageApps = AdminEngageApps(emulator: emulator)
+        route(group, .post, "engage_apps") { request, _ in try await engageApps.put(request) }
+        route(group, .get, "engage_apps") { _, _ in try await engageApps.list() }
+        route(group, .get, "engage_apps/:engage_app_id") { _, context in
+            try await engageApps.get(id: try Self.parameter("engage_app_id", context))
+        }
+        let identities = AdminEngageIdentities(emulator: emulator)
+        route(group, .post, "identities", status: .created) { request, _ in try await identities.create(request) }
+        route(group, .get, "identities") { request, _ in try await identities.list(request) }
+        let sharing = AdminEngageSharing(emulator: emulator)
+        route(group, .get, "engage/activities") { _, _ in try await sharing.activities() }
+        route(group, .delete, "engage/activities") { _, _ in try await sharing.clearActivities() }
+        route(group, .post, "engage/share_errors", status: .created) { request, _ in try await sharing.addShareError(request) }
+        route(group, .get, "engage/share_errors") { _, _ in try await sharing.shareErrors() }
+        route(group, .delete, "engage/share_errors") { _, _ in try await sharing.clearShareErrors() }
+
         route(group, .get, "emails") { request, _ in try await emails.list(request) }
         route(group, .delete, "emails") { _, _ in try await emails.clear() }
 
-        route(group, .get, "settings") { _, _ in control.settings() }
+        route(group, .get, "settings") { _, _ in try await control.settings() }
         route(group, .post, "settings") { request, _ in try await control.updateSettings(request) }
         route(group, .get, "clock") { _, _ in control.clock() }
         route(group, .post, "clock") { request, _ in try await control.updateClock(request) }

@@ -51,11 +51,12 @@ final class Store: Sendable {
         }
     }
 
-    /// Wipes users, sessions, codes, extra apps, access schemas, emails, settings and everything of the
-    /// sign-in-token API; restores the default app and the default team.
+    /// Wipes users, sessions, codes, extra apps, access schemas, emails, settings, everything of the
+    /// sign-in-token API and of Engage; restores the default app and the default team.
     func reset(now: Double) async throws {
         try await write { db in
             try TokenTables.reset(now: now, in: db)
+            try EngageTables.reset(in: db)
             try db.execute(sql: """
                 DELETE FROM authorization_codes;
                 DELETE FROM sessions;
