@@ -13,7 +13,7 @@ struct EntityTests {
             let record = try #require(answer["result"])
             #expect(record["email"] == "ada@example.com")
             #expect(record["displayName"] == "Ada")
-            #expect(record["password"] == nil)
+            #expect(record["password"] == ["type": "password-bcrypt"])
             #expect(record["profiles"] == [])
         }
     }

@@ -44,6 +44,8 @@ struct AdminUsers: Sendable {
                     nextElementId: updater.nextElementId)
                 user.setAttributes(stored)
                 try user.insert(db)
+                // A fixture's profiles are identities auth_native finds, as if they had been linked.
+                try UserIdentityRow.sync(userId: user.id ?? 0, clientId: clientId, before: [:], after: stored, in: db)
                 return (user, stored)
             }
         } catch let error as CaptureError {

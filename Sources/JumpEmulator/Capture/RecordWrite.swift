@@ -18,35 +18,48 @@ extension Emulator {
     ) async throws -> (user: UserRow, attributes: [String: JSONValue]) {
         let now = clock.now().timeIntervalSince1970
         let records = self.records
-        let written = try await store.write { db -> (UserRow, [String: JSONValue]) in
-            guard var user = try UserRow.fetchOne(db, key: userId) else {
-                throw CaptureError.invalidArgument("access_token", "the user no longer exists")
-            }
-            let before = records.attributes(of: user)
-            var updater = RecordUpdater(schema: schema, nextElementId: user.nextElementId, preparedPasswordHash: preparedPasswordHash)
-            let after = try change(&updater, before)
-            try RecordConstraints.checkRequired(after, schema: schema)
-            let uniqueValues = RecordConstraints.uniqueValues(after, schema: schema)
-            try RecordConstraints.checkNoDuplicates(uniqueValues)
-            let held = Set(RecordConstraints.uniqueValues(before, schema: schema))
-            let added = uniqueValues.filter { !held.contains($0) }
-            let conflicts = try UniquenessCheck.conflicts(
-                added, clientId: user.clientId, excludingUserId: userId, schema: schema, in: db)
-            if let first = conflicts.first { throw CaptureError.uniqueViolation(first) }
-
-            user.setAttributes(after)
-            user.nextElementId = updater.nextElementId
-            switch updater.passwordChange {
-            case .set(let hash)?: user.passwordHash = hash
-            case .cleared?: user.passwordHash = nil
-            case nil: break
-            }
-            user.lastUpdated = max(now, user.lastUpdated)
-            try user.update(db)
-            return (user, after)
+        let written = try await store.write { db in
+            try Self.changeRecord(
+                userId: userId, schema: schema, preparedPasswordHash: preparedPasswordHash, now: now, records: records,
+                change, in: db)
         }
         records.remember(written.0, attributes: written.1)
         return written
+    }
+
+    /// The body of `writeRecord`, for callers that change a record inside a larger transaction
+    /// (social sign-in attaches an identity and issues a session in one). The caller remembers the
+    /// result in `records` once the transaction is committed.
+    static func changeRecord(
+        userId: Int64, schema: Schema, preparedPasswordHash: String? = nil, now: Double, records: RecordCache,
+        _ change: RecordChange, in db: Database
+    ) throws -> (user: UserRow, attributes: [String: JSONValue]) {
+        guard var user = try UserRow.fetchOne(db, key: userId) else {
+            throw CaptureError.invalidArgument("access_token", "the user no longer exists")
+        }
+        let before = records.attributes(of: user)
+        var updater = RecordUpdater(schema: schema, nextElementId: user.nextElementId, preparedPasswordHash: preparedPasswordHash)
+        let after = try change(&updater, before)
+        try RecordConstraints.checkRequired(after, schema: schema)
+        let uniqueValues = RecordConstraints.uniqueValues(after, schema: schema)
+        try RecordConstraints.checkNoDuplicates(uniqueValues)
+        let held = Set(RecordConstraints.uniqueValues(before, schema: schema))
+        let added = uniqueValues.filter { !held.contains($0) }
+        let conflicts = try UniquenessCheck.conflicts(
+            added, clientId: user.clientId, excludingUserId: userId, schema: schema, in: db)
+        if let first = conflicts.first { throw CaptureError.uniqueViolation(first) }
+
+        user.setAttributes(after)
+        user.nextElementId = updater.nextElementId
+        switch updater.passwordChange {
+        case .set(let hash)?: user.passwordHash = hash
+        case .cleared?: user.passwordHash = nil
+        case nil: break
+        }
+        user.lastUpdated = max(now, user.lastUpdated)
+        try user.update(db)
+        try UserIdentityRow.sync(userId: userId, clientId: user.clientId, before: before, after: after, in: db)
+        return (user, after)
     }
 
     /// The access schema of `clientId` for one access type; nil when none is set.

@@ -9,7 +9,7 @@ struct SignInEndpoint: Sendable {
         let locale = app.resolveLocale(call.params["locale"])
         let messages = MessageLocale(parameter: locale)
         let credentials = try SignInCredentials.extract(call.params, flow: app.flow(locale: locale), locale: messages)
-        // merge_token is accepted and ignored until social sign-in exists.
+        let mergeText = call.params.nonEmpty("merge_token")
 
         let clientId = app.clientId
         let user = try await emulator.store.read { db in try credentials.findUser(clientId: clientId, in: db) }
@@ -23,12 +23,25 @@ struct SignInEndpoint: Sendable {
         let lifetime = emulator.tokenLifetime
         let refreshSecret = call.params["refresh_secret"]
         let redirectUri = call.params["redirect_uri"]
-        let issued = try await emulator.store.write { db in
-            try SessionIssuer.issue(
+        let records = emulator.records
+        let (issued, merged) = try await emulator.store.write { db in
+            // With a merge_token from a social sign-in that answered 380, the password proves the
+            // account, and the social identity joins it (protocol.md §9.2).
+            let merged = try MergeToken.attach(
+                mergeText, toUserId: userId, app: app, now: now.timeIntervalSince1970, records: records, in: db)
+            let issued = try SessionIssuer.issue(
                 userId: userId, clientId: clientId, refreshSecret: refreshSecret, responseType: responseType,
                 redirectUri: redirectUri, now: now, lifetime: lifetime, in: db)
+            return (issued, merged)
         }
-        let record = RecordShaper(schema: app.schema).shape(emulator.records.attributes(of: user), reserved: user.reserved)
+        let shaper = RecordShaper(schema: app.schema)
+        let record: JSONValue
+        if let merged {
+            records.remember(merged.user, attributes: merged.attributes)
+            record = shaper.shape(merged.attributes, reserved: merged.user.reserved)
+        } else {
+            record = shaper.shape(records.attributes(of: user), reserved: user.reserved)
+        }
         return SessionIssuer.response(issued, isNew: false, record: record)
     }
 }

@@ -40,6 +40,9 @@ struct AdminRoutes: Sendable {
             try await users.delete(uuid: try Self.parameter("uuid", context))
         }
 
+        let social = AdminSocial(emulator: emulator)
+        route(group, .post, "merge_conflict", status: .created) { request, _ in try await social.mergeConflict(request) }
+
         let teams = AdminTeams(emulator: emulator)
         route(group, .post, "teams", status: .created) { request, _ in try await teams.create(request) }
         route(group, .get, "teams") { _, _ in try await teams.list() }

@@ -12,6 +12,10 @@ struct CaptureRoutes: Sendable {
         }
         post("/oauth/auth_native_traditional", on: router, SignInEndpoint(emulator: emulator).handle)
         post("/oauth/register_native_traditional", on: router, RegistrationEndpoint(emulator: emulator).handle)
+        post("/oauth/auth_native", on: router, AuthNativeEndpoint(emulator: emulator).handle)
+        post("/oauth/register_native", on: router, RegisterNativeEndpoint(emulator: emulator).handle)
+        post("/oauth/link_account_native", on: router, LinkAccountEndpoint(emulator: emulator).handle)
+        post("/oauth/unlink_account_native", on: router, UnlinkAccountEndpoint(emulator: emulator).handle)
         post("/oauth/refresh_access_token", on: router, RefreshEndpoint(emulator: emulator).handle)
         post("/oauth/update_profile_native", on: router, UpdateProfileEndpoint(emulator: emulator).handle)
         post("/oauth/forgot_password_native", on: router,

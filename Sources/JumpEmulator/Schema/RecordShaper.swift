@@ -4,7 +4,7 @@ import Foundation
 ///
 /// Storage keeps only the values that were set; clients get every schema attribute (null when unset,
 /// `[]` for an empty plural, objects with all their members), the reserved attributes from the user
-/// row, and never a password.
+/// row, and never a password hash: only whether there is one (see `passwordMarker`).
 struct RecordShaper: Sendable {
     let schema: Schema
 
@@ -13,10 +13,22 @@ struct RecordShaper: Sendable {
         var uuid: String
         var created: Date
         var lastUpdated: Date
+        /// Whether the user has a password hash (a column, like the reserved attributes).
+        var hasPassword: Bool = false
+    }
+
+    /// What a record shows of its password: Capture gives the hash's type; clients read it to know
+    /// whether the account can sign in without a social identity (protocol.md §7.2), so that a
+    /// social-only account is not left without any sign-in method. Null when there is none.
+    static func passwordMarker(hasPassword: Bool) -> JSONValue {
+        hasPassword ? ["type": "password-bcrypt"] : .null
     }
 
     func shape(_ stored: [String: JSONValue], reserved: Reserved) -> JSONValue {
         var out: [String: JSONValue] = [:]
+        for attribute in schema.attributes where attribute.type == .password {
+            out[attribute.name] = Self.passwordMarker(hasPassword: reserved.hasPassword)
+        }
         for attribute in schema.attributes where attribute.isReadable {
             switch attribute.name {
             case "id": out["id"] = .int(reserved.id)

@@ -334,6 +334,9 @@ struct RecordUpdater: Sendable {
             passwordChange = .cleared
             return
         }
+        // Records show the password as a marker (`RecordShaper.passwordMarker`); a client that
+        // writes back a record it read leaves the password as it is.
+        if value == RecordShaper.passwordMarker(hasPassword: true) { return }
         guard value.stringValue != nil else {
             throw CaptureError.invalidJSONType(path.text, expected: "string", got: value)
         }

@@ -47,7 +47,7 @@ struct UserRow: Codable, Sendable, Equatable, FetchableRecord, MutablePersistabl
     var reserved: RecordShaper.Reserved {
         RecordShaper.Reserved(
             id: id ?? 0, uuid: uuid, created: Date(timeIntervalSince1970: created),
-            lastUpdated: Date(timeIntervalSince1970: lastUpdated))
+            lastUpdated: Date(timeIntervalSince1970: lastUpdated), hasPassword: passwordHash != nil)
     }
 }
 

@@ -1,0 +1,71 @@
+import Foundation
+import GRDB
+
+/// `POST /oauth/register_native` (protocol.md §3.3.3): the second step of a social registration.
+/// The token must be one auth_native of this client answered 310 for; the form is validated as
+/// `register_native_traditional` validates its own (every failure at once, 390), and the new user
+/// gets the form's values plus the identity's `profiles` element.
+struct RegisterNativeEndpoint: Sendable {
+    let emulator: Emulator
+
+    static let notFirstSentToAuthNative = "the token was not first sent to auth_native"
+
+    func handle(_ call: CaptureCall) async throws -> JSONValue {
+        let app = try await emulator.requireApp(call)
+        try emulator.checkFlowParameters(call, app: app)
+        let sessionRequest = try SocialSessionRequest(call, emulator: emulator)
+        let locale = app.resolveLocale(call.params["locale"])
+        let messages = MessageLocale(parameter: locale)
+        let tokenText = try call.required("token")
+        let formName = call.params.nonEmpty("form") ?? AuthNativeEndpoint.defaultRegistrationForm
+        guard let fields = app.flow(locale: locale).form(named: formName) else {
+            throw CaptureError.invalidArgument("form", "\(formName) is not a form of this flow")
+        }
+        let now = emulator.clock.now()
+        // A token that cannot register is refused before the form is judged.
+        _ = try await emulator.store.read { db in
+            try Self.registrationToken(tokenText, app: app, now: now.timeIntervalSince1970, in: db)
+        }
+
+        var validation = FormValidator(fields: fields, locale: messages, today: CaptureTime.day(of: now)).validate(call.params)
+        let built = FormRecordBuilder(schema: app.schema, locale: messages).build(fields: fields, validation: &validation)
+        let uniqueValues = RecordConstraints.uniqueValues(built.attributes, schema: app.schema)
+        let schema = app.schema
+        let clientId = app.clientId
+        let conflicts = try await emulator.store.read { db in
+            try UniquenessCheck.conflicts(uniqueValues, clientId: clientId, excludingUserId: nil, schema: schema, in: db)
+        }
+        for path in conflicts {
+            RegistrationEndpoint.reportConflict(path, built: built, fields: fields, locale: messages, into: &validation)
+        }
+        guard validation.errors.isEmpty else { throw CaptureError.formValidation(validation.errors) }
+
+        // A custom social form may carry a password; hashing is slow, so outside the transaction.
+        let passwordHash: String? = if let password = built.password { await emulator.passwords.hash(password) } else { nil }
+        let baseURL = emulator.publicBaseURL
+        let session = try await emulator.store.write { db -> SocialSession in
+            // Again inside the transaction: the token may have been spent, or the values taken, meanwhile.
+            let token = try Self.registrationToken(tokenText, app: app, now: now.timeIntervalSince1970, in: db)
+            let late = try UniquenessCheck.conflicts(
+                uniqueValues, clientId: clientId, excludingUserId: nil, schema: schema, in: db)
+            if !late.isEmpty {
+                var lateValidation = FormValidation()
+                for path in late {
+                    RegistrationEndpoint.reportConflict(path, built: built, fields: fields, locale: messages, into: &lateValidation)
+                }
+                throw CaptureError.formValidation(lateValidation.errors)
+            }
+            let written = try SocialAccounts.create(
+                attributes: built.attributes, identity: SocialProfile(token: token), passwordHash: passwordHash, app: app,
+                now: now, mail: .init(locale: locale, baseURL: baseURL), in: db)
+            try SocialTokens.mark(token, .used, clientId: clientId, in: db)
+            return try sessionRequest.open(written, isNew: true, clientId: clientId, now: now, in: db)
+        }
+        return session.response(schema: app.schema, records: emulator.records)
+    }
+
+    private static func registrationToken(_ text: String, app: AppConfig, now: Double, in db: Database) throws -> EngageTokenRow {
+        try SocialTokens.valid(text, argument: "token", state: .registration, app: app, now: now,
+                               description: notFirstSentToAuthNative, in: db)
+    }
+}

@@ -1,0 +1,37 @@
+import GRDB
+
+/// `POST /oauth/unlink_account_native` (protocol.md §7.2): removes the `profiles` element with
+/// `identifier_to_remove` from the signed-in user. An identifier the user does not have is 200
+/// `invalid_argument`; the last identity of an account without a password is 360, since its
+/// owner could not sign in any more. Answers `{"stat":"ok"}`.
+struct UnlinkAccountEndpoint: Sendable {
+    let emulator: Emulator
+
+    func handle(_ call: CaptureCall) async throws -> JSONValue {
+        let signedIn = try await emulator.authenticate(call)
+        let app = signedIn.app
+        try emulator.checkFlowParameters(call, app: app)
+        let identifier = try call.required("identifier_to_remove")
+        let userId = signedIn.user.id ?? 0
+        let now = emulator.clock.now().timeIntervalSince1970
+        let records = emulator.records
+        let written = try await emulator.store.write { db in
+            let current = try SocialAccounts.current(userId: userId, records: records, in: db)
+            let elements = current.attributes["profiles"]?.arrayValue ?? []
+            guard let element = elements.first(where: { $0["identifier"]?.stringValue == identifier }),
+                let elementId = element["id"]?.intValue
+            else {
+                throw CaptureError.invalidArgument("identifier_to_remove", "no identity with this identifier is linked to the account")
+            }
+            if current.user.passwordHash == nil, UserIdentityRow.identities(in: current.attributes).count <= 1 {
+                throw CaptureError.lastSignInMethod()
+            }
+            let path = AttributePath.root.appending("profiles", elementId: elementId)
+            return try Emulator.changeRecord(userId: userId, schema: app.schema, now: now, records: records, { updater, record in
+                try updater.delete(record, at: path)
+            }, in: db)
+        }
+        records.remember(written.user, attributes: written.attributes)
+        return ["stat": "ok"]
+    }
+}
