@@ -23,7 +23,7 @@ struct EngageSignInFlow: Sendable {
         case .failure(let page): return page.response
         case .success(let resolved): context = resolved
         }
-        if let message = openIDInputError(context) { return end(.failure(EndMessage(message)), context) }
+        if let message = openIDInputError(context) { return end(.error(message), context) }
         return try await page(context, error: nil, status: .ok)
     }
 
@@ -37,8 +37,8 @@ struct EngageSignInFlow: Sendable {
         case .failure(let page): return page.response
         case .success(let resolved): context = resolved
         }
-        if params.nonEmpty("cancel") != nil { return end(.failure("canceled"), context) }
-        if let message = openIDInputError(context) { return end(.failure(EndMessage(message)), context) }
+        if params.nonEmpty("cancel") != nil { return end(.error("canceled"), context) }
+        if let message = openIDInputError(context) { return end(.error(message), context) }
 
         let now = emulator.clock.now().timeIntervalSince1970
         let outcome: Result<EngageTokenRow, PageError>
@@ -74,7 +74,7 @@ struct EngageSignInFlow: Sendable {
             }
         }
         switch outcome {
-        case .success(let token): return end(.success(token.token), context)
+        case .success(let token): return end(.token(token.token), context)
         case .failure(let error): return try await page(context, error: error.message, status: .badRequest)
         }
     }
@@ -141,12 +141,18 @@ struct EngageSignInFlow: Sendable {
         }
     }
 
+    private enum Ending {
+        case token(String)
+        /// A message the SDKs recognise (`canceled`, the OpenID input ones), as `error=`.
+        case error(String)
+    }
+
     /// The end of the flow: the token (or the error message) goes to token_url, else to /signin/device.
-    private func end(_ outcome: Result<String, EndMessage>, _ context: Context) -> Response {
+    private func end(_ ending: Ending, _ context: Context) -> Response {
         let pair: (String, String)
-        switch outcome {
-        case .success(let token): pair = ("token", token)
-        case .failure(let message): pair = ("error", message.text)
+        switch ending {
+        case .token(let token): pair = ("token", token)
+        case .error(let message): pair = ("error", message)
         }
         if let tokenURL = context.start.tokenURL {
             return EngageURLs.redirect(to: EngageURLs.appending(tokenURL, [pair]))
@@ -155,11 +161,4 @@ struct EngageSignInFlow: Sendable {
         if let state = context.start.state { pairs.append(("state", state)) }
         return EngageURLs.redirect(to: EngageURLs.appending(context.base + "/signin/device", pairs))
     }
-}
-
-/// An error message that ends a flow (`error=` of the completion URL).
-struct EndMessage: Error, ExpressibleByStringLiteral {
-    let text: String
-    init(stringLiteral value: String) { text = value }
-    init(_ text: String) { self.text = text }
 }
