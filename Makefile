@@ -19,13 +19,13 @@ deps:
 lib: deps
 	$(SWIFT) build -c release --product jump
 	@mkdir -p $(BUILD)/lib
-	cp .build/release/libjump.so $(LIB)
+	cp .build/release/libjump.so $(LIB).tmp && mv -f $(LIB).tmp $(LIB)  # a new inode: running processes keep the old file
 	ln -sf libjump.so $(BUILD)/lib/libjump.so.1
 
 emulator: deps
 	$(SWIFT) build --product jump-emulator
 	@mkdir -p $(BUILD)/bin
-	cp .build/debug/jump-emulator $(EMULATOR)
+	cp .build/debug/jump-emulator $(EMULATOR).tmp && mv -f $(EMULATOR).tmp $(EMULATOR)
 
 $(EXAMPLE_C): examples/c/quickstart.c include/jump.h
 	@mkdir -p $(BUILD)/bin
