@@ -99,7 +99,9 @@ extension JumpClient {
         let url: String
         do throws(JumpError) {
             try openURL(begun.url)
-            url = try receiver.waitForRedirect(timeoutMs: timeoutMs > 0 ? timeoutMs : 300_000, cancellation: cancellation)
+            url = try receiver.waitForRedirect(timeoutMs: timeoutMs > 0 ? timeoutMs : 300_000, cancellation: cancellation) {
+                QueryString.parameters(of: $0)["state"] == begun.state
+            }
         } catch {
             dropPendingSignIn(state: begun.state)
             throw error

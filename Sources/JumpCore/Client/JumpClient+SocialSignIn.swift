@@ -17,7 +17,13 @@ extension JumpClient {
     public func beginSocialSignIn(provider name: String, options: JSON = .null,
                                   cancellation: Cancellation? = nil) throws(JumpError) -> SocialBegin {
         let options = try SocialOptions(options)
-        if case .link = options.purpose { _ = try state.withLock { s throws(JumpError) in try requireSession(s) } }
+        var linkGeneration: UInt64?
+        if case .link = options.purpose {
+            linkGeneration = try state.withLock { s throws(JumpError) in
+                _ = try requireSession(s)
+                return s.generation
+            }
+        }
         let config = try engageConfig(cancellation: cancellation)
         let provider = try engageProvider(name, in: config)
         var redirectURI = try options.redirectURI.map { s throws(JumpError) in try EngageSettings.checkedURL(s, key: "redirect_uri") }
@@ -34,7 +40,7 @@ extension JumpClient {
                                     installationID: CaptureSettings.fnv1a("installation:" + settings.installationName))
         let pending = PendingSignIn(state: stateToken, provider: provider.name, purpose: options.purpose,
                                     completion: redirectURI == nil ? .device : .redirect,
-                                    location: start.completionLocation, created: Clock.now())
+                                    location: start.completionLocation, created: Clock.now(), sessionGeneration: linkGeneration)
         state.withLock { s in
             let now = Clock.now()
             s.pendingSignIns = s.pendingSignIns.filter { now - $0.value.created < PendingSignIn.lifetimeSeconds }
@@ -112,6 +118,10 @@ extension JumpClient {
                                 detail: ["argument": "url", "reason": "wrong_location"])
             }
             s.pendingSignIns[stateToken] = nil
+            if let generation = pending.sessionGeneration, generation != s.generation || s.session == nil {
+                throw JumpError(.notSignedIn, "the account link was begun for a session that has ended (another sign-in or a sign-out since)",
+                                detail: ["reason": "session_changed"])
+            }
             return pending
         }
     }

@@ -64,7 +64,10 @@ final class LoopbackReceiver: Sendable {
     /// Serves connections until a GET for `path` arrives, answers it with a "you may close this window"
     /// page and returns the URL it asked for ("http://127.0.0.1:<port><path>[?<query>]"). timeoutMs <= 0
     /// times out at once. Only one wait at a time (JUMP_E_BUSY otherwise).
-    func waitForRedirect(timeoutMs: Int, cancellation: Cancellation?) throws(JumpError) -> String {
+    /// `accepts` tells the awaited redirect from stray ones (another tab, a stale link, a local process
+    /// probing the port): those are refused with 400 and the wait goes on.
+    func waitForRedirect(timeoutMs: Int, cancellation: Cancellation?,
+                         accepts: (String) -> Bool = { _ in true }) throws(JumpError) -> String {
         let listener = try beginWait()
         defer { endWait() }
         var connections: [LoopbackConnection] = []
@@ -102,7 +105,7 @@ final class LoopbackReceiver: Sendable {
 
             let readAt = Clock.monotonicMilliseconds()
             for (connection, entry) in zip(connections, entries.dropFirst()) where entry.revents != 0 {
-                if let url = serve(connection, now: readAt) { return url }
+                if let url = serve(connection, now: readAt, accepts: accepts) { return url }
             }
             connections.removeAll { $0.isClosed }
             if let listening = entries.first, listening.revents != 0 {
@@ -138,7 +141,7 @@ final class LoopbackReceiver: Sendable {
     }
 
     /// The redirect URL once `connection` delivered the GET for `path`; nil while the wait goes on.
-    private func serve(_ connection: LoopbackConnection, now: Int64) -> String? {
+    private func serve(_ connection: LoopbackConnection, now: Int64, accepts: (String) -> Bool) -> String? {
         connection.readAvailable(now: now)
         if connection.isDraining {
             if connection.peerClosed { connection.close() }
@@ -163,8 +166,13 @@ final class LoopbackReceiver: Sendable {
                 answer(connection, .methodNotAllowed, method: line.method, now: now)
                 return nil
             }
+            let url = redirectURI + (line.query.map { "?" + $0 } ?? "")
+            guard accepts(url) else {
+                answer(connection, .notAwaited, method: line.method, now: now)
+                return nil
+            }
             answer(connection, .signInReceived, method: line.method, now: now)
-            return redirectURI + (line.query.map { "?" + $0 } ?? "")
+            return url
         }
     }
 

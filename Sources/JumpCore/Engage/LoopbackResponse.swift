@@ -2,6 +2,8 @@
 /// opens a new one, which keeps the receiver free of keep-alive state.
 enum LoopbackResponse {
     case signInReceived
+    /// The callback path, but not the sign-in being waited for (another state).
+    case notAwaited
     case badRequest
     case notFound
     case methodNotAllowed
@@ -10,7 +12,7 @@ enum LoopbackResponse {
     var statusCode: Int {
         switch self {
         case .signInReceived: return 200
-        case .badRequest: return 400
+        case .notAwaited, .badRequest: return 400
         case .notFound: return 404
         case .methodNotAllowed: return 405
         case .headTooLarge: return 431
@@ -20,7 +22,7 @@ enum LoopbackResponse {
     private var reason: String {
         switch self {
         case .signInReceived: return "OK"
-        case .badRequest: return "Bad Request"
+        case .notAwaited, .badRequest: return "Bad Request"
         case .notFound: return "Not Found"
         case .methodNotAllowed: return "Method Not Allowed"
         case .headTooLarge: return "Request Header Fields Too Large"
@@ -38,6 +40,8 @@ enum LoopbackResponse {
                 </body></html>
 
                 """
+        case .notAwaited:
+            return "400 Bad Request: this is not the sign-in the application is waiting for\n"
         default:
             return "\(statusCode) \(reason)\n"
         }

@@ -10,6 +10,9 @@ struct PendingSignIn: Sendable {
     /// scheme://host[:port]/path the browser must end on (no query).
     let location: String
     let created: Int64
+    /// A link belongs to the session that began it: completed under another one (a different user signed in
+    /// meanwhile) it would add the identity to the wrong account.
+    let sessionGeneration: UInt64?
 
     static let lifetimeSeconds: Int64 = 600
     static let maximumPending = 16
