@@ -321,15 +321,19 @@ jump_status jump_client_resend_verification_email_async(jump_client *client, con
 /* Social outcomes (jump_client_social_complete, _sign_in_loopback, _sign_in_native) give out_result:
  *   Capture configured: {"outcome":"signed_in"|"registered" (thin registration made the user)|"linked",
  *     "provider","is_new","uuid","authorization_code"|null,"merged" (a merge_token identity was added),
- *     "identifier" (the social identity)};
+ *     "identifier" (the social identity, or null when Engage gave no profile)};
  *   Engage only (no captureDomain): {"outcome":"authenticated","provider","token" (the Engage token, a
  *     secret),"device_token"|null,"profile":{..},"token_url_response":null|{"status","headers":[[n,v]],
- *     "cookies":[{"name","value","domain","path"}],"body"}} (a token URL answer of any HTTP status).
+ *     "cookies":[{"name","value","domain","path"}],"body"}} (a token URL answer of any HTTP status; an
+ *     unreachable token URL fails the call with its network status).
  * Failures: JUMP_E_REGISTRATION_REQUIRED {"social_registration_token","provider","prereg_record":{record
  * attributes},"prereg_fields":{form fields}}; JUMP_E_MERGE_REQUIRED {"merge_token","existing_provider"
  * ("capture" for a password account),"conflicting_provider"}; JUMP_E_CANCELLED {"reason":"user_canceled"}
  * when the user cancelled on the provider; JUMP_E_VALIDATION {"invalid_fields":{"input":[..]}} for a bad
- * OpenID input; JUMP_E_BAD_CREDENTIALS when the provider refused ("engage_error"). The social
+ * OpenID input; JUMP_E_BAD_CREDENTIALS when the provider refused ("engage_error"); linking an identity that
+ * belongs to another account: JUMP_E_VALIDATION (server code 361); a link begun by a session that has ended
+ * since: JUMP_E_NOT_SIGNED_IN ("reason":"session_changed"). Redirect and native completions ask Engage's
+ * mobile endpoint for the profile and device token (best effort). The social
  * registration and merge tokens are secrets: hand them back, do not log them. */
 
 /* Fetches the Engage app configuration (mobile_config_and_baseurl with If-None-Match) and caches it with
@@ -374,7 +378,7 @@ jump_status jump_client_social_sign_in_loopback_async(jump_client *client, const
                                                       jump_free_fn userdata_free, jump_request **out_request);
 /* Signs in with a provider SDK's own token (/signin/oauth_token): token is its access token, token_secret
  * the OAuth1 secret (twitter) or NULL. options_json: {"link","merge_token"} as for jump_client_social_begin.
- * No device token comes back, so such a sign-in cannot share. See "Social outcomes" above. */
+ * Engage issues no device token for it, so such a sign-in cannot share. See "Social outcomes" above. */
 jump_status jump_client_social_sign_in_native(jump_client *client, const char *provider, const char *token,
                                               const char *token_secret, const char *options_json,
                                               char **out_result);
@@ -390,7 +394,8 @@ jump_status jump_client_set_token_url(jump_client *client, const char *url);
 /* Two-step social registration (register_native) after JUMP_E_REGISTRATION_REQUIRED: attributes_json (a
  * JSON object of record attributes, e.g. the detail's prereg_record completed by the user) is mapped to the
  * social registration form. Signs the new user in; out_result (may be NULL) {"is_new":true,"uuid",..}.
- * JUMP_E_VALIDATION carries invalid_fields. */
+ * JUMP_E_VALIDATION carries invalid_fields; a spent or unknown token is JUMP_E_INVALID_ARGUMENT
+ * ("reason":"token_not_usable"). */
 jump_status jump_client_register_social(jump_client *client, const char *social_registration_token,
                                         const char *attributes_json, char **out_result);
 /* Asynchronous jump_client_register_social. */
@@ -409,7 +414,8 @@ jump_status jump_client_sign_in_merge_async(jump_client *client, const char *use
  * "display_name","email","path"}]. */
 jump_status jump_client_linked_profiles(jump_client *client, char **out_json);
 /* Unlinks the identity (unlink_account_native), then fetches the record. The last identity of an account
- * without a password is refused locally: JUMP_E_INVALID_ARGUMENT with "reason":"last_identity". */
+ * without a password is refused before any unlink request (the record is re-read first, in case a password
+ * was set elsewhere): JUMP_E_INVALID_ARGUMENT with "reason":"last_identity". Unknown: JUMP_E_NOT_FOUND. */
 jump_status jump_client_unlink_account(jump_client *client, const char *identifier);
 /* Asynchronous jump_client_unlink_account. */
 jump_status jump_client_unlink_account_async(jump_client *client, const char *identifier, jump_callback callback,

@@ -14,8 +14,16 @@ extension JumpClient {
         let fields = try FormMapping.parameters(form: form, flow: flow, record: attributes, password: nil)
         var extra = FormParameters()
         extra.add("token", token)
-        return try submitSignInForm("/oauth/register_native", form: form, fields: fields, extra: extra, flow: flow,
-                                    cancellation: cancellation)
+        do {
+            return try submitSignInForm("/oauth/register_native", form: form, fields: fields, extra: extra, flow: flow,
+                                        cancellation: cancellation)
+        } catch where error.detail["argument"]?.stringValue == "token" {
+            var detail = error.detail
+            detail["argument"] = "social_registration_token"
+            detail["reason"] = "token_not_usable"
+            throw JumpError(.invalidArgument, "the social registration token is unknown, expired or already used: "
+                            + "sign in with the provider again", detail: detail)
+        }
     }
 
     /// link_account_native with the Engage token of the identity to add, then the record is fetched again so

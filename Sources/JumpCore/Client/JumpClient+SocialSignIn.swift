@@ -68,7 +68,8 @@ extension JumpClient {
             guard let token = parameters["token"], !token.isEmpty else {
                 throw .invalidArgument("the completion URL carries no token", argument: "url")
             }
-            auth = EngageAuth(provider: pending.provider, token: token, deviceToken: nil, profile: [:])
+            auth = enriched(EngageAuth(provider: pending.provider, token: token, deviceToken: nil, profile: [:]),
+                            cancellation: cancellation)
         }
         return try finishSocialSignIn(auth, purpose: pending.purpose, cancellation: cancellation)
     }
@@ -91,7 +92,8 @@ extension JumpClient {
         let provider = try engageProvider(name, in: config)
         let engageToken = try engageAPI.exchangeNativeToken(config: config, provider: provider.name, token: token,
                                                             tokenSecret: tokenSecret, cancellation: cancellation)
-        let auth = EngageAuth(provider: provider.name, token: engageToken, deviceToken: nil, profile: [:])
+        let auth = enriched(EngageAuth(provider: provider.name, token: engageToken, deviceToken: nil, profile: [:]),
+                            cancellation: cancellation)
         return try finishSocialSignIn(auth, purpose: options.purpose, cancellation: cancellation)
     }
 
@@ -102,6 +104,21 @@ extension JumpClient {
     }
 
     // MARK: - After Engage
+
+    /// A redirect completion or a native token brings only the token; the mobile endpoint's result for it
+    /// adds the profile and the device token (for sharing). Best effort: without them the sign-in still works.
+    private func enriched(_ auth: EngageAuth, cancellation: Cancellation?) -> EngageAuth {
+        guard let config = state.withLock({ $0.engageConfig }) else { return auth }
+        let url = config.baseURL + "/signin/device?token=" + FormParameters.escape(auth.token, keepBrackets: false)
+        do throws(JumpError) {
+            let full = try engageAPI.deviceResult(url: url, provider: auth.provider, cancellation: cancellation)
+            guard full.token == auth.token else { return auth }
+            return EngageAuth(provider: auth.provider, token: auth.token, deviceToken: full.deviceToken, profile: full.profile)
+        } catch {
+            Log.debug("no Engage profile for this sign-in: \(error.message)")
+            return auth
+        }
+    }
 
     private func takePendingSignIn(for url: String) throws(JumpError) -> PendingSignIn {
         let location = QueryString.location(of: url)

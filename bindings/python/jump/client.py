@@ -11,7 +11,7 @@ import json
 import logging
 import weakref
 from ctypes import byref, c_void_p
-from typing import Any, Callable, Dict, List, Mapping, Optional, Union
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Union
 
 from . import _native
 from ._handle import NativeHandle
@@ -365,9 +365,13 @@ class Client(NativeHandle):
 
     @staticmethod
     def _json_arg(value: Any, name: str) -> Optional[bytes]:
-        """A JSON argument: text (str/bytes) as-is, anything else serialized."""
+        """A JSON argument: text (str/bytes) as-is; a mapping as an object, another iterable as an array."""
         if isinstance(value, (str, bytes)) or value is None:
             return _native.encode(value, name)
+        if isinstance(value, Mapping):
+            value = dict(value)
+        elif not isinstance(value, list):
+            value = list(value)
         return json.dumps(value, ensure_ascii=False).encode("utf-8")
 
     def load_engage_config(self) -> Dict[str, Any]:
@@ -596,7 +600,8 @@ class Client(NativeHandle):
         return self._async("unlink_account", callback, _native.lib.jump_client_unlink_account_async,
                            _native.encode(identifier, "identifier"))
 
-    def share(self, activity: Union[Mapping[str, Any], str, bytes], providers: Union[List[str], str, bytes]) -> Dict[str, Any]:
+    def share(self, activity: Union[Mapping[str, Any], str, bytes],
+              providers: Union[Sequence[str], str, bytes]) -> Dict[str, Any]:
         """Share an activity (``{"action", "url", "title", "description", "user_generated_content",
         "action_links", "media", "properties"}``) to each sharing provider the user signed in with through the
         browser: ``{"results": {"<provider>": {"ok": True, "method": "activity"|"set_status"}}}``.
@@ -606,17 +611,17 @@ class Client(NativeHandle):
         invalid_parameter, reauthenticate, rate_limit, media, duplicate, character_limit, provider,
         not_signed_in, failed."""
         return self._json_call(_native.lib.jump_client_share, self._json_arg(activity, "activity"),
-                               self._json_arg(list(providers) if isinstance(providers, tuple) else providers, "providers"))
+                               self._json_arg(providers, "providers"))
 
     def share_async(
         self,
         activity: Union[Mapping[str, Any], str, bytes],
-        providers: Union[List[str], str, bytes],
+        providers: Union[Sequence[str], str, bytes],
         callback: Optional[CompletionCallback] = None,
     ) -> Request:
         """Asynchronous :meth:`share`."""
         return self._async("share", callback, _native.lib.jump_client_share_async, self._json_arg(activity, "activity"),
-                           self._json_arg(list(providers) if isinstance(providers, tuple) else providers, "providers"))
+                           self._json_arg(providers, "providers"))
 
     def share_content(self, activity: Union[Mapping[str, Any], str, bytes]) -> Dict[str, Any]:
         """Email and SMS content for the app to send, from the activity's ``email`` / ``sms`` members

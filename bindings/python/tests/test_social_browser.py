@@ -119,7 +119,7 @@ def test_browser_creates_an_identity(emu, idp, social_config, chromium) -> None:
         assert len(opener.urls) == 1
         assert "close" in opener.final_text.lower()
         identity = idp.identity_by_email("facebook", email)
-        assert result["outcome"] == "registered" and result["identifier"] == identity["identifier"]
+        assert result["outcome"] == "registered" and result["provider"] == "facebook"
         assert c.is_signed_in and c.state["uuid"] == result["uuid"]
         assert [p["identifier"] for p in c.record["/profiles"]] == [identity["identifier"]]
         user = emu.user(result["uuid"])["user"]

@@ -9,7 +9,7 @@ import time
 import urllib.error
 import urllib.parse
 import urllib.request
-from typing import Any, Callable, Dict, List
+from typing import Any, Dict, List
 
 import pytest
 
@@ -168,3 +168,14 @@ def test_loopback_async_cancel(emu, social_config) -> None:
         assert not c.is_signed_in
         with pytest.raises((urllib.error.URLError, ConnectionError)):
             urllib.request.urlopen(listener, timeout=5)
+
+
+def test_loopback_sign_in_can_share(emu, idp, social_config) -> None:
+    email = unique_email("loopshare")
+    browser = Browser(idp, name="Lou Share", email=email)
+    with jump.Client(social_config(captureEnableThinRegistration=True, storageDirectory=":memory:")) as c:
+        result = c.social_sign_in_loopback("facebook", browser, timeout=30)
+        browser.join()
+        assert result["identifier"] == idp.identity_by_email("facebook", email)["identifier"]
+        shared = c.share({"action": "signed in from a terminal", "url": "https://example.com/"}, ["facebook"])
+        assert shared["results"]["facebook"]["ok"] is True

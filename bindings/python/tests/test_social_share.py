@@ -43,7 +43,7 @@ def test_share_activity_and_status(emu, sharer) -> None:
     c, identities = sharer
     activity = {"action": "read an article", "url": ARTICLE, "title": "Answer", "description": "The answer is 42",
                 "user_generated_content": "Worth a read"}
-    result = c.share(activity, ["facebook"])
+    result = c.share(activity, ("facebook",))  # any sequence of names
     assert result["results"]["facebook"]["ok"] is True and result["results"]["facebook"]["method"] == "activity"
     [stored] = activities(emu)
     assert stored["provider"] == "facebook" and stored["kind"] == "activity"
@@ -126,6 +126,8 @@ def test_share_content_shortens_urls(emu, sharer) -> None:
         "sms": {"message": "See this", "urls": [sms_link]},
     }
     content = c.share_content(activity)
+    # the email and SMS shares are recorded with Engage
+    assert {a["kind"] for a in activities(emu)} == {"email", "sms"}
     assert content["email"]["subject"] == "Look at this"
     assert content["sms"]["message"].startswith("See this")
     for long, short in [(ARTICLE, content["email"]["urls"][ARTICLE]), (sms_link, content["sms"]["urls"][sms_link])]:
