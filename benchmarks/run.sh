@@ -2,12 +2,15 @@
 # benchmarks/run.sh - `make bench`: what libjump costs, each figure next to a baseline measured in the same run.
 #   FFI        a jump_* call from Python ctypes        vs a ctypes call of a C no-op with the same signature
 #   Sign-in    jump_client_sign_in                     vs the same POST replayed with libcurl + jansson
+#   Social     jump_client_social_sign_in_native       vs the same 2 POSTs (oauth_token, auth_native) by hand;
+#              jump_client_social_sign_in_loopback     vs the same fake-IdP browser steps + POST, no listener
 #   Cold start fresh process to restored session       vs fresh process + libcurl/jansson + parsing the file
 #   Record     one attribute change + sync on records of 10 / 1 000 / 100 000 plural elements (10 = baseline),
 #              and path get/set through libjump vs the same operation on a json_t with jansson
 #   Size       stripped libjump.so and its NEEDED list
-# Medians throughout; ratio = libjump / baseline. Knobs: BENCH_SIGNIN_N, BENCH_COLDSTART_N, BENCH_FFI_CALLS,
-# BENCH_FFI_ROUNDS. Needs build/lib/libjump.so and build/bin/jump-emulator (`make bench` builds both).
+# Medians throughout; ratio = libjump / baseline. Knobs: BENCH_SIGNIN_N, BENCH_SOCIAL_N, BENCH_COLDSTART_N,
+# BENCH_FFI_CALLS, BENCH_FFI_ROUNDS. Needs build/lib/libjump.so and build/bin/jump-emulator (`make bench` builds
+# both).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -21,6 +24,8 @@ if [ "${1:-}" != "--with-emulator" ]; then
     # Benchmarks are built optimised, like the library they measure. noop.c is built by bench_ffi.py.
     "$cc" -std=c99 -O2 -Wall -Wextra -Werror -Iinclude -o "$out/bench_signin" benchmarks/bench_signin.c \
         -lcurl -ljansson -ldl
+    "$cc" -std=c99 -O2 -Wall -Wextra -Werror -Iinclude -o "$out/bench_social" benchmarks/bench_social.c \
+        -lcurl -ljansson -ldl -lpthread
     "$cc" -std=c99 -O2 -Wall -Wextra -Werror -Iinclude -o "$out/bench_coldstart" benchmarks/bench_coldstart.c -ldl
     "$cc" -std=c99 -O2 -Wall -Wextra -Werror -Iinclude -o "$out/bench_record" benchmarks/bench_record.c \
         -lcurl -ljansson -ldl
@@ -46,6 +51,10 @@ config+='"storageDirectory":"'$state'"}'
 
 echo "sign-in: libjump vs libcurl + jansson (${BENCH_SIGNIN_N:-150} rounds)..." >&2
 "$out/bench_signin" "$lib" "$config" >>"$rows"
+
+echo "social sign-in: native token and loopback, libjump vs libcurl + jansson (${BENCH_SOCIAL_N:-100} rounds)..." >&2
+rm -rf "$out/social-state"
+"$out/bench_social" "$lib" "$out/social-state" >>"$rows"
 
 session=$(ls "$state"/session-*.json 2>/dev/null | head -n 1)
 [ -n "$session" ] || { echo "run.sh: bench_signin left no saved session in $state" >&2; exit 1; }

@@ -6,7 +6,7 @@ import Testing
 
 /// Engage tokens for the social tests, stored as the Engage endpoints store them.
 extension Harness {
-    static let engageAppId = "jump-default-engage"
+    // engageAppId (the default Engage app) is declared with the Engage test helpers.
 
     /// Stores an Engage token for an identity and returns it (40 characters, as Engage's).
     @discardableResult
