@@ -15,11 +15,13 @@ for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
 if ((${#missing[@]})); then
-    if [ "$(id -u)" = 0 ]; then
+    as_root=()
+    [ "$(id -u)" = 0 ] || ! sudo -n true 2>/dev/null || as_root=(sudo -n env DEBIAN_FRONTEND=noninteractive)
+    if [ "$(id -u)" = 0 ] || ((${#as_root[@]})); then
         echo "installing: ${missing[*]}"
         export DEBIAN_FRONTEND=noninteractive
-        apt-get update -qq
-        apt-get install -y -qq "${missing[@]}" >/dev/null
+        "${as_root[@]}" apt-get update -qq
+        "${as_root[@]}" apt-get install -y -qq "${missing[@]}" >/dev/null
     else
         echo "missing system packages; run:" >&2
         echo "  sudo apt-get install -y ${missing[*]}" >&2

@@ -76,36 +76,4 @@ extension JumpClient {
         }
         return content.build(shortened: shortened)
     }
-
-    /// The loopback sign-in for desktop and command-line hosts (RFC 8252 7.3): a listener on 127.0.0.1, the
-    /// host opens the URL, the browser lands on the listener, the sign-in completes.
-    public func socialSignInLoopback(provider: String, options: JSON = .null, timeoutMs: Int,
-                                     openURL: (String) throws(JumpError) -> Void,
-                                     cancellation: Cancellation? = nil) throws(JumpError) -> JSON {
-        var members: [String: JSON] = [:]
-        if !options.isNull {
-            guard case .object(let given) = options else {
-                throw .invalidArgument("the options must be a JSON object, not \(options.typeName)", argument: "options")
-            }
-            guard given["redirect_uri"] == nil else {
-                throw .invalidArgument("the loopback sign-in chooses its own redirect_uri", argument: "redirect_uri")
-            }
-            members = given
-        }
-        let receiver = try LoopbackReceiver()
-        defer { receiver.close() }
-        members["redirect_uri"] = .string(receiver.redirectURI)
-        let begun = try beginSocialSignIn(provider: provider, options: .object(members), cancellation: cancellation)
-        let url: String
-        do throws(JumpError) {
-            try openURL(begun.url)
-            url = try receiver.waitForRedirect(timeoutMs: timeoutMs > 0 ? timeoutMs : 300_000, cancellation: cancellation) {
-                QueryString.parameters(of: $0)["state"] == begun.state
-            }
-        } catch {
-            dropPendingSignIn(state: begun.state)
-            throw error
-        }
-        return try completeSocialSignIn(url: url, cancellation: cancellation)
-    }
 }

@@ -79,6 +79,38 @@ extension JumpClient {
         state.withLock { _ = $0.pendingSignIns.removeValue(forKey: stateToken) }
     }
 
+    /// The loopback sign-in for desktop and command-line hosts (RFC 8252 7.3): a listener on 127.0.0.1, the
+    /// host opens the URL, the browser lands on the listener, the sign-in completes.
+    public func socialSignInLoopback(provider: String, options: JSON = .null, timeoutMs: Int,
+                                     openURL: (String) throws(JumpError) -> Void,
+                                     cancellation: Cancellation? = nil) throws(JumpError) -> JSON {
+        var members: [String: JSON] = [:]
+        if !options.isNull {
+            guard case .object(let given) = options else {
+                throw .invalidArgument("the options must be a JSON object, not \(options.typeName)", argument: "options")
+            }
+            guard given["redirect_uri"] == nil else {
+                throw .invalidArgument("the loopback sign-in chooses its own redirect_uri", argument: "redirect_uri")
+            }
+            members = given
+        }
+        let receiver = try LoopbackReceiver()
+        defer { receiver.close() }
+        members["redirect_uri"] = .string(receiver.redirectURI)
+        let begun = try beginSocialSignIn(provider: provider, options: .object(members), cancellation: cancellation)
+        let url: String
+        do throws(JumpError) {
+            try openURL(begun.url)
+            url = try receiver.waitForRedirect(timeoutMs: timeoutMs > 0 ? timeoutMs : 300_000, cancellation: cancellation) {
+                QueryString.parameters(of: $0)["state"] == begun.state
+            }
+        } catch {
+            dropPendingSignIn(state: begun.state)
+            throw error
+        }
+        return try completeSocialSignIn(url: url, cancellation: cancellation)
+    }
+
     /// Signs in with a provider SDK's own token: /signin/oauth_token gives the Engage token (2.6).
     public func signInWithProviderToken(provider name: String, token: String, tokenSecret: String?, options: JSON = .null,
                                         cancellation: Cancellation? = nil) throws(JumpError) -> JSON {
@@ -261,7 +293,7 @@ extension JumpClient {
     }
 }
 
-/// The options object of begin and native sign-in.
+/// The options object of begin and native sign-in: {"input","force_reauth","link","merge_token","redirect_uri"}.
 struct SocialOptions: Sendable {
     let purpose: SocialPurpose
     let input: String?
@@ -269,33 +301,32 @@ struct SocialOptions: Sendable {
     let redirectURI: String?
 
     init(_ options: JSON) throws(JumpError) {
-        if options.isNull {
-            purpose = .signIn(mergeToken: nil)
-            input = nil
-            forceReauth = false
-            redirectURI = nil
-            return
-        }
-        guard case .object(let members) = options else {
-            throw .invalidArgument("the options must be a JSON object, not \(options.typeName)", argument: "options")
+        let members: [String: JSON]
+        switch options {
+        case .null: members = [:]
+        case .object(let given): members = given
+        default: throw .invalidArgument("the options must be a JSON object, not \(options.typeName)", argument: "options")
         }
         let known: Set<String> = ["input", "force_reauth", "link", "merge_token", "redirect_uri"]
         if let unknown = members.keys.sorted().first(where: { !known.contains($0) }) {
             throw .invalidArgument("unknown option '\(unknown)'", argument: unknown)
         }
-        purpose = try SocialPurpose(options: options)
-        func string(_ name: String) throws(JumpError) -> String? {
+        func value<T>(_ name: String, _ kind: String, _ read: (JSON) -> T?) throws(JumpError) -> T? {
             guard let value = members[name], !value.isNull else { return nil }
-            guard let s = value.stringValue else { throw .invalidArgument("option '\(name)' must be a string", argument: name) }
-            return s
+            guard let typed = read(value) else { throw .invalidArgument("option '\(name)' must be \(kind)", argument: name) }
+            return typed
         }
-        input = try string("input")
-        redirectURI = try string("redirect_uri")
-        if let reauth = members["force_reauth"], !reauth.isNull {
-            guard let flag = reauth.boolValue else { throw .invalidArgument("option 'force_reauth' must be a boolean", argument: "force_reauth") }
-            forceReauth = flag
+        input = try value("input", "a string", \.stringValue)
+        redirectURI = try value("redirect_uri", "a string", \.stringValue)
+        forceReauth = try value("force_reauth", "a boolean", \.boolValue) ?? false
+        let mergeToken = try value("merge_token", "a string", \.stringValue).flatMap { $0.isEmpty ? nil : $0 }
+        if try value("link", "a boolean", \.boolValue) == true {
+            guard mergeToken == nil else {
+                throw .invalidArgument("options 'link' and 'merge_token' cannot be combined", argument: "merge_token")
+            }
+            purpose = .link
         } else {
-            forceReauth = false
+            purpose = .signIn(mergeToken: mergeToken)
         }
     }
 }

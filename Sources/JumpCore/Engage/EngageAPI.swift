@@ -1,5 +1,3 @@
-import FoundationEssentials
-
 /// The Engage endpoints a client calls (protocol.md 2): the configuration, the /signin/device result, the
 /// native-token exchange and the token URL. Engage answers are parsed whatever their content type (2.0.1).
 struct EngageAPI: Sendable {
@@ -91,18 +89,10 @@ struct EngageAPI: Sendable {
                                   body: Array(body.encoded.utf8))
         request.followRedirects = false
         let response = try transport.send(request, cancellation: cancellation)
-        var members: [String: JSON] = [
-            "status": .int(Int64(response.status)),
-            "headers": .array(response.headers.map { [.string($0.0), .string($0.1)] }),
-            "cookies": .array(response.headers.filter { $0.0.lowercased() == "set-cookie" }.compactMap { SetCookie.parse($0.1) }),
-        ]
-        if let text = String(validating: response.body, as: UTF8.self) {
-            members["body"] = .string(text)
-        } else {
-            members["body"] = .null
-            members["body_base64"] = .string(Data(response.body).base64EncodedString())
-        }
-        return .object(members)
+        var answer = JumpClient.AuthorizedResponse(status: response.status, headers: response.headers, body: response.body)
+            .json.objectValue ?? [:]
+        answer["cookies"] = .array(response.headers.filter { $0.0.lowercased() == "set-cookie" }.compactMap { SetCookie.parse($0.1) })
+        return .object(answer)
     }
 
     /// The rpx_result / redirect error strings the reference SDKs recognise (2.4).

@@ -22,25 +22,4 @@ struct PendingSignIn: Sendable {
 enum SocialPurpose: Sendable, Equatable {
     case signIn(mergeToken: String?)
     case link
-
-    /// From the options object of begin / native sign-in: {"link":bool,"merge_token":".."}.
-    init(options: JSON) throws(JumpError) {
-        let link = options["link"]
-        if let link, !link.isNull, link.boolValue == nil {
-            throw .invalidArgument("option 'link' must be a boolean", argument: "link")
-        }
-        let merge = options["merge_token"]
-        if let merge, !merge.isNull, merge.stringValue == nil {
-            throw .invalidArgument("option 'merge_token' must be a string", argument: "merge_token")
-        }
-        let mergeToken = merge?.stringValue.flatMap { $0.isEmpty ? nil : $0 }
-        if link?.boolValue == true {
-            guard mergeToken == nil else {
-                throw .invalidArgument("options 'link' and 'merge_token' cannot be combined", argument: "merge_token")
-            }
-            self = .link
-        } else {
-            self = .signIn(mergeToken: mergeToken)
-        }
-    }
 }

@@ -95,7 +95,7 @@ struct AdminSocial: Sendable {
             token["family_name"] = .string(words[1])
         }
         let profile: [String: JSONValue] = [
-            "identifier": .string(identifier), "providerName": .string(friendlyName(of: provider)),
+            "identifier": .string(identifier), "providerName": .string(EngageProviderCatalog.friendlyName(provider)),
             "displayName": .string(displayName), "preferredUsername": .string(displayName), "email": .string(email),
             "verifiedEmail": .string(email), "name": .object(name),
         ]
@@ -103,15 +103,6 @@ struct AdminSocial: Sendable {
             provider: provider, identifier: identifier,
             profile: SocialProfile(provider: provider, identifier: identifier, profile: profile),
             providerToken: .object(token))
-    }
-
-    /// The providers' display names as Engage's configuration gives them.
-    static func friendlyName(of provider: String) -> String {
-        let known = [
-            "facebook": "Facebook", "google": "Google", "twitter": "Twitter", "linkedin": "LinkedIn",
-            "yahoo": "Yahoo!", "openid": "OpenID",
-        ]
-        return known[provider] ?? provider.prefix(1).uppercased() + provider.dropFirst()
     }
 
     /// "ada.lovelace@example.com" → "Ada Lovelace".

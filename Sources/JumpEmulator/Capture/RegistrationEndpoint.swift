@@ -22,19 +22,10 @@ struct RegistrationEndpoint: Sendable {
         }
 
         let now = emulator.clock.now()
-        var validation = FormValidator(fields: fields, locale: messages, today: CaptureTime.day(of: now))
-            .validate(call.params)
-        let built = FormRecordBuilder(schema: app.schema, locale: messages).build(fields: fields, validation: &validation)
-        let uniqueValues = RecordConstraints.uniqueValues(built.attributes, schema: app.schema)
+        let form = try await RegistrationForm.validate(call.params, fields: fields, app: app, locale: messages, now: now,
+                                                       store: emulator.store)
+        let built = form.built
         let clientId = app.clientId
-        let schema = app.schema
-        let conflicts = try await emulator.store.read { db in
-            try UniquenessCheck.conflicts(uniqueValues, clientId: clientId, excludingUserId: nil, schema: schema, in: db)
-        }
-        for path in conflicts {
-            Self.reportConflict(path, built: built, fields: fields, locale: messages, into: &validation)
-        }
-        guard validation.errors.isEmpty else { throw CaptureError.formValidation(validation.errors) }
         try RecordConstraints.checkRequired(built.attributes, schema: app.schema)
 
         // Slow on purpose, so outside the write transaction.
@@ -50,15 +41,7 @@ struct RegistrationEndpoint: Sendable {
         let baseURL = emulator.publicBaseURL
         let (user, issued) = try await emulator.store.write { db -> (UserRow, SessionIssuer.Issued) in
             // Checked again inside the transaction: another registration may have won meanwhile.
-            let late = try UniquenessCheck.conflicts(
-                uniqueValues, clientId: clientId, excludingUserId: nil, schema: schema, in: db)
-            if !late.isEmpty {
-                var lateValidation = FormValidation()
-                for path in late {
-                    Self.reportConflict(path, built: built, fields: fields, locale: messages, into: &lateValidation)
-                }
-                throw CaptureError.formValidation(lateValidation.errors)
-            }
+            try form.checkStillUnique(in: db)
             var user = UserRow(
                 id: nil, uuid: UUID().uuidString.lowercased(), clientId: clientId, emailLower: nil,
                 usernameLower: nil, passwordHash: passwordHash, record: "{}", created: now.timeIntervalSince1970,
@@ -76,22 +59,5 @@ struct RegistrationEndpoint: Sendable {
         }
         let record = RecordShaper(schema: app.schema).shape(user.attributes, reserved: user.reserved)
         return SessionIssuer.response(issued, isNew: true, record: record)
-    }
-
-    /// Puts "already in use" on the form field that wrote the attribute, with the field's `unique`
-    /// rule message when the flow has one.
-    static func reportConflict(
-        _ path: String, built: FormRecordBuilder.Built, fields: [FlowField], locale: MessageLocale,
-        into validation: inout FormValidation
-    ) {
-        let fieldName = built.fieldForPath[path] ?? path
-        let field = fields.first { $0.name == fieldName }
-        let fallback: Message
-        switch path {
-        case "/email": fallback = .emailInUse
-        case "/username": fallback = .usernameInUse
-        default: fallback = .valueInUse
-        }
-        validation.fail(fieldName, field?.rule("unique")?.message ?? fallback.text(locale))
     }
 }

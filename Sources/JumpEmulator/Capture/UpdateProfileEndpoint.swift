@@ -57,7 +57,7 @@ struct UpdateProfileEndpoint: Sendable {
             try UniquenessCheck.conflicts(uniqueValues, clientId: clientId, excludingUserId: userId, schema: schema, in: db)
         }
         for path in conflicts {
-            RegistrationEndpoint.reportConflict(path, built: built, fields: fields, locale: messages, into: &validation)
+            RegistrationForm.reportConflict(path, built: built, fields: fields, locale: messages, into: &validation)
         }
         guard validation.errors.isEmpty else { throw CaptureError.formValidation(validation.errors) }
 
@@ -76,7 +76,7 @@ struct UpdateProfileEndpoint: Sendable {
             // Taken by someone else between the check above and the write.
             var late = FormValidation()
             let path = error.extras["attribute_name"]?.stringValue ?? ""
-            RegistrationEndpoint.reportConflict(path, built: built, fields: fields, locale: messages, into: &late)
+            RegistrationForm.reportConflict(path, built: built, fields: fields, locale: messages, into: &late)
             throw CaptureError.formValidation(late.errors)
         }
     }

@@ -27,18 +27,10 @@ struct RegisterNativeEndpoint: Sendable {
             try Self.registrationToken(tokenText, app: app, now: now.timeIntervalSince1970, in: db)
         }
 
-        var validation = FormValidator(fields: fields, locale: messages, today: CaptureTime.day(of: now)).validate(call.params)
-        let built = FormRecordBuilder(schema: app.schema, locale: messages).build(fields: fields, validation: &validation)
-        let uniqueValues = RecordConstraints.uniqueValues(built.attributes, schema: app.schema)
-        let schema = app.schema
+        let form = try await RegistrationForm.validate(call.params, fields: fields, app: app, locale: messages, now: now,
+                                                       store: emulator.store)
+        let built = form.built
         let clientId = app.clientId
-        let conflicts = try await emulator.store.read { db in
-            try UniquenessCheck.conflicts(uniqueValues, clientId: clientId, excludingUserId: nil, schema: schema, in: db)
-        }
-        for path in conflicts {
-            RegistrationEndpoint.reportConflict(path, built: built, fields: fields, locale: messages, into: &validation)
-        }
-        guard validation.errors.isEmpty else { throw CaptureError.formValidation(validation.errors) }
 
         // A custom social form may carry a password; hashing is slow, so outside the transaction.
         let passwordHash: String? = if let password = built.password { await emulator.passwords.hash(password) } else { nil }
@@ -46,15 +38,7 @@ struct RegisterNativeEndpoint: Sendable {
         let session = try await emulator.store.write { db -> SocialSession in
             // Again inside the transaction: the token may have been spent, or the values taken, meanwhile.
             let token = try Self.registrationToken(tokenText, app: app, now: now.timeIntervalSince1970, in: db)
-            let late = try UniquenessCheck.conflicts(
-                uniqueValues, clientId: clientId, excludingUserId: nil, schema: schema, in: db)
-            if !late.isEmpty {
-                var lateValidation = FormValidation()
-                for path in late {
-                    RegistrationEndpoint.reportConflict(path, built: built, fields: fields, locale: messages, into: &lateValidation)
-                }
-                throw CaptureError.formValidation(lateValidation.errors)
-            }
+            try form.checkStillUnique(in: db)
             let written = try SocialAccounts.create(
                 attributes: built.attributes, identity: SocialProfile(token: token), passwordHash: passwordHash, app: app,
                 now: now, mail: .init(locale: locale, baseURL: baseURL), in: db)
