@@ -217,12 +217,18 @@ void jump_client_free(jump_client *client);
 /* The client's state as JSON: {"signed_in","uuid","email","reauthentication_required",
  * "access_token_expires_at" (epoch seconds by the local clock, or null when the server gave no lifetime),
  * "unsynced_changes","restore_error" (error detail or null: the saved session could not be read),
- * "storage_error" (error detail or null: the last save or erase failed), "flow_version" (or null)}. */
+ * "storage_error" (error detail or null: the last save or erase failed), "flow_version" (or null),
+ * "quarantine" (sessions set aside: [{"entry","reason":"unreadable"|"replaced","uuid","unsynced_changes",
+ * "quarantined_at","message"}])}. */
 jump_status jump_client_state(jump_client *client, char **out_json);
 /* 1 when a user is signed in, 0 otherwise (and for an invalid handle). */
 int jump_client_is_signed_in(jump_client *client);
 /* Reads the saved session and credential again (after a JUMP_E_STORAGE restore error). */
 jump_status jump_client_restore(jump_client *client);
+/* Erases the sessions set aside ("quarantine" in the state): a saved session that could not be read when
+ * another sign-in replaced it, or another user's session with unsynced edits (which that user's next
+ * sign-in would otherwise take back). */
+jump_status jump_client_erase_quarantine(jump_client *client);
 /* Downloads the Capture flow now (normally fetched when first needed) and caches it (in storageDirectory
  * or the host storage); falls back to the cached copy when the download fails. */
 jump_status jump_client_load_flow(jump_client *client);

@@ -134,15 +134,23 @@ import Testing
         ops.append(try record.append(["value": "n.png"], to: RecordPath("/photos")).0)
         ops.append(try record.remove(RecordPath("/photos#1")))
         ops.append(try record.set(RecordPath("/photos#2/value"), to: "z"))
-        let bytes = RecordJournal.header(epoch: 5) + RecordJournal.encode(ops)
+        let saved = Session(sessionID: "s1", accessToken: "t", refreshSecret: nil, accessTokenExpiresAt: nil,
+                            reauthenticationRequired: false, record: UserRecord(server: server), epoch: 5)
+        let bytes = RecordJournal.header(for: saved) + RecordJournal.encode(ops)
         var replayed = UserRecord(server: server)
-        for op in try RecordJournal.decode(bytes, epoch: 5) { replayed.apply(op) }
+        for op in try #require(try RecordJournal.decode(bytes, for: saved)) { replayed.apply(op) }
         #expect(replayed.current == record.current)
         #expect(plan(replayed) == plan(record))
-        #expect(try RecordJournal.decode(bytes, epoch: 6).isEmpty)
+        // A journal of another full save, or of another session (even with the same epoch), is not applied.
+        var later = saved
+        later.epoch = 6
+        #expect(try RecordJournal.decode(bytes, for: later) == nil)
+        var other = saved
+        other.sessionID = "s2"
+        #expect(try RecordJournal.decode(bytes, for: other) == nil)
         // A line cut short by a crash is dropped; the lines before it are kept.
         let cut = Array(bytes.dropLast(3))
-        #expect(try RecordJournal.decode(cut, epoch: 5).count == ops.count - 1)
+        #expect(try RecordJournal.decode(cut, for: saved)?.count == ops.count - 1)
         let snapshot = UserRecord(baseline: record.baseline, edits: record.snapshotEdits, nextLocalID: record.nextLocalID)
         #expect(snapshot.current == record.current)
         #expect(plan(snapshot) == plan(record))

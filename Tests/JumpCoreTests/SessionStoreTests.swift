@@ -11,7 +11,7 @@ import Testing
         }
     }
 
-    let session = Session(accessToken: "tok", refreshSecret: "sec", accessTokenExpiresAt: 99,
+    let session = Session(sessionID: "s1", accessToken: "tok", refreshSecret: "sec", accessTokenExpiresAt: 99,
                           reauthenticationRequired: false,
                           record: UserRecord(baseline: ["aboutMe": nil, "uuid": "u"], current: ["aboutMe": "x", "uuid": "u"]))
 

@@ -37,6 +37,7 @@
     X(client_state)                                                                                        \
     X(client_is_signed_in)                                                                                 \
     X(client_restore)                                                                                      \
+    X(client_erase_quarantine)                                                                             \
     X(client_load_flow)                                                                                    \
     X(client_register_traditional)                                                                         \
     X(client_register_traditional_jansson)                                                                 \

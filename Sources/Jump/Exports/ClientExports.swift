@@ -46,6 +46,11 @@ public func jump_client_restore(_ client: OpaquePointer?) -> Int32 {
     }
 }
 
+@_cdecl("jump_client_erase_quarantine")
+public func jump_client_erase_quarantine(_ client: OpaquePointer?) -> Int32 {
+    abiCall { () throws(ABIError) in try clientBox(client).client.eraseQuarantine() }
+}
+
 @_cdecl("jump_client_load_flow")
 public func jump_client_load_flow(_ client: OpaquePointer?) -> Int32 {
     abiCall { () throws(ABIError) in _ = try clientBox(client).client.loadFlow(force: true) }

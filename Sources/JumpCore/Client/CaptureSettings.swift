@@ -93,6 +93,10 @@ struct CaptureSettings: Sendable {
 
     var schemaFileName: String { "schema-\(installationName).json" }
 
+    /// The index of sessions set aside (see QuarantineEntry); each one's entries are named after it.
+    var quarantineFileName: String { "quarantine-\(installationName).json" }
+    func quarantinedName(_ id: String, of entry: String) -> String { "quarantined-\(id)-\(entry)" }
+
     var flowFileName: String {
         let parts = [appID ?? "-", flowName ?? "-", flowVersion ?? "HEAD", locale].map(CaptureSettings.safeName)
         return "flow-\(parts.joined(separator: "-"))-\(CaptureSettings.fnv1a(flowURL ?? "")).json"

@@ -39,7 +39,7 @@ extension JumpClient {
                         // What the server now holds needs no edit; the rest (attributes outside the form, or
                         // all of them when the fetch failed) stays pending for the next sync.
                         if JumpClient.holds(record.current, value, at: path) { return (nil, ()) }
-                        return (try record.set(path, to: value, schema: schema), ())
+                        return (try record.set(path, to: value, schema: schema, applying: false), ())
                     }
                 }
             } catch {

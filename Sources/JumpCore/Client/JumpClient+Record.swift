@@ -126,11 +126,12 @@ extension JumpClient {
         try state.withLock { s throws(JumpError) -> T in try onRecord(&s, generation, body) }
     }
 
-    /// Applies an edit and journals the operation it made, so it survives a restart before it is synced.
+    /// Checks an edit, makes the operation it makes durable (journaled), then applies it: JUMP_OK on an
+    /// edit means it survives a restart. `body` must not apply the operation (`applying: false`).
     func editRecord<T: Sendable>(generation: UInt64, _ body: (inout UserRecord, RecordSchema?) throws(JumpError) -> (RecordOp?, T)) throws(JumpError) -> T {
         try state.withLock { s throws(JumpError) -> T in
             let (op, result) = try onRecord(&s, generation, body)
-            if let op { journal(&s, [op]) }
+            if let op { try commitEdit(&s, op) }
             return result
         }
     }
@@ -160,14 +161,14 @@ public struct RecordView: Sendable {
     public func set(_ path: String, to value: JSON) throws(JumpError) {
         let parsed = try RecordPath(path)
         try client.editRecord(generation: generation) { record, schema throws(JumpError) in
-            (try record.set(parsed, to: value, schema: schema), ())
+            (try record.set(parsed, to: value, schema: schema, applying: false), ())
         }
     }
 
     public func clear(_ path: String) throws(JumpError) {
         let parsed = try RecordPath(path)
         try client.editRecord(generation: generation) { record, schema throws(JumpError) in
-            (try record.clear(parsed, schema: schema), ())
+            (try record.clear(parsed, schema: schema, applying: false), ())
         }
     }
 
@@ -175,7 +176,7 @@ public struct RecordView: Sendable {
     public func append(_ element: JSON, to plural: String) throws(JumpError) -> String {
         let parsed = try RecordPath(plural)
         return try client.editRecord(generation: generation) { record, schema throws(JumpError) in
-            let (op, path) = try record.append(element, to: parsed, schema: schema)
+            let (op, path) = try record.append(element, to: parsed, schema: schema, applying: false)
             return (op, path.description)
         }
     }
@@ -183,7 +184,7 @@ public struct RecordView: Sendable {
     public func remove(_ element: String) throws(JumpError) {
         let parsed = try RecordPath(element)
         try client.editRecord(generation: generation) { record, schema throws(JumpError) in
-            (try record.remove(parsed, schema: schema), ())
+            (try record.remove(parsed, schema: schema, applying: false), ())
         }
     }
 
@@ -193,7 +194,7 @@ public struct RecordView: Sendable {
             throw .invalidArgument("the elements are a JSON array, not \(elements.typeName)", argument: "elements")
         }
         try client.editRecord(generation: generation) { record, schema throws(JumpError) in
-            (try record.replacePlural(parsed, with: items, schema: schema), ())
+            (try record.replacePlural(parsed, with: items, schema: schema, applying: false), ())
         }
     }
 
@@ -220,7 +221,7 @@ public struct RecordView: Sendable {
 
     public func revert(_ path: String) throws(JumpError) {
         let parsed = try RecordPath(path)
-        try client.editRecord(generation: generation) { record, _ throws(JumpError) in (record.revert(parsed), ()) }
+        try client.editRecord(generation: generation) { record, _ throws(JumpError) in (record.revert(parsed, applying: false), ()) }
     }
 
     /// {"changed":[..],"update":{..},"requests":[..]}: what a sync would send now.
@@ -235,6 +236,6 @@ public struct RecordView: Sendable {
     }
 
     public func discardChanges() throws(JumpError) {
-        try client.editRecord(generation: generation) { record, _ throws(JumpError) in (record.revert(.root), ()) }
+        try client.editRecord(generation: generation) { record, _ throws(JumpError) in (record.revert(.root, applying: false), ()) }
     }
 }

@@ -4,9 +4,12 @@ public struct SignInResult: Sendable, Equatable {
     public let uuid: String?
     /// Present when the response type is code_and_token: for the app's backend to exchange.
     public let authorizationCode: String?
+    /// Paths edited but not synced in this user's previous session, kept on top of the fresh record.
+    public var keptChanges: [String] = []
 
     public var json: JSON {
-        ["is_new": .bool(isNew), "uuid": .optional(uuid), "authorization_code": .optional(authorizationCode)]
+        ["is_new": .bool(isNew), "uuid": .optional(uuid), "authorization_code": .optional(authorizationCode),
+         "kept_changes": .array(keptChanges.map(JSON.string))]
     }
 }
 
@@ -68,7 +71,6 @@ extension JumpClient {
             s.refresh = nil
             s.restoreError = nil
             s.journalEpoch = nil
-            s.journalOnStorage = false
             let hadTokens = s.tokens != TokenState() || s.credentialRestoreError != nil
             var revocable: TokenSession?
             if case .token(let t)? = s.tokens.credential { revocable = t }
@@ -85,6 +87,10 @@ extension JumpClient {
         do {
             try store.erase()
             try journalStore.erase()
+            state.withLock { s in
+                s.saved = nil
+                s.journalOnStorage = false
+            }
             try credentialStore.erase()
             try gistStore.erase()
             try socialStore.erase()
@@ -115,18 +121,54 @@ extension JumpClient {
             throw JumpError(.server, "the sign-in response has no capture_user record")
         }
         let expiresAt = expiryTime(fromExpiresIn: body["expires_in"])
-        let session = Session(accessToken: token, refreshSecret: refreshSecret, accessTokenExpiresAt: expiresAt,
-                              reauthenticationRequired: false, record: UserRecord(server: record))
+        var session = Session(sessionID: Secrets.sessionID(), accessToken: token, refreshSecret: refreshSecret,
+                              accessTokenExpiresAt: expiresAt, reauthenticationRequired: false, record: UserRecord(server: record))
         let isNew = body["is_new"]?.boolValue ?? false
-        state.withLock { s in
+        let uuid = session.record.uuid
+        let (conflicts, kept) = state.withLock { s -> ([UserRecord.Conflict], [String]) in
+            let carried = takeOverPreviousSession(&s, uuid: uuid)
+            var conflicts: [UserRecord.Conflict] = []
+            var kept: [String] = []
+            if var edited = carried, edited.hasEdits {
+                conflicts = edited.rebase(onServer: record)
+                kept = edited.plan(schema: s.schema).flatMap(\.changed)
+                session.record = edited
+            }
             s.session = session
             s.generation &+= 1
             s.refresh = nil
             s.restoreError = nil
+            s.journalEpoch = nil
             persist(&s)
+            return (conflicts, kept)
         }
-        emit(.signedIn(uuid: session.record.uuid, isNew: isNew))
-        return SignInResult(isNew: isNew, uuid: session.record.uuid,
-                            authorizationCode: body["authorization_code"]?.stringValue)
+        emit(.signedIn(uuid: uuid, isNew: isNew))
+        let result = SignInResult(isNew: isNew, uuid: uuid, authorizationCode: body["authorization_code"]?.stringValue,
+                                  keptChanges: kept)
+        if !conflicts.isEmpty {
+            throw JumpError(.conflict, "signed in, and the edits not yet synced were kept, but \(conflicts.count) of them also "
+                            + "changed on the server (\(conflicts.map(\.path.description).joined(separator: ", "))): the local "
+                            + "values were kept; revert them to take the server's, or sync to send them",
+                            detail: ["conflicts": .array(conflicts.map(\.json)), "signed_in": true, "result": result.json])
+        }
+        return result
+    }
+
+    /// What becomes of the session a sign-in replaces: the same user's record comes along with its unsynced
+    /// edits (returned); another user's session with unsynced edits, or a saved session that could not be
+    /// read, is set aside, never merged. Without a session in memory, the same user's edits are looked for
+    /// among the sessions set aside earlier.
+    private func takeOverPreviousSession(_ s: inout ClientState, uuid: String?) -> UserRecord? {
+        if let old = s.session {
+            if let uuid, old.record.uuid == uuid { return old.record }
+            if old.record.hasEdits {
+                quarantine(&s, reason: .replaced, session: old,
+                           message: "another user signed in while this user's edits were not synced")
+            }
+        } else if let unreadable = s.restoreError {
+            quarantine(&s, reason: .unreadable, session: nil,
+                       message: "the saved session could not be read when another sign-in replaced it (\(unreadable.message))")
+        }
+        return takeQuarantinedEdits(&s, uuid: uuid)
     }
 }

@@ -23,9 +23,17 @@ extension JumpClient {
     }
 
     private func currentToken(cancellation: Cancellation?) throws(JumpError) -> (token: String, generation: UInt64) {
-        let (session, generation) = try state.withLock { s throws(JumpError) in (try requireSession(s), s.generation) }
+        let (session, generation) = try state.withLock { s throws(JumpError) in
+            retryFailedSave(&s)
+            return (try requireSession(s), s.generation)
+        }
         if session.reauthenticationRequired {
             throw JumpError(.expired, "the session can no longer be refreshed: sign in again")
+        }
+        // A refresh was sent and its answer never saved (the process died, or the save failed): the same
+        // request again gets the same answer while the server's grace window lasts.
+        if let pending = session.pendingRefresh, pending.accessToken == session.accessToken {
+            return (try refresh(replacing: session.accessToken), generation)
         }
         if let expiresAt = session.accessTokenExpiresAt, Clock.now() >= expiresAt - settings.refreshMarginSeconds {
             do {
@@ -41,7 +49,7 @@ extension JumpClient {
     /// Single-flight refresh keyed by the token being replaced: if another caller already replaced it, its
     /// successor is returned; if a refresh is running, its outcome is shared; otherwise this caller leads.
     func refresh(replacing token: String) throws(JumpError) -> String {
-        enum Step { case done(String), wait(RefreshFlight), lead(RefreshFlight, secret: String, generation: UInt64) }
+        enum Step { case done(String), wait(RefreshFlight), lead(RefreshFlight, secret: String, date: String, generation: UInt64) }
         let step = try state.withLock { s throws(JumpError) -> Step in
             let session = try requireSession(s)
             if session.accessToken != token { return .done(session.accessToken) }
@@ -54,23 +62,32 @@ extension JumpClient {
             }
             let flight = RefreshFlight()
             s.refresh = flight
-            return .lead(flight, secret: secret, generation: s.generation)
+            // Saved before it is sent, so a restart can replay it (see PendingRefresh). A save that fails
+            // does not stop the refresh: the session keeps working in memory and the save is retried.
+            let now = Clock.now()
+            var date = Clock.signatureDate(now)
+            if let pending = session.pendingRefresh, pending.accessToken == token, now - pending.startedAt < 600 {
+                date = pending.date
+            } else {
+                s.session?.pendingRefresh = PendingRefresh(accessToken: token, date: date, startedAt: now)
+                persist(&s)
+            }
+            return .lead(flight, secret: secret, date: date, generation: s.generation)
         }
         switch step {
         case .done(let fresh):
             return fresh
         case .wait(let flight):
             return try flight.wait()
-        case .lead(let flight, let secret, let generation):
-            let outcome = performRefresh(token: token, secret: secret, generation: generation)
+        case .lead(let flight, let secret, let date, let generation):
+            let outcome = performRefresh(token: token, secret: secret, date: date, generation: generation)
             flight.finish(outcome)
             return try outcome.get()
         }
     }
 
-    private func performRefresh(token: String, secret: String, generation: UInt64) -> Result<String, JumpError> {
+    private func performRefresh(token: String, secret: String, date: String, generation: UInt64) -> Result<String, JumpError> {
         let flow = state.withLock { $0.flow }
-        let date = Clock.signatureDate(Clock.now())
         var parameters = commonParameters(flow: flow)
         parameters.add("access_token", token)
         parameters.add("date", date)
@@ -91,6 +108,7 @@ extension JumpClient {
             guard s.generation == generation, var session = s.session else { return nil }
             session.accessToken = fresh
             session.accessTokenExpiresAt = expiresAt
+            session.pendingRefresh = nil
             s.session = session
             persist(&s)
             return session.record.uuid
@@ -112,6 +130,7 @@ extension JumpClient {
             s.refresh = nil
             guard terminal, s.generation == generation, var session = s.session else { return .none }
             session.reauthenticationRequired = true
+            session.pendingRefresh = nil
             s.session = session
             persist(&s)
             return .some(session.record.uuid)

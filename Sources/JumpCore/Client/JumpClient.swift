@@ -22,6 +22,9 @@ public final class JumpClient: Sendable {
     let engageAPI: EngageAPI
     let engageConfigStore: (any SessionStore)?
     let socialStore: any SessionStore
+    /// Sessions set aside (unreadable, or another user's with unsynced edits): the index and its entries.
+    let quarantineStore: any SessionStore
+    let makeStore: @Sendable (String) -> any SessionStore
     /// Credential changes (sign-in with a token, API key, identify) happen one at a time.
     let credentialGate = Mutex<Void>(())
     let state = Mutex<ClientState>(ClientState())
@@ -43,6 +46,7 @@ public final class JumpClient: Sendable {
         engage = try EngageSettings(config)
         engageAPI = EngageAPI(settings: engage, transport: self.transport)
         if let storage {
+            makeStore = storage
             store = storage(settings.sessionFileName)
             flowStore = storage(settings.flowFileName)
             journalStore = storage(settings.journalFileName)
@@ -52,6 +56,8 @@ public final class JumpClient: Sendable {
             engageConfigStore = storage(engage.configFileName)
             socialStore = storage(settings.socialFileName)
         } else if let directory = settings.storageDirectory {
+            try FileSessionStore.openDirectory(directory)
+            makeStore = { FileSessionStore(directory: directory, fileName: $0) }
             store = FileSessionStore(directory: directory, fileName: settings.sessionFileName)
             flowStore = FileSessionStore(directory: directory, fileName: settings.flowFileName)
             journalStore = FileSessionStore(directory: directory, fileName: settings.journalFileName)
@@ -61,6 +67,8 @@ public final class JumpClient: Sendable {
             engageConfigStore = FileSessionStore(directory: directory, fileName: engage.configFileName)
             socialStore = FileSessionStore(directory: directory, fileName: settings.socialFileName)
         } else {
+            let memory = MemoryStores()
+            makeStore = { memory.store($0) }
             store = MemorySessionStore()
             flowStore = nil
             journalStore = MemorySessionStore()
@@ -70,11 +78,13 @@ public final class JumpClient: Sendable {
             engageConfigStore = nil
             socialStore = MemorySessionStore()
         }
+        quarantineStore = makeStore(settings.quarantineFileName)
         let schema = try initialSchema()
         let tokenURL = engage.tokenURL
         state.withLock { s in
             s.schema = schema
             s.tokenURL = tokenURL
+            s.quarantine = loadQuarantine()
         }
         _ = try? restore()
         _ = try? restoreCredential()
@@ -105,36 +115,9 @@ public final class JumpClient: Sendable {
                 "unsynced_changes": .bool(!(session.map { $0.record.plan(schema: s.schema).isEmpty } ?? true)),
                 "restore_error": s.restoreError?.json ?? .null,
                 "storage_error": s.storageError?.json ?? .null,
+                "quarantine": .array(s.quarantine.map(\.json)),
                 "flow_version": .optional(s.flow?.version),
             ]
-        }
-    }
-
-    /// Reads the saved session again. Nothing saved: signed out. Unreadable: JUMP_E_STORAGE, nothing deleted.
-    public func restore() throws(JumpError) {
-        var loaded: Session?
-        var journaled = false
-        do {
-            loaded = try store.load().map { bytes throws(JumpError) in try SessionCodec.decode(bytes) }
-            if var session = loaded, let bytes = try journalStore.load() {
-                let ops = try RecordJournal.decode(bytes, epoch: session.epoch)
-                for op in ops { session.record.apply(op) }
-                journaled = true
-                loaded = session
-            }
-        } catch {
-            state.withLock { $0.restoreError = error }
-            throw error
-        }
-        state.withLock { s in
-            s.restoreError = nil
-            if let loaded {
-                s.session = loaded
-                s.generation &+= 1
-                s.journalEpoch = journaled ? loaded.epoch : nil
-                s.journalBytes = 0
-                s.journalOnStorage = journaled
-            }
         }
     }
 
@@ -146,56 +129,6 @@ public final class JumpClient: Sendable {
                             + "retry with jump_client_restore or sign in again", detail: restoreError.detail)
         }
         throw JumpError(.notSignedIn, "no user is signed in")
-    }
-
-    /// Saves (or erases) the session; a failure is remembered and logged, because the server-side operation
-    /// that led here has already succeeded and must not be reported as failed.
-    func persist(_ s: inout ClientState) {
-        do {
-            s.session?.epoch &+= 1
-            if let session = s.session { try store.save(SessionCodec.encode(session)) } else { try store.erase() }
-            s.storageError = nil
-            s.journalEpoch = nil
-            s.journalBytes = 0
-            // A journal of an earlier epoch is ignored anyway; removing it only saves space.
-            if s.journalOnStorage {
-                try? journalStore.erase()
-                s.journalOnStorage = false
-            }
-        } catch {
-            s.storageError = error
-            Log.warning("the session could not be saved: \(error.message)")
-        }
-    }
-
-    /// Saves record operations by appending them to the journal (the first ones after a full save start
-    /// a new journal). A large journal, or one that could not be written, is folded into a full save.
-    func journal(_ s: inout ClientState, _ ops: [RecordOp]) {
-        guard let epoch = s.session?.epoch, !ops.isEmpty else { return }
-        // The journal only means something next to a saved session: after a failed full save, save whole.
-        if s.storageError != nil {
-            persist(&s)
-            return
-        }
-        let bytes = RecordJournal.encode(ops)
-        do {
-            if s.journalEpoch == epoch {
-                try journalStore.append(bytes)
-                s.journalBytes += bytes.count
-            } else {
-                let started = RecordJournal.header(epoch: epoch) + bytes
-                s.journalOnStorage = true
-                try journalStore.save(started)
-                s.journalEpoch = epoch
-                s.journalBytes = started.count
-            }
-            s.storageError = nil
-        } catch {
-            Log.warning("the record journal could not be written (\(error.message)); saving the session whole")
-            persist(&s)
-            return
-        }
-        if s.journalBytes > (journalStore.appendsCheaply ? 1 << 20 : 64 << 10) { persist(&s) }
     }
 
     /// client_id, locale, flow and flow_version, as every /oauth call sends them.
@@ -225,11 +158,15 @@ struct ClientState: Sendable {
     var flowDownloaded = false
     /// The record schema in use (captureSchemaFile, jump_client_load_schema or the cached copy).
     var schema: RecordSchema?
+    /// Which session (id and full save) the session entry on storage holds; nil: none of this one's.
+    var saved: SavedSession?
     /// The session epoch the journal on storage belongs to; nil: the next journal write starts a new one.
     var journalEpoch: Int64?
     var journalBytes = 0
     /// Whether a journal entry may exist on storage (so a full save removes it).
     var journalOnStorage = false
+    /// Sessions set aside instead of being overwritten or merged into another sign-in.
+    var quarantine: [QuarantineEntry] = []
     /// The sign-in-token / API-key side (signin-token.md).
     var tokens = TokenState()
     /// Bumped whenever the credential is replaced or removed: a refresh begun before is discarded.

@@ -1,9 +1,10 @@
 /// The app's edits, checked before they touch the record: against the schema and the access schema when
 /// they are known, otherwise against the record's own shape. Each returns the operation it applied, for
-/// the client to journal.
+/// the client to journal. With `applying: false` the operation is only checked and returned: the client
+/// journals it first and applies it after, so an edit that cannot be made durable is not made at all.
 extension UserRecord {
     @discardableResult
-    public mutating func set(_ path: RecordPath, to value: JSON, schema: RecordSchema? = nil) throws(JumpError) -> RecordOp {
+    public mutating func set(_ path: RecordPath, to value: JSON, schema: RecordSchema? = nil, applying: Bool = true) throws(JumpError) -> RecordOp {
         let here = path.description
         try checkWritablePath(path)
         var newValue = value
@@ -56,13 +57,13 @@ extension UserRecord {
             newValue = merged
         }
         let op = RecordOp.set(path, newValue)
-        apply(op)
+        if applying { apply(op) }
         return op
     }
 
     /// Null for a value or an object, no elements for a plural.
     @discardableResult
-    public mutating func clear(_ path: RecordPath, schema: RecordSchema? = nil) throws(JumpError) -> RecordOp {
+    public mutating func clear(_ path: RecordPath, schema: RecordSchema? = nil, applying: Bool = true) throws(JumpError) -> RecordOp {
         let here = path.description
         if path.isElement {
             throw .invalidArgument("'\(here)' is a plural element: remove it with jump_record_remove", argument: here)
@@ -77,7 +78,7 @@ extension UserRecord {
             throw .invalidArgument("the record has no attribute '\(here)'", argument: here)
         }
         let plural = attribute?.isPlural ?? RecordTree.looksPlural(existing)
-        if plural { return try replacePlural(path, with: [], schema: schema) }
+        if plural { return try replacePlural(path, with: [], schema: schema, applying: applying) }
         if let attribute, attribute.required {
             throw .invalidArgument("'\(here)' is required and cannot be cleared", argument: here)
         }
@@ -87,12 +88,12 @@ extension UserRecord {
         try requireElements(of: path)
         try schema?.checkAccess(nil, at: path.schemaPath)
         let op = RecordOp.set(path, .null)
-        apply(op)
+        if applying { apply(op) }
         return op
     }
 
     /// Appends a new element; returns its (local) path too.
-    public mutating func append(_ element: JSON, to plural: RecordPath, schema: RecordSchema? = nil) throws(JumpError) -> (RecordOp, RecordPath) {
+    public mutating func append(_ element: JSON, to plural: RecordPath, schema: RecordSchema? = nil, applying: Bool = true) throws(JumpError) -> (RecordOp, RecordPath) {
         let here = plural.description
         let attribute = try pluralAttribute(plural, schema: schema)
         guard case .object(let members) = element else {
@@ -108,12 +109,12 @@ extension UserRecord {
         let withIDs = withLocalIDs(element, schema: attribute)
         let path = plural.element(withIDs["id"]?.intValue ?? nextLocalID)
         let op = RecordOp.set(path, withIDs)
-        apply(op)
+        if applying { apply(op) }
         return (op, path)
     }
 
     @discardableResult
-    public mutating func remove(_ path: RecordPath, schema: RecordSchema? = nil) throws(JumpError) -> RecordOp {
+    public mutating func remove(_ path: RecordPath, schema: RecordSchema? = nil, applying: Bool = true) throws(JumpError) -> RecordOp {
         let here = path.description
         guard let plural = path.pluralOfElement else {
             throw .invalidArgument("'\(here)' is not a plural element (e.g. \"/photos#12\")", argument: here)
@@ -127,13 +128,13 @@ extension UserRecord {
                                    argument: here)
         }
         let op = RecordOp.remove(path)
-        apply(op)
+        if applying { apply(op) }
         return op
     }
 
     /// Replaces every element: the given ones are new (their ids are ignored).
     @discardableResult
-    public mutating func replacePlural(_ plural: RecordPath, with elements: [JSON], schema: RecordSchema? = nil) throws(JumpError) -> RecordOp {
+    public mutating func replacePlural(_ plural: RecordPath, with elements: [JSON], schema: RecordSchema? = nil, applying: Bool = true) throws(JumpError) -> RecordOp {
         let here = plural.description
         let attribute = try pluralAttribute(plural, schema: schema)
         let fresh = elements.map(RecordTree.strippingElementID)
@@ -153,16 +154,16 @@ extension UserRecord {
         var withIDs: [JSON] = []
         for element in fresh { withIDs.append(withLocalIDs(element, schema: attribute)) }
         let op = RecordOp.set(plural, .array(withIDs))
-        apply(op)
+        if applying { apply(op) }
         return op
     }
 
     /// Drops the edits at path and below (an edit covering more, such as elements added to the plural
     /// holding path, is dropped whole).
     @discardableResult
-    public mutating func revert(_ path: RecordPath) -> RecordOp {
+    public mutating func revert(_ path: RecordPath, applying: Bool = true) -> RecordOp {
         let op = RecordOp.revert(path)
-        apply(op)
+        if applying { apply(op) }
         return op
     }
 

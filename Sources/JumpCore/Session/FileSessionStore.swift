@@ -92,6 +92,55 @@ public final class FileSessionStore: SessionStore {
 
     public var appendsCheaply: Bool { true }
 
+    /// A rename: an unreadable file is set aside as it is, byte for byte.
+    public func moveAside(to other: any SessionStore) throws(JumpError) -> Bool {
+        guard let target = other as? FileSessionStore else {
+            guard let bytes = try load() else { return false }
+            try other.save(bytes)
+            try erase()
+            return true
+        }
+        if rename(path, target.path) != 0 {
+            if errno == ENOENT { return false }
+            throw storageError("cannot set aside", errno)
+        }
+        syncDirectory()
+        return true
+    }
+
+    /// Readies an existing storage directory when a client opens it: mode 0700 (it holds secrets), and the
+    /// temporary files of saves that a crash interrupted removed (their rename never happened, so nothing
+    /// refers to them). A directory that does not exist yet is created by the first save.
+    static func openDirectory(_ directory: String) throws(JumpError) {
+        var info = stat()
+        guard stat(directory, &info) == 0 else { return }
+        guard (info.st_mode & S_IFMT) == S_IFDIR else {
+            throw JumpError(.storage, "the storage directory \(directory) is not a directory")
+        }
+        if info.st_mode & 0o077 != 0 && chmod(directory, 0o700) != 0 {
+            throw JumpError(.storage, "the storage directory \(directory) is readable by other users (mode "
+                            + String(info.st_mode & 0o777, radix: 8) + ") and cannot be made private: "
+                            + String(cString: strerror(errno)), detail: ["errno": .int(Int64(errno))])
+        }
+        guard let listing = opendir(directory) else { return }
+        defer { closedir(listing) }
+        var stale: [String] = []
+        while let entry = readdir(listing) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+            }
+            if name.contains(".json.tmp-") { stale.append(name) }
+        }
+        for name in stale where !isInUse(name) { unlink(directory + "/" + name) }
+    }
+
+    /// A temporary file named after a process that still runs may be another client's save in progress.
+    private static func isInUse(_ name: String) -> Bool {
+        guard let range = name.firstRange(of: ".json.tmp-"),
+              let pid = Int32(name[range.upperBound...].prefix { $0 != "-" }) else { return false }
+        return pid != getpid() && kill(pid, 0) == 0
+    }
+
     public func erase() throws(JumpError) {
         if unlink(path) != 0 && errno != ENOENT { throw storageError("cannot delete", errno) }
         syncDirectory()

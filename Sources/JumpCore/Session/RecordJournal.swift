@@ -1,11 +1,12 @@
 /// The record edits made since the session was last saved whole, one JSON line each after a header naming
-/// the session epoch they apply to. Appending a line is cheap; the client saves the session whole (and
+/// the session (its id and user) and the epoch (full save) they apply to. Appending a line is cheap; the client saves the session whole (and
 /// starts a new journal) when the journal grows large.
 enum RecordJournal {
     static let format = "libjump-journal"
 
-    static func header(epoch: Int64) -> [UInt8] {
-        line(["format": .string(format), "epoch": .int(epoch)])
+    static func header(for session: Session) -> [UInt8] {
+        line(["format": .string(format), "epoch": .int(session.epoch), "session_id": .string(session.sessionID),
+              "uuid": .optional(session.record.uuid)])
     }
 
     static func line(_ json: JSON) -> [UInt8] {
@@ -16,16 +17,19 @@ enum RecordJournal {
         ops.flatMap { line($0.json) }
     }
 
-    /// The operations of a journal written for `epoch`; none when it belongs to another epoch. A last line
-    /// cut short by a crash is ignored; any other damage is a storage error (nothing is dropped silently).
-    static func decode(_ bytes: [UInt8], epoch: Int64) throws(JumpError) -> [RecordOp] {
+    /// The operations of a journal written for `session` as saved; nil when it belongs to another session
+    /// or another full save of it. A last line cut short by a crash is ignored; any other damage is a
+    /// storage error (nothing is dropped silently).
+    static func decode(_ bytes: [UInt8], for session: Session) throws(JumpError) -> [RecordOp]? {
         let lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: true)
-        guard let first = lines.first else { return [] }
+        guard let first = lines.first else { return nil }
         guard let header = try? Jansson.parse(Array(first), what: "the record journal"),
               header["format"]?.stringValue == format else {
             throw JumpError(.storage, "the saved record journal is not a libjump journal")
         }
-        guard header["epoch"]?.intValue == epoch else { return [] }
+        guard header["epoch"]?.intValue == session.epoch,
+              (header["session_id"]?.stringValue ?? "") == session.sessionID,
+              header["uuid"]?.stringValue == session.record.uuid else { return nil }
         var ops: [RecordOp] = []
         let complete = bytes.last == UInt8(ascii: "\n")
         for (index, line) in lines.enumerated().dropFirst() {

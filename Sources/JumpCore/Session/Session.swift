@@ -1,5 +1,9 @@
 /// A signed-in user's session with Capture.
 struct Session: Sendable, Equatable {
+    /// Minted at sign-in and kept for the session's life: every artefact saved for this session carries it,
+    /// so nothing saved for another sign-in (even of the same user) is ever applied to this one.
+    /// Empty for sessions saved before format 3.
+    var sessionID: String
     var accessToken: String
     /// The secret that signs refresh requests; nil when the server was given none (no refresh possible).
     var refreshSecret: String?
@@ -11,6 +15,17 @@ struct Session: Sendable, Equatable {
     /// Which record journal belongs to this saved session: bumped at every full save, so a journal left
     /// from an earlier one is never replayed onto it.
     var epoch: Int64 = 1
+    /// A refresh sent (or about to be) and not yet answered: saved before the request, so a process that
+    /// dies meanwhile replays the very same request on restore and gets the server's answer again.
+    var pendingRefresh: PendingRefresh?
+}
+
+/// The parts of a refresh request that make it the same request again (the signature is recomputed).
+struct PendingRefresh: Sendable, Equatable {
+    var accessToken: String
+    var date: String
+    /// Epoch seconds; a replay long after is pointless (the server's grace window is over).
+    var startedAt: Int64
 }
 
 /// When a token issued now expires, from the server's `expires_in` (clamped: a hostile or broken value
@@ -23,7 +38,7 @@ func expiryTime(fromExpiresIn value: JSON?) -> Int64? {
 /// The versioned on-disk form of a session (JSON, one file per installation).
 enum SessionCodec {
     static let format = "libjump-session"
-    static let version: Int64 = 2
+    static let version: Int64 = 3
 
     static func encode(_ session: Session) -> [UInt8] {
         let document: JSON = [
@@ -35,6 +50,11 @@ enum SessionCodec {
             "access_token_expires_at": session.accessTokenExpiresAt.map(JSON.int) ?? .null,
             "reauthentication_required": .bool(session.reauthenticationRequired),
             "epoch": .int(session.epoch),
+            "session_id": .string(session.sessionID),
+            "uuid": .optional(session.record.uuid),
+            "pending_refresh": session.pendingRefresh.map { p -> JSON in
+                ["access_token": .string(p.accessToken), "date": .string(p.date), "started_at": .int(p.startedAt)]
+            } ?? .null,
             "record": [
                 "baseline": session.record.baseline,
                 "edits": .array(session.record.snapshotEdits.map(\.json)),
@@ -54,7 +74,7 @@ enum SessionCodec {
         guard document["format"]?.stringValue == format else {
             throw JumpError(.storage, "the saved session is not a libjump session file")
         }
-        guard let v = document["version"]?.intValue, v == version || v == 1 else {
+        guard let v = document["version"]?.intValue, (1...version).contains(v) else {
             throw JumpError(.storage, "the saved session has format version \(document["version"].map(Jansson.serialize) ?? "none"); this libjump reads version \(version)")
         }
         guard let token = document["access_token"]?.stringValue, !token.isEmpty,
@@ -73,12 +93,18 @@ enum SessionCodec {
             record = UserRecord(baseline: baseline, edits: edits,
                                 nextLocalID: document["record"]?["next_local_id"]?.intValue ?? -1)
         }
+        var pending: PendingRefresh?
+        if let p = document["pending_refresh"], let old = p["access_token"]?.stringValue, let date = p["date"]?.stringValue {
+            pending = PendingRefresh(accessToken: old, date: date, startedAt: p["started_at"]?.intValue ?? 0)
+        }
         return Session(
+            sessionID: document["session_id"]?.stringValue ?? "",
             accessToken: token,
             refreshSecret: document["refresh_secret"]?.stringValue,
             accessTokenExpiresAt: document["access_token_expires_at"]?.intValue.map { min(max($0, 0), Int64(Int32.max) * 4) },
             reauthenticationRequired: document["reauthentication_required"]?.boolValue ?? false,
             record: record,
-            epoch: document["epoch"]?.intValue ?? 1)
+            epoch: document["epoch"]?.intValue ?? 1,
+            pendingRefresh: pending)
     }
 }

@@ -12,6 +12,9 @@ public protocol SessionStore: Sendable {
     func append(_ bytes: [UInt8]) throws(JumpError)
     /// Whether append costs about the size of the bytes added (not of the whole entry).
     var appendsCheaply: Bool { get }
+    /// Moves what is saved to `other` (which must be empty) without needing to read it where the store
+    /// can (files are renamed); false when nothing was saved.
+    func moveAside(to other: any SessionStore) throws(JumpError) -> Bool
 }
 
 extension SessionStore {
@@ -20,6 +23,27 @@ extension SessionStore {
     }
 
     public var appendsCheaply: Bool { false }
+
+    public func moveAside(to other: any SessionStore) throws(JumpError) -> Bool {
+        guard let bytes = try load() else { return false }
+        try other.save(bytes)
+        try erase()
+        return true
+    }
+}
+
+/// The entries of an in-memory storage directory, by name.
+final class MemoryStores: Sendable {
+    private let stores = Mutex<[String: MemorySessionStore]>([:])
+
+    func store(_ name: String) -> MemorySessionStore {
+        stores.withLock { all in
+            if let existing = all[name] { return existing }
+            let created = MemorySessionStore()
+            all[name] = created
+            return created
+        }
+    }
 }
 
 /// Keeps the session in memory only (storageDirectory ":memory:").

@@ -4,9 +4,14 @@ import FoundationEssentials
 /// Random tokens and the refresh signature.
 enum Secrets {
     /// 40 lowercase hex characters from the system CSPRNG (the refresh secret of protocol.md section 8).
-    static func refreshSecret() -> String {
+    static func refreshSecret() -> String { randomHex(bytes: 20) }
+
+    /// A session id minted at every sign-in: 32 hex characters, so two sessions never share one.
+    static func sessionID() -> String { randomHex(bytes: 16) }
+
+    private static func randomHex(bytes count: Int) -> String {
         var generator = SystemRandomNumberGenerator()
-        let bytes = (0..<20).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        let bytes = (0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) }
         return bytes.map { byte in
             let hex = String(byte, radix: 16)
             return byte < 16 ? "0" + hex : hex

@@ -114,6 +114,7 @@ SIGNATURES: Dict[str, Tuple[Any, List[Any]]] = {
     "jump_client_state": (jump_status, [handle, out_string]),
     "jump_client_is_signed_in": (c_int, [handle]),
     "jump_client_restore": (jump_status, [handle]),
+    "jump_client_erase_quarantine": (jump_status, [handle]),
     "jump_client_load_flow": (jump_status, [handle]),
     "jump_client_register_traditional": (jump_status, [handle, c_char_p, c_char_p, out_string]),
     "jump_client_register_traditional_jansson": (jump_status, [handle, json_ptr, c_char_p, out_string]),

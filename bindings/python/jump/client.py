@@ -93,7 +93,7 @@ class Client(NativeHandle):
     @property
     def state(self) -> Dict[str, Any]:
         """``{"signed_in", "uuid", "email", "reauthentication_required", "access_token_expires_at",
-        "unsynced_changes", "restore_error", "storage_error", "flow_version"}``."""
+        "unsynced_changes", "restore_error", "storage_error", "flow_version", "quarantine"}``."""
         return self._json_call(_native.lib.jump_client_state)
 
     @property
@@ -105,6 +105,11 @@ class Client(NativeHandle):
     def restore(self) -> None:
         """Read the saved session again (after a StorageError restore error)."""
         check(_native.lib.jump_client_restore(self.handle))
+
+    def erase_quarantine(self) -> None:
+        """Erase the sessions set aside (``state()["quarantine"]``): unreadable ones, and other users'
+        sessions with unsynced edits."""
+        check(_native.lib.jump_client_erase_quarantine(self.handle))
 
     def load_flow(self) -> None:
         """Download the Capture flow now and cache it (falls back to the cached copy)."""

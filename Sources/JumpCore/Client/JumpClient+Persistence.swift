@@ -1,0 +1,210 @@
+/// The Capture session on storage: the session entry (saved whole), the record journal (edits appended
+/// between full saves), both bound to the session's id, and the quarantine of sessions set aside.
+extension JumpClient {
+    /// Reads the saved session again. Nothing saved: signed out. Unreadable: JUMP_E_STORAGE, nothing deleted.
+    public func restore() throws(JumpError) {
+        var loaded: Session?
+        var journaled = false
+        do {
+            loaded = try store.load().map { bytes throws(JumpError) in try SessionCodec.decode(bytes) }
+            if var session = loaded, let bytes = try journalStore.load() {
+                if let ops = try RecordJournal.decode(bytes, for: session) {
+                    for op in ops { session.record.apply(op) }
+                    journaled = true
+                }
+                loaded = session
+            }
+        } catch {
+            state.withLock { $0.restoreError = error }
+            throw error
+        }
+        state.withLock { s in
+            s.restoreError = nil
+            if let loaded {
+                s.session = loaded
+                s.generation &+= 1
+                s.saved = SavedSession(sessionID: loaded.sessionID, epoch: loaded.epoch)
+                s.journalEpoch = journaled ? loaded.epoch : nil
+                s.journalBytes = 0
+                s.journalOnStorage = journaled
+            }
+        }
+    }
+
+    /// Saves (or erases) the session; a failure is remembered and logged, because the server-side operation
+    /// that led here has already succeeded and must not be reported as failed. The epoch in memory moves
+    /// only with a save that worked, so journal lines keep pointing at what is really on storage.
+    func persist(_ s: inout ClientState) {
+        do {
+            if let session = s.session {
+                var next = session
+                next.epoch &+= 1
+                try store.save(SessionCodec.encode(next))
+                s.session?.epoch = next.epoch
+                s.saved = SavedSession(sessionID: next.sessionID, epoch: next.epoch)
+            } else {
+                try store.erase()
+                s.saved = nil
+            }
+            s.storageError = nil
+            s.journalEpoch = nil
+            s.journalBytes = 0
+            // A journal of an earlier save is ignored anyway; removing it only saves space.
+            if s.journalOnStorage, (try? journalStore.erase()) != nil { s.journalOnStorage = false }
+        } catch {
+            s.storageError = error
+            Log.warning("the session could not be saved: \(error.message)")
+        }
+    }
+
+    /// A save that failed earlier is tried again before the next change (the storage may be back).
+    func retryFailedSave(_ s: inout ClientState) {
+        if s.storageError != nil, s.session != nil { persist(&s) }
+    }
+
+    /// Makes an edit durable, then applies it: appended to the journal of the saved session, or, when there
+    /// is no such journal to append to, the session saved whole. An edit that cannot be saved is not made.
+    func commitEdit(_ s: inout ClientState, _ op: RecordOp) throws(JumpError) {
+        do {
+            try appendToJournal(&s, [op])
+        } catch {
+            let before = s.session?.record
+            s.session?.record.apply(op)
+            persist(&s)
+            if let failure = s.storageError {
+                if let before { s.session?.record = before }
+                throw JumpError(.storage, "the edit was not made, because it could not be saved (\(failure.message))",
+                                detail: failure.detail)
+            }
+            return
+        }
+        s.session?.record.apply(op)
+        if s.journalBytes > (journalStore.appendsCheaply ? 1 << 20 : 64 << 10) { persist(&s) }
+    }
+
+    /// Journals operations already applied (the server's acknowledgements of a sync). When they cannot be
+    /// journaled the session is saved whole; when that fails too they are known again at the next fetch
+    /// (the server holds what they acknowledge).
+    func journal(_ s: inout ClientState, _ ops: [RecordOp]) {
+        guard !ops.isEmpty, s.session != nil else { return }
+        do {
+            try appendToJournal(&s, ops)
+        } catch {
+            persist(&s)
+        }
+    }
+
+    /// Appends to the journal of the session as saved; throws when the lines are not on storage after.
+    private func appendToJournal(_ s: inout ClientState, _ ops: [RecordOp]) throws(JumpError) {
+        guard let session = s.session, let saved = s.saved, saved.sessionID == session.sessionID, saved.epoch == session.epoch else {
+            throw JumpError(.storage, "the session on storage is not this one")
+        }
+        let bytes = RecordJournal.encode(ops)
+        do {
+            if s.journalEpoch == saved.epoch {
+                try journalStore.append(bytes)
+                s.journalBytes += bytes.count
+            } else {
+                let started = RecordJournal.header(for: session) + bytes
+                s.journalOnStorage = true
+                try journalStore.save(started)
+                s.journalEpoch = saved.epoch
+                s.journalBytes = started.count
+            }
+        } catch {
+            // A failed append may have left part of a line: nothing more is appended after it, the next
+            // change saves the session whole (which starts a new journal).
+            s.journalEpoch = nil
+            s.saved = nil
+            Log.warning("the record journal could not be written: \(error.message)")
+            throw error
+        }
+    }
+
+    // MARK: - Quarantine
+
+    func loadQuarantine() -> [QuarantineEntry] {
+        guard let bytes = try? quarantineStore.load() else { return [] }
+        return (try? QuarantineEntry.decodeIndex(bytes)) ?? []
+    }
+
+    /// Sets the session on storage aside before a sign-in replaces it: `unreadable` moves the entries that
+    /// could not be read (they are never merged into the new session); `replaced` saves another user's
+    /// session whose edits are not synced yet (without its credentials), for that user's next sign-in.
+    func quarantine(_ s: inout ClientState, reason: QuarantineEntry.Reason, session: Session?, message: String) {
+        let id = String(Secrets.sessionID().prefix(12))
+        var keys: [String] = []
+        do {
+            switch reason {
+            case .unreadable:
+                for name in [settings.sessionFileName, settings.journalFileName] {
+                    let key = settings.quarantinedName(id, of: name)
+                    if try makeStore(name).moveAside(to: makeStore(key)) { keys.append(key) }
+                }
+                s.journalEpoch = nil
+                s.journalOnStorage = false
+            case .replaced:
+                guard var kept = session else { return }
+                kept.accessToken = "-"
+                kept.refreshSecret = nil
+                kept.pendingRefresh = nil
+                let key = settings.quarantinedName(id, of: settings.sessionFileName)
+                try makeStore(key).save(SessionCodec.encode(kept))
+                keys.append(key)
+            }
+        } catch {
+            Log.warning("a session could not be set aside: \(error.message)")
+        }
+        let entry = QuarantineEntry(id: id, reason: reason, uuid: session?.record.uuid,
+                                    unsyncedChanges: session?.record.hasEdits ?? true,
+                                    message: keys.isEmpty ? message + " (its storage could not be kept)" : message, keys: keys)
+        s.quarantine.append(entry)
+        saveQuarantineIndex(&s)
+    }
+
+    private func saveQuarantineIndex(_ s: inout ClientState) {
+        do {
+            if s.quarantine.isEmpty { try quarantineStore.erase() } else { try quarantineStore.save(QuarantineEntry.encodeIndex(s.quarantine)) }
+        } catch {
+            Log.warning("the quarantine index could not be saved: \(error.message)")
+        }
+    }
+
+    /// The unsynced edits that `uuid` left in a session set aside (the most recent readable one), taken out
+    /// of the quarantine.
+    func takeQuarantinedEdits(_ s: inout ClientState, uuid: String?) -> UserRecord? {
+        guard let uuid else { return nil }
+        for index in s.quarantine.indices.reversed() where s.quarantine[index].uuid == uuid {
+            let entry = s.quarantine[index]
+            guard let key = entry.keys.first(where: { $0.hasSuffix(settings.sessionFileName) }),
+                  let bytes = try? makeStore(key).load(),
+                  var session = try? SessionCodec.decode(bytes) else { continue }
+            if let journalKey = entry.keys.first(where: { $0.hasSuffix(settings.journalFileName) }),
+               let journal = try? makeStore(journalKey).load(), let ops = (try? RecordJournal.decode(journal, for: session)) ?? nil {
+                for op in ops { session.record.apply(op) }
+            }
+            for key in entry.keys { try? makeStore(key).erase() }
+            s.quarantine.remove(at: index)
+            saveQuarantineIndex(&s)
+            return session.record
+        }
+        return nil
+    }
+
+    /// Erases every session set aside.
+    public func eraseQuarantine() throws(JumpError) {
+        try state.withLock { s throws(JumpError) in
+            for entry in s.quarantine {
+                for key in entry.keys { try makeStore(key).erase() }
+            }
+            s.quarantine = []
+            try quarantineStore.erase()
+        }
+    }
+}
+
+/// Which session, and which full save of it, the session entry on storage holds.
+struct SavedSession: Sendable, Equatable {
+    var sessionID: String
+    var epoch: Int64
+}

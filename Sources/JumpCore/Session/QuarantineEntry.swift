@@ -1,0 +1,69 @@
+/// A session set aside instead of being overwritten by another sign-in: one whose store could not be read,
+/// or another user's with edits not yet synced. It is never merged into another user's session; the same
+/// user signing in again takes its edits back; the app can erase it (jump_client_erase_quarantine).
+struct QuarantineEntry: Sendable, Equatable {
+    enum Reason: String, Sendable {
+        /// The saved session could not be read when another sign-in replaced it.
+        case unreadable
+        /// A readable session of another user, with unsynced edits, replaced by a sign-in.
+        case replaced
+    }
+
+    var id: String
+    var reason: Reason
+    /// The user the session belonged to, when it could be read.
+    var uuid: String?
+    var unsyncedChanges: Bool
+    var quarantinedAt: Int64
+    var message: String
+    /// The storage entries holding it now.
+    var keys: [String]
+
+    /// What the app sees in jump_client_state (no storage keys: they are libjump's business).
+    var json: JSON {
+        ["entry": .string(id), "reason": .string(reason.rawValue), "uuid": .optional(uuid),
+         "unsynced_changes": .bool(unsyncedChanges), "quarantined_at": .int(quarantinedAt), "message": .string(message)]
+    }
+
+    var saved: JSON {
+        ["id": .string(id), "reason": .string(reason.rawValue), "uuid": .optional(uuid),
+         "unsynced_changes": .bool(unsyncedChanges), "quarantined_at": .int(quarantinedAt), "message": .string(message),
+         "keys": .array(keys.map(JSON.string))]
+    }
+
+    init(id: String, reason: Reason, uuid: String?, unsyncedChanges: Bool, message: String, keys: [String]) {
+        self.id = id
+        self.reason = reason
+        self.uuid = uuid
+        self.unsyncedChanges = unsyncedChanges
+        quarantinedAt = Clock.now()
+        self.message = message
+        self.keys = keys
+    }
+
+    init?(saved: JSON) {
+        guard let id = saved["id"]?.stringValue, let reason = saved["reason"]?.stringValue.flatMap(Reason.init(rawValue:))
+        else { return nil }
+        self.id = id
+        self.reason = reason
+        uuid = saved["uuid"]?.stringValue
+        unsyncedChanges = saved["unsynced_changes"]?.boolValue ?? false
+        quarantinedAt = saved["quarantined_at"]?.intValue ?? 0
+        message = saved["message"]?.stringValue ?? ""
+        keys = (saved["keys"]?.arrayValue ?? []).compactMap(\.stringValue)
+    }
+
+    static func encodeIndex(_ entries: [QuarantineEntry]) -> [UInt8] {
+        Array(Jansson.serialize(["format": "libjump-quarantine", "version": 1, "entries": .array(entries.map(\.saved))]).utf8)
+    }
+
+    static func decodeIndex(_ bytes: [UInt8]) throws(JumpError) -> [QuarantineEntry] {
+        let document: JSON
+        do {
+            document = try Jansson.parse(bytes, what: "the quarantine index")
+        } catch {
+            throw JumpError(.storage, "the quarantine index is unreadable: \(error.message)")
+        }
+        return (document["entries"]?.arrayValue ?? []).compactMap(QuarantineEntry.init(saved:))
+    }
+}
