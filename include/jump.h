@@ -15,10 +15,14 @@
  *    argument is borrowed (its reference count is untouched); a json_t* returned through an out-parameter
  *    is a new reference the caller releases with json_decref(). Results of sign-in, registration and sync
  *    are small summaries and exist as text only; the record they concern is readable in both forms through
- *    jump_record.
+ *    jump_record. Arrays and objects may nest at most JUMP_JSON_MAX_DEPTH levels, in either form, from
+ *    the caller or from a server: deeper JSON is refused with a status (so no call can exhaust the stack
+ *    of a host thread, even one of 128 KiB).
  *  - Thread safety: every handle may be used from any thread at once; a client serializes its own state.
- *  - Callbacks (and userdata_free) run on a plain thread owned by libjump (never the caller's thread, never
- *    a thread pool worker), one at a time per client and in order, unless a dispatcher is installed
+ *  - Host code run by libjump (storage callbacks, open_url, authenticate) runs on the calling thread, or
+ *    for an _async call on a thread libjump owns (named "jump-work"), never on a thread pool worker.
+ *  - Callbacks (and userdata_free) run on a plain thread owned by libjump (named "jump-events"; never the
+ *    caller's thread, never a thread pool worker), one at a time per client and in order, unless a dispatcher is installed
  *    (jump_client_set_dispatcher). A callback may call any jump_* function, except jump_request_wait
  *    (which returns JUMP_E_BUSY there). The JSON text given to a callback is valid only until it returns.
  *  - Secrets (passwords, access tokens, refresh secrets) never appear in error messages, events or logs.
@@ -52,6 +56,8 @@ struct json_t;
     (JUMP_VERSION_NUMBER >= (((major) << 16) | ((minor) << 8) | (patch)))
 /* Bumped only when the ABI breaks; equals the soname suffix (libjump.so.1). */
 #define JUMP_ABI_VERSION 1
+/* The deepest nesting of arrays and objects any JSON argument or server answer may have. */
+#define JUMP_JSON_MAX_DEPTH 64
 
 /* The library's version string, e.g. "0.1.0". Static storage; never NULL. */
 const char *jump_version(void);
@@ -97,7 +103,8 @@ const char *jump_status_str(jump_status status);
  * "prereg_record", "conflicts" [{"path","local","server","base"}], "synced" and "pending" (paths, after a
  * partial sync). Only meaningful right after a call returned non-JUMP_OK. */
 const char *jump_error_last(void);
-/* The same detail as a new jansson reference (caller json_decref()s it). */
+/* The same detail as a new jansson reference (caller json_decref()s it). out NULL: JUMP_E_INVALID_ARGUMENT,
+ * and that becomes the last error. */
 jump_status jump_error_last_jansson(struct json_t **out);
 
 /* Frees a string returned by libjump. NULL is a no-op. */
@@ -142,6 +149,8 @@ jump_status jump_set_log_callback(jump_callback callback, void *userdata, jump_f
 /*   storageDirectory (default                                                                          */
 /*   $XDG_DATA_HOME/jump or ~/.local/share/jump; ":memory:" keeps the session in memory only),          */
 /*   connectTimeoutMs (int, 10000), requestTimeoutMs (int, 30000), tokenRefreshMarginSeconds (int, 60), */
+/*   maxResponseBytes (int, 16777216: a response body larger than this is refused with JUMP_E_SERVER   */
+/*   while it arrives; a 100 000-element record is about 8 MiB),                                        */
 /*   signInTokenAuthBaseUrl / signInTokenApiBaseUrl (token endpoint and API servers; default: derived   */
 /*   from the sign-in token's environment and region), apiKeyHeader ("x-jump-api-key"),                */
 /*   webLoginCookieName ("oauth_token").                                                                */

@@ -42,7 +42,10 @@ public func jump_error_last() -> UnsafePointer<CChar>? { LastError.current() }
 public func jump_error_last_jansson(_ out: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
     // Read before abiCall: a successful call clears the thread's last error.
     let detail = String(cString: LastError.current())
-    guard let out else { return JumpStatus.invalidArgument.rawValue }
+    guard let out else {
+        LastError.set(.invalidArgument("out is NULL", argument: "out"))
+        return JumpStatus.invalidArgument.rawValue
+    }
     out.pointee = nil
     guard let parsed = try? Jansson.parse(detail, what: "the last error"), let value = Jansson.makeValue(parsed) else {
         return JumpStatus.internal.rawValue

@@ -107,9 +107,6 @@ public func jump_client_request(
                 guard let value = members[name]?.stringValue else {
                     throw .invalidArgument("header '\(name)' is not a string", argument: "headers_json")
                 }
-                guard !name.isEmpty, !(name + value).contains(where: { $0 == "\r" || $0 == "\n" || $0 == "\0" }) else {
-                    throw .invalidArgument("header '\(name)' has a line break or is empty", argument: "headers_json")
-                }
                 headers.append((name, value))
             }
         }

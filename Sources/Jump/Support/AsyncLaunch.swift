@@ -1,4 +1,3 @@
-import Dispatch
 import JumpCore
 
 /// The shape every *_async export shares: validate on the caller's thread, run the work on a libjump
@@ -29,7 +28,7 @@ enum AsyncLaunch {
         let request = RequestBox()
         if let out { out.pointee = HandleRegistry.shared.register(request, as: .request) }
         box.track(request)
-        DispatchQueue.global().async {
+        WorkerThread.start {
             let result: Result<JSON, JumpError>
             do throws(JumpError) {
                 result = .success(try work(box.client, request.cancellation))

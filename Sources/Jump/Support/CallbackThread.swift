@@ -34,6 +34,7 @@ final class CallbackThread: Sendable {
         var thread = pthread_t()
         let created = pthread_create(&thread, nil, { context in
             guard let context else { return nil }
+            WorkerThread.nameThisThread("jump-events")
             Unmanaged<CallbackThread>.fromOpaque(context).takeRetainedValue().run()
             return nil
         }, context)

@@ -12,13 +12,18 @@ struct CaptureAPI: Sendable {
             method: "POST", url: base.url(path),
             headers: [("Content-Type", "application/x-www-form-urlencoded"), ("Accept", "application/json")],
             body: Array(parameters.encoded.utf8))
-        let response = try transport.send(request, cancellation: cancellation)
-        let body = try ResponseDecoder.object(from: response, of: request)
-        if body["stat"]?.stringValue == "ok" { return body }
-        if body["stat"] == nil && response.status >= 300 && body["code"] == nil {
-            throw JumpError(.server, "POST \(request.redactedURL) answered HTTP \(response.status) without a Capture status",
-                            detail: ["server": ["http_status": .int(Int64(response.status))]])
+        do throws(JumpError) {
+            let response = try transport.send(request, cancellation: cancellation)
+            let body = try ResponseDecoder.object(from: response, of: request)
+            if body["stat"]?.stringValue == "ok" { return body }
+            if body["stat"] == nil && response.status >= 300 && body["code"] == nil {
+                throw JumpError(.server, "POST \(request.redactedURL) answered HTTP \(response.status) without a Capture status",
+                                detail: ["server": ["http_status": .int(Int64(response.status))]])
+            }
+            throw CaptureErrors.error(from: body, httpStatus: response.status, endpoint: "POST \(path)")
+        } catch {
+            // The answer may echo the request: its passwords are scrubbed here, its tokens everywhere.
+            throw error.scrubbed(also: parameters.secretValues)
         }
-        throw CaptureErrors.error(from: body, httpStatus: response.status, endpoint: "POST \(path)")
     }
 }

@@ -21,6 +21,7 @@ struct CaptureSettings: Sendable {
     let refreshMarginSeconds: Int64
     let connectTimeoutMs: Int
     let requestTimeoutMs: Int
+    let maxResponseBytes: Int
     /// Sign-in tokens: the token endpoint and API hosts, when not derived from the token (the emulator).
     let authBaseOverride: ServerURL?
     let apiBaseOverride: ServerURL?
@@ -61,6 +62,7 @@ struct CaptureSettings: Sendable {
         webLoginCookieName = config.string(.webLoginCookieName) ?? "oauth_token"
         connectTimeoutMs = Int(config.int(.connectTimeoutMs))
         requestTimeoutMs = Int(config.int(.requestTimeoutMs))
+        maxResponseBytes = Int(config.int(.maxResponseBytes))
         switch config.string(.storageDirectory) {
         case ":memory:": storageDirectory = nil
         case let directory?: storageDirectory = directory

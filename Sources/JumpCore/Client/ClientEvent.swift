@@ -25,7 +25,7 @@ public enum ClientEvent: Sendable, Equatable {
         case .recordFetched(let uuid):
             o["event"] = "record_fetched"; o["uuid"] = .optional(uuid)
         case .sessionExpired(let uuid, let reason):
-            o["event"] = "session_expired"; o["uuid"] = .optional(uuid); o["reason"] = .string(reason)
+            o["event"] = "session_expired"; o["uuid"] = .optional(uuid); o["reason"] = .string(SecretScrubber.scrub(reason))
         case .statusChanged(let status):
             o["event"] = "status_changed"; o["status"] = status.json
         case .userInvalidated(let userID):

@@ -47,6 +47,7 @@ extension JumpClient {
         if verb == "GET" && !body.isEmpty {
             throw .invalidArgument("a GET request has no body", argument: "body")
         }
+        for (name, value) in headers { try HeaderGrammar.check(name: name, value: value) }
         for (name, _) in headers where ["authorization", settings.apiKeyHeader.lowercased(), "cookie"].contains(name.lowercased()) {
             throw .invalidArgument("header '\(name)' is set by libjump from the client's credential", argument: "headers")
         }

@@ -6,8 +6,9 @@ extension JumpClient {
     /// page title containing "oauth_token=T"; nil when neither has it.
     static func webLoginToken(cookies: String?, title: String?, name: String) -> String? {
         if let cookies {
-            for line in cookies.split(whereSeparator: { $0 == "\n" || $0 == "\r" }) {
-                var text = Substring(line)
+            // Split on bytes: "\r\n" is one Character, so a Character test for "\n" never matches it.
+            for line in cookies.utf8.split(whereSeparator: { $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r") }) {
+                var text = Substring(String(decoding: line, as: UTF8.self))
                 if text.lowercased().hasPrefix("set-cookie:") { text = text.dropFirst("set-cookie:".count) }
                 if text.lowercased().hasPrefix("cookie:") { text = text.dropFirst("cookie:".count) }
                 for pair in text.split(separator: ";") {

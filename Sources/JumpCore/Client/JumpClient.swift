@@ -41,7 +41,8 @@ public final class JumpClient: Sendable {
         self.config = config
         settings = try CaptureSettings(config)
         self.transport = transport ?? CurlTransport(connectTimeoutMs: settings.connectTimeoutMs,
-                                                    requestTimeoutMs: settings.requestTimeoutMs)
+                                                    requestTimeoutMs: settings.requestTimeoutMs,
+                                                    maxResponseBytes: settings.maxResponseBytes)
         capture = CaptureAPI(base: settings.base, transport: self.transport)
         engage = try EngageSettings(config)
         engageAPI = EngageAPI(settings: engage, transport: self.transport)

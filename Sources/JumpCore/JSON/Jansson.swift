@@ -4,8 +4,18 @@ import Glibc
 /// JSON text and jansson values <-> `JSON`. jansson does the parsing and printing (strict RFC 8259,
 /// UTF-8 checked); this file only walks its values.
 public enum Jansson {
+    /// How deep arrays and objects may nest (JUMP_JSON_MAX_DEPTH in jump.h). Parsing, converting and
+    /// freeing JSON all recurse once per level; this bound keeps them within a 128 KiB host thread stack.
+    /// Capture records nest a handful of levels.
+    public static let maxDepth = 64
+
     /// Parses JSON text (any value at the top level). Throws `.invalidArgument` naming `what`.
     public static func parse(_ bytes: [UInt8], what: String) throws(JumpError) -> JSON {
+        // Checked before jansson sees the text: its parser recurses once per level too.
+        if let depth = nestingDepth(bytes, limit: maxDepth) {
+            throw JumpError(.invalidArgument, "\(what) nests arrays and objects deeper than \(maxDepth) levels (found \(depth))",
+                            detail: ["argument": .string(what), "max_depth": .int(Int64(maxDepth))])
+        }
         var error = json_error_t()
         let flags = Int(JSON_DECODE_ANY) | Int(JSON_REJECT_DUPLICATES) | Int(JSON_ALLOW_NUL)
         // jansson wants a non-NULL buffer even for zero bytes.
@@ -44,13 +54,68 @@ public enum Jansson {
         (try? convert(pointer, validating: false)) ?? .null
     }
 
-    /// Like `value(of:)`, refusing strings and keys that are not valid UTF-8 (values from a C caller).
+    /// Like `value(of:)`, refusing strings and keys that are not valid UTF-8 (values from a C caller), and
+    /// values nested deeper than `maxDepth`.
     public static func validatedValue(of pointer: UnsafePointer<json_t>?, what: String) throws(JumpError) -> JSON {
+        if exceedsDepth(pointer, limit: maxDepth) {
+            throw JumpError(.invalidArgument, "\(what) nests arrays and objects deeper than \(maxDepth) levels",
+                            detail: ["argument": .string(what), "max_depth": .int(Int64(maxDepth))])
+        }
         do {
             return try convert(pointer, validating: true)
         } catch {
             throw .invalidArgument("\(what) holds a string or key that is not valid UTF-8", argument: what)
         }
+    }
+
+    /// The depth reached, when the text nests deeper than `limit` (a scan that does not recurse; strings
+    /// are skipped, escapes included). nil: within the limit (or not JSON at all, for jansson to report).
+    static func nestingDepth(_ bytes: [UInt8], limit: Int) -> Int? {
+        var depth = 0
+        var deepest = 0
+        var inString = false
+        var escaped = false
+        for b in bytes {
+            if inString {
+                if escaped { escaped = false } else if b == UInt8(ascii: "\\") { escaped = true } else if b == UInt8(ascii: "\"") { inString = false }
+                continue
+            }
+            switch b {
+            case UInt8(ascii: "\""): inString = true
+            case UInt8(ascii: "["), UInt8(ascii: "{"):
+                depth += 1
+                deepest = max(deepest, depth)
+            case UInt8(ascii: "]"), UInt8(ascii: "}"): depth -= 1
+            default: break
+            }
+        }
+        return deepest > limit ? deepest : nil
+    }
+
+    /// Whether a jansson value nests deeper than `limit`, found by a walk with its own stack (no recursion),
+    /// which stops as soon as the limit is passed (so a cycle built by a caller ends it too).
+    static func exceedsDepth(_ root: UnsafePointer<json_t>?, limit: Int) -> Bool {
+        guard let root else { return false }
+        var pending: [(UnsafeMutablePointer<json_t>, Int)] = [(UnsafeMutablePointer(mutating: root), 1)]
+        while let (node, depth) = pending.popLast() {
+            switch jump_json_typeof(node) {
+            case Int32(JSON_OBJECT.rawValue):
+                if depth > limit { return true }
+                var iter = json_object_iter(node)
+                while let it = iter {
+                    if let child = json_object_iter_value(it) { pending.append((child, depth + 1)) }
+                    iter = json_object_iter_next(node, it)
+                }
+            case Int32(JSON_ARRAY.rawValue):
+                if depth > limit { return true }
+                for i in 0..<json_array_size(node) {
+                    if let child = json_array_get(node, i) { pending.append((child, depth + 1)) }
+                }
+            default:
+                break
+            }
+        }
+        return false
     }
 
     private struct InvalidUTF8: Error {}

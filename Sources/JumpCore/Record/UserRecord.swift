@@ -179,6 +179,10 @@ public struct UserRecord: Sendable, Equatable {
             let base = RecordTree.value(at: path, in: baseline)
             let remote = RecordTree.value(at: path, in: server)
             if local == base || local == remote { continue }
+            // A plural whose new elements the server already holds under the ids it gave them: a sync whose
+            // acknowledgement was lost (the process died, the journal could not be written). Acknowledged.
+            if let local, let remote, RecordTree.looksPlural(local),
+               RecordTree.strippingIDs(local) == RecordTree.strippingIDs(remote) { continue }
             if remote != base { conflicts.append(Conflict(path: path, local: local, server: remote, base: base)) }
             // An edit inside an element the server no longer has cannot be kept (it is reported above).
             guard let local, UserRecord.serverElementsExist(on: path, in: server) else { continue }

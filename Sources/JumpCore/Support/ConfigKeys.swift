@@ -9,14 +9,14 @@ enum ConfigKey: String, CaseIterable, Sendable {
     case signInTokenAuthBaseUrl, signInTokenApiBaseUrl, apiKeyHeader, webLoginCookieName
     case captureEnableThinRegistration, captureRedirectUri, captureResponseType, traditionalSignInType
     case engageAppId, engageDomain, engageWhitelistedDomain, engageResponseType, engageCustomProviders, engageTokenUrl
-    case storageDirectory, connectTimeoutMs, requestTimeoutMs, tokenRefreshMarginSeconds
+    case storageDirectory, connectTimeoutMs, requestTimeoutMs, tokenRefreshMarginSeconds, maxResponseBytes
 
     enum Kind { case string, bool, int, object }
 
     var kind: Kind {
         switch self {
         case .captureEnableThinRegistration: return .bool
-        case .connectTimeoutMs, .requestTimeoutMs, .tokenRefreshMarginSeconds: return .int
+        case .connectTimeoutMs, .requestTimeoutMs, .tokenRefreshMarginSeconds, .maxResponseBytes: return .int
         case .engageCustomProviders: return .object
         default: return .string
         }
@@ -42,6 +42,9 @@ enum ConfigKey: String, CaseIterable, Sendable {
         case .connectTimeoutMs: return 10_000
         case .requestTimeoutMs: return 30_000
         case .tokenRefreshMarginSeconds: return 60
+        // A 100 000-element record is about 8 MiB as Capture sends it: twice that, and no more, because a
+        // hostile or broken server must not make the host hold (and parse) hundreds of megabytes.
+        case .maxResponseBytes: return 16_777_216
         case .apiKeyHeader: return "x-jump-api-key"
         case .webLoginCookieName: return "oauth_token"
         default: return nil
@@ -62,6 +65,7 @@ enum ConfigKey: String, CaseIterable, Sendable {
         switch self {
         case .connectTimeoutMs, .requestTimeoutMs: return 1...600_000
         case .tokenRefreshMarginSeconds: return 0...86_400
+        case .maxResponseBytes: return 1...(1 << 30)
         default: return nil
         }
     }

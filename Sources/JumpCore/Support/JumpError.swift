@@ -14,12 +14,17 @@ public struct JumpError: Error, Sendable, Equatable {
 
     /// The detail document of jump_error_last() and of async completions.
     public var json: JSON {
-        var o = detail
+        // Messages and details carry server-provided text: no secret libjump sent may reach the app in it.
+        // The tokens the app must hand back to go on (jump.h) are there on purpose.
+        var o: [String: JSON] = [:]
+        for (key, value) in detail { o[key] = JumpError.handBackKeys.contains(key) ? value : SecretScrubber.scrub(value) }
         o["status"] = .int(Int64(status.rawValue))
         o["status_name"] = .string(status.name)
-        o["message"] = .string(message)
+        o["message"] = .string(SecretScrubber.scrub(message))
         return .object(o)
     }
+
+    static let handBackKeys: Set<String> = ["merge_token", "social_registration_token"]
 
     public static func invalidArgument(_ message: String, argument: String? = nil) -> JumpError {
         JumpError(.invalidArgument, message, detail: argument.map { ["argument": .string($0)] } ?? [:])

@@ -17,6 +17,6 @@ public enum Log {
 
     private static func emit(_ level: Level, _ message: () -> String) {
         guard let current = sink.withLock({ $0 }) else { return }
-        current(level, message())
+        current(level, SecretScrubber.scrub(message()))
     }
 }

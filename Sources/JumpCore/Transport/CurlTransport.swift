@@ -10,18 +10,20 @@ private let curlGlobalInit: CURLcode = curl_global_init(Int(CURL_GLOBAL_DEFAULT)
 /// connection cache keeps connections alive between requests (idle pairs are pooled), and its poll loop
 /// lets a cancellation stop a request within `pollMilliseconds`.
 public final class CurlTransport: Transport {
-    /// A response larger than this is refused (protects the host from a hostile or broken server).
-    static let maximumBodyBytes = 32 << 20
     static let pollMilliseconds: Int32 = 100
 
     private let connectTimeoutMs: Int
     private let requestTimeoutMs: Int
+    /// A response body larger than this is refused while it arrives (config maxResponseBytes): a hostile or
+    /// broken server must not make the host hold and parse hundreds of megabytes.
+    private let maxResponseBytes: Int
     private let idle = Mutex<[EasyHandle]>([])
 
-    public init(connectTimeoutMs: Int, requestTimeoutMs: Int) {
+    public init(connectTimeoutMs: Int, requestTimeoutMs: Int, maxResponseBytes: Int = 16 << 20) {
         _ = curlGlobalInit
         self.connectTimeoutMs = connectTimeoutMs
         self.requestTimeoutMs = requestTimeoutMs
+        self.maxResponseBytes = maxResponseBytes
     }
 
     deinit {
@@ -30,6 +32,10 @@ public final class CurlTransport: Transport {
 
     public func send(_ request: HTTPRequest, cancellation: Cancellation?) throws(JumpError) -> HTTPResponse {
         try cancellation?.check()
+        for (name, value) in request.headers {
+            try HeaderGrammar.check(name: name, value: value)
+            if HeaderGrammar.carriesCredential(name) { SecretScrubber.remember(HeaderGrammar.credential(in: value)) }
+        }
         guard let handle = takeHandle() else { throw JumpError.internal("libcurl could not create a handle") }
         let started = Clock.monotonicMilliseconds()
         let result = perform(request, on: handle, cancellation: cancellation)
@@ -70,7 +76,7 @@ public final class CurlTransport: Transport {
     private func perform(_ request: HTTPRequest, on handle: EasyHandle,
                          cancellation: Cancellation?) -> Result<HTTPResponse, JumpError> {
         let curl = handle.easy
-        let sink = ResponseSink()
+        let sink = ResponseSink(limit: maxResponseBytes)
         let context = Unmanaged.passRetained(sink)
         defer { context.release() }
 
@@ -153,7 +159,8 @@ public final class CurlTransport: Transport {
         let reason = String(cString: curl_easy_strerror(code))
         let target = request.redactedURL
         if sink.tooLarge {
-            return JumpError(.server, "the response from \(target) is larger than \(Self.maximumBodyBytes >> 20) MiB")
+            return JumpError(.server, "the response from \(target) is larger than maxResponseBytes (\(maxResponseBytes) bytes): "
+                             + "refused while it arrived", detail: ["max_response_bytes": .int(Int64(maxResponseBytes))])
         }
         switch code {
         case CURLE_ABORTED_BY_CALLBACK:
@@ -182,10 +189,13 @@ private struct EasyHandle: @unchecked Sendable {
 
 /// Collects the body in libcurl's write callback, and the headers of the final response.
 private final class ResponseSink {
+    let limit: Int
     var body: [UInt8] = []
     var tooLarge = false
     var headers: [(String, String)] = []
     var headerBytes = 0
+
+    init(limit: Int) { self.limit = limit }
 }
 
 /// One header line per call; a status line starts a new response (after a redirect or a 100), whose
@@ -218,7 +228,7 @@ private let writeCallback: @convention(c) (UnsafeMutablePointer<CChar>?, Int, In
     let sink = Unmanaged<ResponseSink>.fromOpaque(context).takeUnretainedValue()
     let (total, overflow) = size.multipliedReportingOverflow(by: count)
     guard !overflow, total >= 0 else { return 0 }
-    guard total <= CurlTransport.maximumBodyBytes - sink.body.count else {
+    guard total <= sink.limit - sink.body.count else {
         sink.tooLarge = true
         return 0
     }

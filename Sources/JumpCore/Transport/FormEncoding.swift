@@ -6,12 +6,16 @@ public struct FormParameters: Sendable, Equatable {
 
     public mutating func add(_ name: String, _ value: String?) {
         guard let value else { return }
+        if SecretScrubber.isSecretField(name) && !SecretScrubber.isPasswordField(name) { SecretScrubber.remember(value) }
         pairs.append((name, value))
     }
 
     public subscript(name: String) -> String? { pairs.last { $0.0 == name }?.1 }
 
     public var names: [String] { pairs.map(\.0) }
+
+    /// The values of secret fields, passwords included (to scrub from what answers this request).
+    var secretValues: [String] { pairs.filter { SecretScrubber.isSecretField($0.0) }.map(\.1) }
 
     /// Keys keep `[` and `]` raw, as the reference SDKs send them (e.g. birthdate[dateselect_year]).
     public var encoded: String {

@@ -1,0 +1,42 @@
+import Glibc
+
+/// Runs an _async call's work on a thread libjump owns, named "jump-work". Not a libdispatch worker: the
+/// work calls host code (storage callbacks, open_url, authenticate), and a host runtime may end a foreign
+/// thread that calls into it while it shuts down (CPython does), which libdispatch takes as fatal.
+enum WorkerThread {
+    static func start(_ job: @escaping @Sendable () -> Void) {
+        let box = Unmanaged.passRetained(JobBox(job)).toOpaque()
+        var attributes = pthread_attr_t()
+        pthread_attr_init(&attributes)
+        defer { pthread_attr_destroy(&attributes) }
+        // Generous: the work walks records and parses answers (bounded by JUMP_JSON_MAX_DEPTH).
+        pthread_attr_setstacksize(&attributes, 1 << 20)
+        pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
+        var thread = pthread_t()
+        let created = pthread_create(&thread, &attributes, { context in
+            guard let context else { return nil }
+            WorkerThread.nameThisThread("jump-work")
+            let job = Unmanaged<JobBox>.fromOpaque(context).takeRetainedValue()
+            job.run()
+            return nil
+        }, box)
+        if created != 0 {
+            // No thread to be had: do the work here rather than lose the completion.
+            Unmanaged<JobBox>.fromOpaque(box).takeRetainedValue().run()
+        }
+    }
+
+    /// Names the calling thread (what debuggers, `top -H` and host code see). Through procfs, because
+    /// pthread_setname_np needs _GNU_SOURCE, which Swift's Glibc module does not define.
+    static func nameThisThread(_ name: String) {
+        let fd = open("/proc/thread-self/comm", O_WRONLY | O_CLOEXEC)
+        guard fd >= 0 else { return }
+        _ = name.withCString { write(fd, $0, strlen($0)) }
+        close(fd)
+    }
+
+    private final class JobBox {
+        let run: @Sendable () -> Void
+        init(_ run: @escaping @Sendable () -> Void) { self.run = run }
+    }
+}
