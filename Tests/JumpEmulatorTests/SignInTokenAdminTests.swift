@@ -73,7 +73,7 @@ struct SignInTokenAdminTests {
         try await Harness.run { h in
             let defaults: JSONValue = [
                 "access_token_lifetime": 3600, "sign_in_token_lifetime": 300, "sign_in_access_token_lifetime": 3600,
-                "refresh_reuse_grace_seconds": 30, "engage_token_lifetime": 600,
+                "refresh_reuse_grace_seconds": 30, "capture_refresh_grace_seconds": 30, "engage_token_lifetime": 600,
             ]
             #expect(try await h.admin(.get, "/settings").1 == defaults)
             let (status, updated) = try await h.admin(.post, "/settings", [

@@ -18,7 +18,10 @@ enum ResponseDecoder {
         }
         let parsed: JSON
         do {
-            parsed = try Jansson.parse(body, what: "the response")
+            parsed = try Jansson.parse(body, what: "the response", deadline: response.deadline)
+        } catch where error.status == .timeout {
+            throw JumpError(.timeout, "\(target) answered, but reading its \(body.count) bytes took longer than the request's time "
+                            + "(requestTimeoutMs)", detail: ["http_status": .int(Int64(status))])
         } catch {
             throw JumpError(.server, "\(target) answered HTTP \(status) with malformed JSON (\(contentType), \(body.count) bytes): \(error.message)",
                             detail: ["http_status": .int(Int64(status))])

@@ -10,7 +10,7 @@ public enum Jansson {
     public static let maxDepth = 64
 
     /// Parses JSON text (any value at the top level). Throws `.invalidArgument` naming `what`.
-    public static func parse(_ bytes: [UInt8], what: String) throws(JumpError) -> JSON {
+    public static func parse(_ bytes: [UInt8], what: String, deadline: Int64? = nil) throws(JumpError) -> JSON {
         // Checked before jansson sees the text: its parser recurses once per level too.
         if let depth = nestingDepth(bytes, limit: maxDepth) {
             throw JumpError(.invalidArgument, "\(what) nests arrays and objects deeper than \(maxDepth) levels (found \(depth))",
@@ -31,7 +31,26 @@ public enum Jansson {
             throw JumpError(.invalidArgument, "\(what) is not valid JSON: \(reason) (line \(error.line), column \(error.column))")
         }
         defer { jump_json_decref(root) }
-        return value(of: UnsafePointer(root))
+        guard let deadline else { return value(of: UnsafePointer(root)) }
+        var budget: Budget? = Budget(deadline: deadline)
+        do throws(ConversionError) {
+            return try convert(UnsafePointer(root), validating: false, budget: &budget)
+        } catch {
+            throw JumpError(.timeout, "\(what) took longer to read than the time allowed")
+        }
+    }
+
+    /// Bounds the time a conversion may take: the clock is read every few thousand values.
+    struct Budget {
+        let deadline: Int64
+        var countdown = 4096
+
+        mutating func spend() throws(ConversionError) {
+            countdown -= 1
+            if countdown > 0 { return }
+            countdown = 4096
+            if Clock.monotonicMilliseconds() > deadline { throw .outOfTime }
+        }
     }
 
     public static func parse(_ text: String, what: String) throws(JumpError) -> JSON {
@@ -51,7 +70,8 @@ public enum Jansson {
     /// Converts a borrowed jansson value. jansson checks UTF-8 when it parses, but a caller can build values
     /// with the *_nocheck functions, so a value handed in through the C API is checked again here.
     public static func value(of pointer: UnsafePointer<json_t>?) -> JSON {
-        (try? convert(pointer, validating: false)) ?? .null
+        var budget: Budget?
+        return (try? convert(pointer, validating: false, budget: &budget)) ?? .null
     }
 
     /// Like `value(of:)`, refusing strings and keys that are not valid UTF-8 (values from a C caller), and
@@ -62,7 +82,8 @@ public enum Jansson {
                             detail: ["argument": .string(what), "max_depth": .int(Int64(maxDepth))])
         }
         do {
-            return try convert(pointer, validating: true)
+            var budget: Budget?
+            return try convert(pointer, validating: true, budget: &budget)
         } catch {
             throw .invalidArgument("\(what) holds a string or key that is not valid UTF-8", argument: what)
         }
@@ -118,16 +139,18 @@ public enum Jansson {
         return false
     }
 
-    private struct InvalidUTF8: Error {}
+    enum ConversionError: Error { case invalidUTF8, outOfTime }
 
-    private static func text(_ bytes: UnsafeRawBufferPointer, validating: Bool) throws(InvalidUTF8) -> String {
+    private static func text(_ bytes: UnsafeRawBufferPointer, validating: Bool) throws(ConversionError) -> String {
         guard validating else { return String(decoding: bytes, as: UTF8.self) }
-        guard let s = String(validating: bytes, as: UTF8.self) else { throw InvalidUTF8() }
+        guard let s = String(validating: bytes, as: UTF8.self) else { throw .invalidUTF8 }
         return s
     }
 
-    private static func convert(_ pointer: UnsafePointer<json_t>?, validating: Bool) throws(InvalidUTF8) -> JSON {
+    private static func convert(_ pointer: UnsafePointer<json_t>?, validating: Bool,
+                                budget: inout Budget?) throws(ConversionError) -> JSON {
         guard let p = pointer else { return .null }
+        try budget?.spend()
         switch jump_json_typeof(p) {
         case Int32(JSON_OBJECT.rawValue):
             var members: [String: JSON] = [:]
@@ -135,7 +158,7 @@ public enum Jansson {
             while let it = iter {
                 if let key = json_object_iter_key(it) {
                     let keyBytes = UnsafeRawBufferPointer(start: key, count: json_object_iter_key_len(it))
-                    members[try text(keyBytes, validating: validating)] = try convert(json_object_iter_value(it), validating: validating)
+                    members[try text(keyBytes, validating: validating)] = try convert(json_object_iter_value(it), validating: validating, budget: &budget)
                 }
                 iter = json_object_iter_next(UnsafeMutablePointer(mutating: p), it)
             }
@@ -144,7 +167,7 @@ public enum Jansson {
             let count = json_array_size(p)
             var items: [JSON] = []
             items.reserveCapacity(count)
-            for i in 0..<count { items.append(try convert(json_array_get(p, i), validating: validating)) }
+            for i in 0..<count { items.append(try convert(json_array_get(p, i), validating: validating, budget: &budget)) }
             return .array(items)
         case Int32(JSON_STRING.rawValue):
             guard let chars = json_string_value(p) else { return .string("") }

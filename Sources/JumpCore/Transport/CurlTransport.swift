@@ -41,7 +41,8 @@ public final class CurlTransport: Transport {
         let result = perform(request, on: handle, cancellation: cancellation)
         let elapsed = Clock.monotonicMilliseconds() - started
         switch result {
-        case .success(let response):
+        case .success(var response):
+            response.deadline = started + Int64(requestTimeoutMs)
             returnHandle(handle)
             Log.debug("\(request.method) \(request.redactedURL) -> \(response.status) in \(elapsed) ms")
             return response

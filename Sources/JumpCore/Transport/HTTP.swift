@@ -27,6 +27,9 @@ public struct HTTPResponse: Sendable {
     public var body: [UInt8]
     /// The final response's headers, in order (names as the server sent them).
     public var headers: [(String, String)] = []
+    /// When the request's time is up (Clock.monotonicMilliseconds): reading the answer counts too, so a
+    /// huge or slow-to-parse answer ends in JUMP_E_TIMEOUT, not minutes of CPU. nil: no deadline.
+    public var deadline: Int64?
 
     public init(status: Int, contentType: String?, body: [UInt8]) {
         self.status = status

@@ -11,25 +11,32 @@ struct AdminControl: Sendable {
 
     func settings() async throws -> JSONValue {
         let tokens = emulator.signInTokenSettings
-        let engageTokenLifetime = try await emulator.store.read { db in try EngageSettings.tokenLifetime(in: db) }
+        let (engageTokenLifetime, captureRefreshGrace) = try await emulator.store.read { db in
+            (try EngageSettings.tokenLifetime(in: db), try CaptureSettings.refreshGraceSeconds(in: db))
+        }
         return [
             "access_token_lifetime": .int(Int64(emulator.tokenLifetime)),
             "sign_in_token_lifetime": .int(Int64(tokens.signInTokenLifetime)),
             "sign_in_access_token_lifetime": .int(Int64(tokens.accessTokenLifetime)),
             "refresh_reuse_grace_seconds": .int(Int64(tokens.refreshReuseGraceSeconds)),
+            "capture_refresh_grace_seconds": .int(Int64(captureRefreshGrace)),
             "engage_token_lifetime": .int(Int64(engageTokenLifetime)),
         ]
     }
 
     /// `{"access_token_lifetime"?, "sign_in_token_lifetime"?, "sign_in_access_token_lifetime"?,
-    /// "refresh_reuse_grace_seconds"?, "engage_token_lifetime"?}` (seconds). Everything is checked before
-    /// anything changes.
+    /// "refresh_reuse_grace_seconds"?, "capture_refresh_grace_seconds"?, "engage_token_lifetime"?}` (seconds).
+    /// Everything is checked before anything changes.
     func updateSettings(_ request: AdminRequest) async throws -> JSONValue {
         let lifetime = try request.int("access_token_lifetime")
         if let lifetime, lifetime < 1 { throw AdminError.badRequest("access_token_lifetime must be at least 1") }
         let engageTokenLifetime = try request.int("engage_token_lifetime")
         if let engageTokenLifetime, !(1...EngageSettings.maximumTokenLifetime).contains(engageTokenLifetime) {
             throw AdminError.badRequest("engage_token_lifetime must be 1...\(EngageSettings.maximumTokenLifetime)")
+        }
+        let captureRefreshGrace = try request.int("capture_refresh_grace_seconds")
+        if let captureRefreshGrace, captureRefreshGrace < 0 {
+            throw AdminError.badRequest("capture_refresh_grace_seconds must be at least 0")
         }
         var tokens = emulator.signInTokenSettings
         if let value = try request.int("sign_in_token_lifetime") {
@@ -49,8 +56,11 @@ struct AdminControl: Sendable {
         }
         if let lifetime { try await emulator.setTokenLifetime(lifetime) }
         if tokens != emulator.signInTokenSettings { try await emulator.setSignInTokenSettings(tokens) }
-        if let engageTokenLifetime {
-            try await emulator.store.write { db in try EngageSettings.setTokenLifetime(engageTokenLifetime, in: db) }
+        if engageTokenLifetime != nil || captureRefreshGrace != nil {
+            try await emulator.store.write { db in
+                if let engageTokenLifetime { try EngageSettings.setTokenLifetime(engageTokenLifetime, in: db) }
+                if let captureRefreshGrace { try CaptureSettings.setRefreshGraceSeconds(captureRefreshGrace, in: db) }
+            }
         }
         return try await settings()
     }

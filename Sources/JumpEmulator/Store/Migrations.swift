@@ -100,6 +100,16 @@ enum Migrations {
             // Capture social sign-in: the identity index.
             try SocialTables.create(in: db)
         }
+        migrator.registerMigration("v6") { db in
+            // The refresh_access_token grace window: a retired session remembers the request that
+            // retired it (its date and signature, when, by the emulator clock) and the token it gave.
+            try db.execute(sql: """
+                ALTER TABLE sessions ADD COLUMN successor TEXT;
+                ALTER TABLE sessions ADD COLUMN retired_at REAL;
+                ALTER TABLE sessions ADD COLUMN retired_date TEXT;
+                ALTER TABLE sessions ADD COLUMN retired_signature TEXT;
+                """)
+        }
         return migrator
     }
 }

@@ -1,7 +1,7 @@
 import GRDB
 
 /// An access token and what it grants. A refresh retires the old row and adds a new one with the
-/// same refresh secret.
+/// same refresh secret; the old row then names its successor.
 struct SessionRow: Codable, Sendable, Equatable, FetchableRecord, PersistableRecord {
     static let databaseTableName = "sessions"
 
@@ -15,6 +15,13 @@ struct SessionRow: Codable, Sendable, Equatable, FetchableRecord, PersistableRec
     var retired: Bool
     /// The OAuth refresh token of a session made by `/oauth/token` (single use); nil otherwise.
     var refreshToken: String? = nil
+    /// Set when `refresh_access_token` retired this row: the access token it issued instead, and the
+    /// `date` and `signature` of that request and when (emulator clock) it came, so that an exact
+    /// replay inside the grace window gets the same successor (see `RefreshReplay`).
+    var successor: String? = nil
+    var retiredAt: Double? = nil
+    var retiredDate: String? = nil
+    var retiredSignature: String? = nil
 
     enum CodingKeys: String, CodingKey {
         case accessToken = "access_token"
@@ -25,6 +32,10 @@ struct SessionRow: Codable, Sendable, Equatable, FetchableRecord, PersistableRec
         case expiresAt = "expires_at"
         case retired
         case refreshToken = "refresh_token"
+        case successor
+        case retiredAt = "retired_at"
+        case retiredDate = "retired_date"
+        case retiredSignature = "retired_signature"
     }
 
     static func find(token: String, in db: Database) throws -> SessionRow? {
