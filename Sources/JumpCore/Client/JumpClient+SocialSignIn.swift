@@ -278,10 +278,18 @@ extension JumpClient {
         }
     }
 
+    /// The provider's sharing token, when it belongs to the signed-in user: with Capture, the identity it
+    /// was issued for must be one of the record's profiles (a token left by another user, after a switch
+    /// or a sign-out cut short, is never used for this one).
     func deviceToken(for provider: String) -> String? {
         state.withLock { s in
             if s.deviceTokens == nil { s.deviceTokens = loadDeviceTokens() }
-            return s.deviceTokens?[provider]?["device_token"]?.stringValue
+            guard let saved = s.deviceTokens?[provider], let token = saved["device_token"]?.stringValue else { return nil }
+            guard settings.base != nil else { return token }
+            guard let identifier = saved["identifier"]?.stringValue,
+                  let profiles = s.session?.record.current["profiles"]?.arrayValue,
+                  profiles.contains(where: { $0["identifier"]?.stringValue == identifier }) else { return nil }
+            return token
         }
     }
 

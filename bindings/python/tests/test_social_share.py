@@ -141,3 +141,24 @@ def test_share_content_shortens_urls(emu, sharer) -> None:
     assert http_call(short).location == ARTICLE
     assert short in plain["email"]["body"] or ARTICLE in plain["email"]["body"]
     assert urllib.parse.urlsplit(short).netloc == urllib.parse.urlsplit(emu.url).netloc
+
+
+def test_sharing_tokens_of_one_user_are_never_used_for_another(emu, idp, social_config, tmp_path) -> None:
+    """A signs in through the browser (a sharing token is kept); B then signs in on the same client without a
+    sign-out, in this run and after a restart: B's shares never go out as A's identity."""
+    config = social_config(captureEnableThinRegistration=True, storageDirectory=str(tmp_path))
+    with jump.Client(config) as c:
+        sign_in(c, idp, "facebook", unique_email("ann"))
+        b_email = unique_email("bob")
+        c.register_traditional({"email": b_email, "displayName": "Bob B", "givenName": "Bob", "familyName": "B",
+                                "username": "bob" + b_email.split("@")[0][-8:]}, "correct horse 1")
+        emu.admin("DELETE", "/emulator/engage/activities")
+        with pytest.raises(jump.ServerError) as info:
+            c.share({"action": "tries", "url": ARTICLE}, ["facebook"])
+        assert info.value.results["facebook"]["error_class"] == "not_signed_in"
+    with jump.Client(config) as again:
+        assert again.is_signed_in
+        with pytest.raises(jump.ServerError) as info:
+            again.share({"action": "tries", "url": ARTICLE}, ["facebook"])
+        assert info.value.results["facebook"]["error_class"] == "not_signed_in"
+    assert activities(emu) == []
