@@ -12,20 +12,20 @@ import Testing
     func registeredClient(_ tag: String, _ extra: [String: JSON] = [:]) throws -> (JumpClient, String) {
         let client = try JumpClient(config: emulator.config(extra))
         let email = EmulatorProcess.uniqueEmail(tag)
-        _ = try client.registerTraditional(attributes: ["email": .string(email), "givenName": "Ann"], password: "correct horse 1")
+        _ = try client.capture.registerTraditional(attributes: ["email": .string(email), "givenName": "Ann"], password: "correct horse 1")
         return (client, email)
     }
 
     @Test func syncSendsOnlyChangedAttributesOnce() throws {
         let (client, _) = try registeredClient("sync")
-        let view = try client.recordView()
+        let view = try client.capture.recordView()
         try view.set("/aboutMe", to: "hello")
         try view.set("/primaryAddress/city", to: "Oslo")
         try emulator.admin("DELETE", "/emulator/counters")
-        let result = try client.sync()
+        let result = try client.capture.sync()
         #expect(result.changed == ["/aboutMe", "/primaryAddress/city"])
         #expect(try emulator.counter("POST /entity.update") == 1)
-        #expect(try client.sync().requests == 0)
+        #expect(try client.capture.sync().requests == 0)
         #expect(try emulator.counter("POST /entity.update") == 1)
         let uuid = try #require(try view.value(at: "/uuid").stringValue)
         let stored = try emulator.admin("GET", "/emulator/users/\(uuid)")["user"]
@@ -39,7 +39,7 @@ import Testing
         try emulator.admin("DELETE", "/emulator/counters")
         let failures = Mutex<[String]>([])
         DispatchQueue.concurrentPerform(iterations: 32) { _ in
-            do throws(JumpError) { try client.fetchRecord() } catch { failures.withLock { $0.append(error.message) } }
+            do throws(JumpError) { try client.capture.fetchRecord() } catch { failures.withLock { $0.append(error.message) } }
         }
         let failed = failures.withLock { $0 }
         #expect(failed == [])
@@ -50,7 +50,7 @@ import Testing
         let (client, _) = try registeredClient("race")
         try emulator.admin("POST", "/emulator/faults", ["kind": "delay", "delay_ms": 3000, "path": "/oauth/refresh_access_token", "count": 1])
         let outcome = Mutex<JumpError?>(nil)
-        let refreshing = Thread { do throws(JumpError) { try client.refreshAccessToken() } catch { outcome.withLock { $0 = error } } }
+        let refreshing = Thread { do throws(JumpError) { try client.capture.refreshAccessToken() } catch { outcome.withLock { $0 = error } } }
         refreshing.start()
         Thread.sleep(forTimeInterval: 0.5)
         try client.signOut()
@@ -66,12 +66,12 @@ import Testing
         let (client, email) = try registeredClient("expired")
         let events = Mutex<[ClientEvent]>([])
         client.setEventHandler { event in events.withLock { $0.append(event) } }
-        try client.recordView().set("/aboutMe", to: "unsynced")
+        try client.capture.recordView().set("/aboutMe", to: "unsynced")
         try emulator.admin("POST", "/emulator/reset")  // the server forgets the session
-        let error = #expect(throws: JumpError.self) { try client.sync() }
+        let error = #expect(throws: JumpError.self) { try client.capture.sync() }
         #expect(error?.status == .expired)
         #expect(client.stateJSON()["reauthentication_required"] == true)
-        #expect(try client.recordView().changes()["changed"] == ["/aboutMe"])
+        #expect(try client.capture.recordView().changes()["changed"] == ["/aboutMe"])
         // Computed outside #expect: Swift 6.3.1 can mix up closures written inside the macro.
         let expiredEvents = events.withLock { $0 }.filter { event in
             if case .sessionExpired = event { return true }
@@ -83,11 +83,11 @@ import Testing
 
     @Test func badPasswordAndValidationCarryDetail() throws {
         let (client, email) = try registeredClient("detail")
-        let bad = #expect(throws: JumpError.self) { try client.signIn(user: email, password: "wrong password") }
+        let bad = #expect(throws: JumpError.self) { try client.capture.signIn(user: email, password: "wrong password") }
         #expect(bad?.status == .badCredentials)
         let fresh = try JumpClient(config: emulator.config())
         let invalid = #expect(throws: JumpError.self) {
-            try fresh.registerTraditional(attributes: ["email": .string(email)], password: "short")
+            try fresh.capture.registerTraditional(attributes: ["email": .string(email)], password: "short")
         }
         #expect(invalid?.status == .validation)
         #expect(invalid?.detail["invalid_fields"]?["emailAddress"] != nil)

@@ -54,7 +54,7 @@ final class RecordingTransport: Transport {
         ])
         let uuid = try #require(created["user"]?["uuid"]?.stringValue)
         let client = try client(extra)
-        _ = try client.signIn(user: email, password: FormFlowTests.password)
+        _ = try client.capture.signIn(user: email, password: FormFlowTests.password)
         return (client, email, uuid)
     }
 
@@ -66,9 +66,9 @@ final class RecordingTransport: Transport {
 
     @Test func updateProfileSendsTheEditFormFilledFromTheRecord() throws {
         let (client, _, uuid) = try signedIn("profile")
-        let view = try client.recordView()
+        let view = try client.capture.recordView()
         try view.set("/aboutMe", to: "unsynced before")
-        try client.updateProfile(attributes: ["displayName": "Ann B", "birthday": "1990-05-07"])
+        try client.capture.updateProfile(attributes: ["displayName": "Ann B", "birthday": "1990-05-07"])
 
         let form = try #require(transport.forms(to: "/oauth/update_profile_native").last)
         #expect(form["form"] == "editProfileForm")
@@ -94,7 +94,7 @@ final class RecordingTransport: Transport {
 
     @Test func updateProfileWithoutAttributesSendsTheRecordAsItIs() throws {
         let (client, _, _) = try signedIn("plain")
-        try client.updateProfile()
+        try client.capture.updateProfile()
         let form = try #require(transport.forms(to: "/oauth/update_profile_native").last)
         #expect(form["displayName"] == "Ann" && form["firstName"] == "Ann")
         #expect(form["aboutMe"] == nil)  // null in the record: not sent
@@ -103,41 +103,41 @@ final class RecordingTransport: Transport {
     @Test func updateProfileSucceedsWhenTheRefetchFails() throws {
         let (client, _, uuid) = try signedIn("refetch")
         try emulator.admin("POST", "/emulator/faults", ["kind": "http_500", "path": "/entity", "count": 1])
-        try client.updateProfile(attributes: ["displayName": "Ann D"])
+        try client.capture.updateProfile(attributes: ["displayName": "Ann D"])
         #expect(try storedUser(uuid)["displayName"] == "Ann D")
         // The local record shows the edit; pending, it is sent again (harmlessly) by the next sync.
-        let view = try client.recordView()
+        let view = try client.capture.recordView()
         #expect(try view.value(at: "/displayName") == "Ann D")
         #expect(try view.changes()["changed"] == ["/displayName"])
-        try client.fetchRecord()
+        try client.capture.fetchRecord()
         #expect(try view.changes()["changed"] == [])
     }
 
     @Test func updateProfileClearsFieldsSetToNull() throws {
         let (client, _, uuid) = try signedIn("clear")
-        try client.updateProfile(attributes: ["aboutMe": "to be cleared", "birthday": "1990-05-07"])
-        try client.updateProfile(attributes: ["aboutMe": nil, "birthday": nil])
+        try client.capture.updateProfile(attributes: ["aboutMe": "to be cleared", "birthday": "1990-05-07"])
+        try client.capture.updateProfile(attributes: ["aboutMe": nil, "birthday": nil])
         let form = try #require(transport.forms(to: "/oauth/update_profile_native").last)
         #expect(form["aboutMe"] == "" && form["birthdate[dateselect_year]"] == "" && form["birthdate[dateselect_day]"] == "")
         #expect(form["displayName"] == "Ann")
         let stored = try storedUser(uuid)
         #expect(stored["aboutMe"] == .null && stored["birthday"] == .null && stored["displayName"] == "Ann")
-        #expect(try client.recordView().changes()["changed"] == [])
+        #expect(try client.capture.recordView().changes()["changed"] == [])
     }
 
     @Test func updateProfileValidationKeepsTheLocalRecord() throws {
         let (client, _, uuid) = try signedIn("invalid")
         let long = String(repeating: "x", count: 80)
         let error = #expect(throws: JumpError.self) {
-            try client.updateProfile(attributes: ["displayName": .string(long), "birthday": "2999-01-01"])
+            try client.capture.updateProfile(attributes: ["displayName": .string(long), "birthday": "2999-01-01"])
         }
         #expect(error?.status == .validation)
         #expect(error?.detail["server"]?["code"] == 390)
         #expect(error?.detail["invalid_fields"]?["displayName"]?.arrayValue?.isEmpty == false)
         #expect(error?.detail["invalid_fields"]?["birthdate"]?.arrayValue?.isEmpty == false)
         // Refused values do not linger as edits a later sync would send past the form's rules.
-        #expect(try client.recordView().changes()["changed"] == [])
-        #expect(try client.recordView().value(at: "/displayName") == "Ann")
+        #expect(try client.capture.recordView().changes()["changed"] == [])
+        #expect(try client.capture.recordView().value(at: "/displayName") == "Ann")
         #expect(try storedUser(uuid)["displayName"] == "Ann")
     }
 
@@ -145,7 +145,7 @@ final class RecordingTransport: Transport {
         let long = JSON.string(String(repeating: "x", count: 80))
         func messages(_ locale: String) throws -> JSON? {
             let (client, _, _) = try signedIn("locale", ["captureLocale": .string(locale)])
-            let error = #expect(throws: JumpError.self) { try client.updateProfile(attributes: ["displayName": long]) }
+            let error = #expect(throws: JumpError.self) { try client.capture.updateProfile(attributes: ["displayName": long]) }
             #expect(error?.status == .validation)
             return error?.detail["invalid_fields"]?["displayName"]
         }
@@ -156,31 +156,31 @@ final class RecordingTransport: Transport {
 
     @Test func updateProfileRefusesBadInputBeforeSending() throws {
         let (client, _, _) = try signedIn("refused")
-        let notObject = #expect(throws: JumpError.self) { try client.updateProfile(attributes: ["a", "b"]) }
+        let notObject = #expect(throws: JumpError.self) { try client.capture.updateProfile(attributes: ["a", "b"]) }
         #expect(notObject?.status == .invalidArgument)
-        let unknown = #expect(throws: JumpError.self) { try client.updateProfile(attributes: ["noSuchAttribute": "x"]) }
+        let unknown = #expect(throws: JumpError.self) { try client.capture.updateProfile(attributes: ["noSuchAttribute": "x"]) }
         #expect(unknown?.status == .invalidArgument)
         #expect(unknown?.message.contains("noSuchAttribute") == true)
-        let reserved = #expect(throws: JumpError.self) { try client.updateProfile(attributes: ["uuid": "x"]) }
+        let reserved = #expect(throws: JumpError.self) { try client.capture.updateProfile(attributes: ["uuid": "x"]) }
         #expect(reserved?.status == .invalidArgument)
-        let path = #expect(throws: JumpError.self) { try client.updateProfile(attributes: ["primaryAddress/city": "x"]) }
+        let path = #expect(throws: JumpError.self) { try client.capture.updateProfile(attributes: ["primaryAddress/city": "x"]) }
         #expect(path?.status == .invalidArgument)
         #expect(transport.count(to: "/oauth/update_profile_native") == 0)
 
         try client.signOut()
-        let signedOut = #expect(throws: JumpError.self) { try client.updateProfile(attributes: ["displayName": "x"]) }
+        let signedOut = #expect(throws: JumpError.self) { try client.capture.updateProfile(attributes: ["displayName": "x"]) }
         #expect(signedOut?.status == .notSignedIn)
         #expect(transport.count(to: "/oauth/update_profile_native") == 0)
     }
 
     @Test func attributesOutsideTheFormStayLocalEdits() throws {
         let (client, _, uuid) = try signedIn("outside")
-        try client.updateProfile(attributes: ["displayName": "Ann C", "primaryAddress": ["city": "Oslo"]])
+        try client.capture.updateProfile(attributes: ["displayName": "Ann C", "primaryAddress": ["city": "Oslo"]])
         let form = try #require(transport.forms(to: "/oauth/update_profile_native").last)
         #expect(form.keys.contains { $0.lowercased().contains("city") } == false)
         #expect(try storedUser(uuid)["displayName"] == "Ann C")
-        #expect(try client.recordView().changes()["changed"] == ["/primaryAddress/city"])
-        _ = try client.sync()
+        #expect(try client.capture.recordView().changes()["changed"] == ["/primaryAddress/city"])
+        _ = try client.capture.sync()
         #expect(try storedUser(uuid)["primaryAddress"]?["city"] == "Oslo")
     }
 
@@ -189,13 +189,13 @@ final class RecordingTransport: Transport {
     @Test func changePasswordFillsThePasswordFieldsByRole() throws {
         let (client, email, _) = try signedIn("password")
         let wrong = #expect(throws: JumpError.self) {
-            try client.changePassword(current: "not the password", new: "brand new secret 2")
+            try client.capture.changePassword(current: "not the password", new: "brand new secret 2")
         }
         #expect(wrong?.status == .validation)
         #expect(wrong?.detail["invalid_fields"]?["currentPassword"]?.arrayValue?.isEmpty == false)
         #expect(wrong?.message.contains("not the password") == false)
 
-        try client.changePassword(current: FormFlowTests.password, new: "brand new secret 2")
+        try client.capture.changePassword(current: FormFlowTests.password, new: "brand new secret 2")
         let form = try #require(transport.forms(to: "/oauth/update_profile_native").last)
         #expect(form["form"] == "changePasswordForm")
         #expect(form["currentPassword"] == FormFlowTests.password)
@@ -204,23 +204,23 @@ final class RecordingTransport: Transport {
         #expect(form["response_type"] == nil && form["redirect_uri"] == nil)
 
         let other = try self.client()
-        _ = try other.signIn(user: email, password: "brand new secret 2")
-        let old = #expect(throws: JumpError.self) { try other.signIn(user: email, password: FormFlowTests.password) }
+        _ = try other.capture.signIn(user: email, password: "brand new secret 2")
+        let old = #expect(throws: JumpError.self) { try other.capture.signIn(user: email, password: FormFlowTests.password) }
         #expect(old?.status == .badCredentials)
     }
 
     @Test func changePasswordRefusesEmptyPasswordsLocally() throws {
         let (client, _, _) = try signedIn("empty")
-        let current = #expect(throws: JumpError.self) { try client.changePassword(current: "", new: "x y z 1234") }
+        let current = #expect(throws: JumpError.self) { try client.capture.changePassword(current: "", new: "x y z 1234") }
         #expect(current?.status == .invalidArgument && current?.detail["argument"] == "current_password")
-        let new = #expect(throws: JumpError.self) { try client.changePassword(current: "x y z 1234", new: "") }
+        let new = #expect(throws: JumpError.self) { try client.capture.changePassword(current: "x y z 1234", new: "") }
         #expect(new?.status == .invalidArgument && new?.detail["argument"] == "new_password")
         #expect(transport.count(to: "/oauth/update_profile_native") == 0)
     }
 
     @Test func changePasswordFormNameIsConfigurable() throws {
         let (client, _, _) = try signedIn("formname", ["captureChangePasswordFormName": "noSuchForm"])
-        let error = #expect(throws: JumpError.self) { try client.changePassword(current: "a b c d 1", new: "e f g h 2") }
+        let error = #expect(throws: JumpError.self) { try client.capture.changePassword(current: "a b c d 1", new: "e f g h 2") }
         #expect(error?.status == .notFound && error?.message.contains("noSuchForm") == true)
         #expect(transport.count(to: "/oauth/update_profile_native") == 0)
     }
@@ -230,7 +230,7 @@ final class RecordingTransport: Transport {
     @Test func forgotPasswordSendsTheEmailInTheUserIDField() throws {
         let (_, email, _) = try signedIn("forgot")
         let client = try self.client()  // signed out: no session needed
-        try client.forgotPassword(email: email)
+        try client.capture.forgotPassword(email: email)
         let form = try #require(transport.forms(to: "/oauth/forgot_password_native").last)
         #expect(form["form"] == "forgotPasswordForm" && form["signInEmailAddress"] == email)
         #expect(form["client_id"] == "jump-default-client" && form["locale"] == "en-US")
@@ -241,18 +241,18 @@ final class RecordingTransport: Transport {
 
     @Test func forgotPasswordForAnUnknownEmailIsAFormLevelValidationError() throws {
         let client = try self.client()
-        let error = #expect(throws: JumpError.self) { try client.forgotPassword(email: EmulatorProcess.uniqueEmail("nobody")) }
+        let error = #expect(throws: JumpError.self) { try client.capture.forgotPassword(email: EmulatorProcess.uniqueEmail("nobody")) }
         #expect(error?.status == .validation)
         #expect(error?.detail["server"]?["code"] == 212)
         #expect(error?.detail["invalid_fields"]?["forgotPasswordForm"]?.arrayValue?.isEmpty == false)
-        let empty = #expect(throws: JumpError.self) { try client.forgotPassword(email: "") }
+        let empty = #expect(throws: JumpError.self) { try client.capture.forgotPassword(email: "") }
         #expect(empty?.status == .invalidArgument && empty?.detail["argument"] == "email")
     }
 
     @Test func resendVerificationSendsTheResendForm() throws {
         let (_, email, _) = try signedIn("verify")
         let client = try self.client()
-        try client.resendVerificationEmail(email: email)
+        try client.capture.resendVerificationEmail(email: email)
         let form = try #require(transport.forms(to: "/oauth/verify_email_native").last)
         #expect(form["form"] == "resendVerificationForm" && form["signInEmailAddress"] == email)
         #expect(form["response_type"] == "token" && form["redirect_uri"] == emulator.url)

@@ -20,7 +20,7 @@ import Testing
                                                                      "record": record])
         let uuid = try #require(created["user"]?["uuid"]?.stringValue)
         let client = try JumpClient(config: emulator.config(storage: storage))
-        _ = try client.signIn(user: email, password: "correct horse 1")
+        _ = try client.capture.signIn(user: email, password: "correct horse 1")
         try emulator.admin("DELETE", "/emulator/counters")
         return (client, uuid, email)
     }
@@ -36,13 +36,13 @@ import Testing
 
     @Test func rootElementAndPluralAreThreeRequests() throws {
         let (client, uuid, _) = try signedIn()
-        let view = try client.recordView()
+        let view = try client.capture.recordView()
         let first = try #require(try view.elementPaths("/photos").first)
         try view.set("/aboutMe", to: "a")
         try view.set(first + "/value", to: "c.png")
         let added = try view.append(["status": "hi"], to: "/statuses")
         #expect(added == "/statuses#-1")
-        let result = try client.sync()
+        let result = try client.capture.sync()
         #expect(result.requests == 3)
         #expect(try entityCalls() == ["POST /entity.update": 2, "POST /entity.replace": 1])
         let match = result.renamed.first { $0.0 == added }?.1
@@ -55,11 +55,11 @@ import Testing
 
     @Test func nestedPluralAndRemoval() throws {
         let (client, uuid, _) = try signedIn()
-        let view = try client.recordView()
+        let view = try client.capture.recordView()
         let profile = try #require(try view.elementPaths("/profiles").first)
         _ = try view.append(["displayName": "Cy"], to: profile + "/friends")
         try view.remove(try #require(try view.elementPaths("/photos").last))
-        _ = try client.sync()
+        _ = try client.capture.sync()
         #expect(try entityCalls() == ["POST /entity.replace": 1, "POST /entity.delete": 1])
         let stored = try emulator.admin("GET", "/emulator/users/\(uuid)")["user"]
         #expect(stored?["photos"]?.arrayValue?.count == 1)
@@ -70,35 +70,35 @@ import Testing
         let storage = NSTemporaryDirectory() + "jump-journal-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: storage) }
         let (first, _, _) = try signedIn(storage: storage)
-        try first.recordView().set("/aboutMe", to: "offline")
-        _ = try first.recordView().append(["value": "c.png"], to: "/photos")
-        let pending = try first.recordView().changes()
+        try first.capture.recordView().set("/aboutMe", to: "offline")
+        _ = try first.capture.recordView().append(["value": "c.png"], to: "/photos")
+        let pending = try first.capture.recordView().changes()
         let second = try JumpClient(config: emulator.config(storage: storage))
-        #expect(try second.recordView().changes() == pending)
-        _ = try second.sync()
+        #expect(try second.capture.recordView().changes() == pending)
+        _ = try second.capture.sync()
         #expect(try entityCalls() == ["POST /entity.update": 1, "POST /entity.replace": 1])
         let third = try JumpClient(config: emulator.config(storage: storage))
-        #expect(try third.sync().requests == 0)
+        #expect(try third.capture.sync().requests == 0)
     }
 
     @Test func conflictKeepsTheLocalValue() throws {
         let (mine, _, email) = try signedIn()
         let theirs = try JumpClient(config: emulator.config())
-        _ = try theirs.signIn(user: email, password: "correct horse 1")
-        try theirs.recordView().set("/aboutMe", to: "theirs")
-        _ = try theirs.sync()
-        try mine.recordView().set("/aboutMe", to: "mine")
-        let error = #expect(throws: JumpError.self) { try mine.fetchRecord() }
+        _ = try theirs.capture.signIn(user: email, password: "correct horse 1")
+        try theirs.capture.recordView().set("/aboutMe", to: "theirs")
+        _ = try theirs.capture.sync()
+        try mine.capture.recordView().set("/aboutMe", to: "mine")
+        let error = #expect(throws: JumpError.self) { try mine.capture.fetchRecord() }
         #expect(error?.status == .conflict)
         #expect(error?.detail["conflicts"]?.arrayValue?.first?["path"] == "/aboutMe")
-        #expect(try mine.recordView().value(at: "/aboutMe") == "mine")
+        #expect(try mine.capture.recordView().value(at: "/aboutMe") == "mine")
     }
 
     @Test func schemaRefusesBeforeAnyRequest() throws {
         let (client, _, _) = try signedIn()
-        try client.loadSchema()
+        try client.capture.loadSchema()
         try emulator.admin("DELETE", "/emulator/counters")
-        let view = try client.recordView()
+        let view = try client.capture.recordView()
         let error = #expect(throws: JumpError.self) { try view.set("/birthday", to: "not a date") }
         #expect(error?.detail["argument"] == "/birthday")
         #expect(throws: JumpError.self) { try view.append(["nope": 1], to: "/photos") }

@@ -49,7 +49,7 @@ import Testing
     }
 
     @Test func credentialAndGistRoundTripWithoutSecretsInTheGist() throws {
-        let session = TokenSession(userID: "u", teamID: "t", environment: try TokenEnvironment(name: "dev", region: "us"),
+        let session = TokenGrant(userID: "u", teamID: "t", environment: try TokenEnvironment(name: "dev", region: "us"),
                                    accessToken: "secret-access", refreshToken: "secret-refresh", expiresAt: 5,
                                    pendingReauthentication: true)
         let state = TokenState(credential: .token(session), externalUserID: "app-1")

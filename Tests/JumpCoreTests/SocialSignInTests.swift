@@ -350,7 +350,7 @@ struct FakeBrowser {
     }
 
     func identifiers(_ client: JumpClient) throws -> [String] {
-        try client.linkedProfiles().arrayValue?.compactMap { $0["identifier"]?.stringValue } ?? []
+        try client.capture.linkedProfiles().arrayValue?.compactMap { $0["identifier"]?.stringValue } ?? []
     }
 
     func serverIdentifiers(_ uuid: String) throws -> [String] {
@@ -390,7 +390,7 @@ struct FakeBrowser {
         let elsewhere = emulator.url + "/elsewhere?state=" + next.state + "&token=x"
         let wrong = #expect(throws: JumpError.self) { try client.completeSocialSignIn(url: elsewhere) }
         #expect(wrong?.detail["reason"] == "wrong_location")
-        #expect(try client.linkedProfiles().arrayValue?.count == 1)
+        #expect(try client.capture.linkedProfiles().arrayValue?.count == 1)
 
         // The same identity from another installation: the same account.
         let other = try self.client(thin: true)
@@ -418,19 +418,19 @@ struct FakeBrowser {
 
         var missing = prereg.objectValue ?? [:]
         missing["email"] = nil
-        let invalid = #expect(throws: JumpError.self) { try client.registerSocial(token: token, attributes: .object(missing)) }
+        let invalid = #expect(throws: JumpError.self) { try client.capture.registerSocial(token: token, attributes: .object(missing)) }
         #expect(invalid?.status == .validation)
         #expect(invalid?.detail["invalid_fields"]?["emailAddress"]?.arrayValue?.isEmpty == false)
         #expect(!client.isSignedIn)
 
-        let registered = try client.registerSocial(token: token, attributes: prereg)
+        let registered = try client.capture.registerSocial(token: token, attributes: prereg)
         #expect(registered.isNew)
         let uuid = try #require(registered.uuid)
         let form = try #require(transport.forms(to: "/oauth/register_native").last)
         #expect(form["form"] == "socialRegistrationForm" && form["token"] == token && form["emailAddress"] == email)
         #expect(try identifiers(client) == [ident.identifier])
         #expect(try serverIdentifiers(uuid) == [ident.identifier])
-        #expect(try client.recordView().value(at: "/email") == .string(email))
+        #expect(try client.capture.recordView().value(at: "/email") == .string(email))
     }
 
     @Test func mergeRequiredThenMergeThroughTheExistingProvider() throws {
@@ -473,7 +473,7 @@ struct FakeBrowser {
         }
         #expect(error?.status == .mergeRequired && error?.detail["existing_provider"] == "capture")
         let mergeToken = try #require(error?.detail["merge_token"]?.stringValue)
-        let result = try client.signIn(user: email, password: password, mergeToken: mergeToken)
+        let result = try client.capture.signIn(user: email, password: password, mergeToken: mergeToken)
         #expect(result.uuid == uuid)
         #expect(transport.forms(to: "/oauth/auth_native_traditional").last?["merge_token"] == mergeToken)
         #expect(try identifiers(client) == [identifier])
@@ -487,10 +487,10 @@ struct FakeBrowser {
                                                        tokenSecret: nil)
         let uuid = try #require(first["uuid"]?.stringValue)
         let facebook = try #require(try identifiers(client).first)
-        #expect(try client.recordView().value(at: "/password") == .null)
+        #expect(try client.capture.recordView().value(at: "/password") == .null)
 
         // The only identity of a password-less account: refused here, nothing sent.
-        let refused = #expect(throws: JumpError.self) { try client.unlinkAccount(identifier: facebook) }
+        let refused = #expect(throws: JumpError.self) { try client.capture.unlinkAccount(identifier: facebook) }
         #expect(refused?.status == .invalidArgument && refused?.detail["reason"] == "last_identity")
         #expect(transport.count(to: "/oauth/unlink_account_native") == 0)
 
@@ -502,13 +502,13 @@ struct FakeBrowser {
         #expect(Set(try identifiers(client)) == [facebook, google])
         #expect(transport.forms(to: "/oauth/link_account_native").last?["access_token"]?.isEmpty == false)
 
-        try client.unlinkAccount(identifier: facebook)
+        try client.capture.unlinkAccount(identifier: facebook)
         #expect(transport.forms(to: "/oauth/unlink_account_native").last?["identifier_to_remove"] == facebook)
         #expect(try identifiers(client) == [google])
         #expect(try serverIdentifiers(uuid) == [google])
-        let last = #expect(throws: JumpError.self) { try client.unlinkAccount(identifier: google) }
+        let last = #expect(throws: JumpError.self) { try client.capture.unlinkAccount(identifier: google) }
         #expect(last?.detail["reason"] == "last_identity")
-        let unknown = #expect(throws: JumpError.self) { try client.unlinkAccount(identifier: "https://nobody.example/1") }
+        let unknown = #expect(throws: JumpError.self) { try client.capture.unlinkAccount(identifier: "https://nobody.example/1") }
         #expect(unknown?.status == .notFound)
         #expect(transport.count(to: "/oauth/unlink_account_native") == 1)
     }
@@ -518,13 +518,13 @@ struct FakeBrowser {
         let created = try emulator.admin("POST", "/emulator/users", ["email": .string(email), "password": "correct horse 1"])
         let uuid = try #require(created["user"]?["uuid"]?.stringValue)
         let client = try client()
-        _ = try client.signIn(user: email, password: "correct horse 1")
+        _ = try client.capture.signIn(user: email, password: "correct horse 1")
         let ident = try identity("twitter", name: "Pw Only", email: EmulatorProcess.uniqueEmail("pwonly.t"))
         let begun = try client.beginSocialSignIn(provider: "twitter", options: ["link": true])
         let linked = try client.completeSocialSignIn(url: try browser.press(begun.url, "value", ident.id))
         #expect(linked["outcome"] == "linked" && linked["identifier"] == .string(ident.identifier))
         #expect(try serverIdentifiers(uuid) == [ident.identifier])
-        try client.unlinkAccount(identifier: ident.identifier)
+        try client.capture.unlinkAccount(identifier: ident.identifier)
         #expect(try identifiers(client).isEmpty)
         #expect(try serverIdentifiers(uuid).isEmpty)
     }

@@ -39,21 +39,18 @@ public func jump_client_is_signed_in(_ client: OpaquePointer?) -> Int32 {
 public func jump_client_restore(_ client: OpaquePointer?) -> Int32 {
     abiCall { () throws(ABIError) in
         let box = try clientBox(client)
-        var failure: JumpError?
-        do throws(JumpError) { try box.client.restore() } catch { failure = error }
-        do throws(JumpError) { try box.client.restoreCredential() } catch { failure = failure ?? error }
-        if let failure { throw failure }
+        try box.client.restoreAll()
     }
 }
 
 @_cdecl("jump_client_erase_quarantine")
 public func jump_client_erase_quarantine(_ client: OpaquePointer?) -> Int32 {
-    abiCall { () throws(ABIError) in try clientBox(client).client.eraseQuarantine() }
+    abiCall { () throws(ABIError) in try clientBox(client).client.capture.eraseQuarantine() }
 }
 
 @_cdecl("jump_client_load_flow")
 public func jump_client_load_flow(_ client: OpaquePointer?) -> Int32 {
-    abiCall { () throws(ABIError) in _ = try clientBox(client).client.loadFlow(force: true) }
+    abiCall { () throws(ABIError) in _ = try clientBox(client).client.capture.loadFlow(force: true) }
 }
 
 // MARK: - Registration and sign-in
@@ -83,7 +80,7 @@ private func register(_ client: OpaquePointer?, _ password: UnsafePointer<CChar>
         let box = try clientBox(client)
         let fields = try attributes()
         let secret = try Marshal.string(password, "password")
-        try Marshal.write(try box.client.registerTraditional(attributes: fields, password: secret).json, to: out)
+        try Marshal.write(try box.client.capture.registerTraditional(attributes: fields, password: secret).json, to: out)
     }
 }
 
@@ -98,7 +95,7 @@ public func jump_client_register_traditional_async(
         let fields = try Marshal.json(attributes, "attributes_json")
         let secret = try Marshal.string(password, "password")
         return { client, cancellation throws(JumpError) in
-            try client.registerTraditional(attributes: fields, password: secret, cancellation: cancellation).json
+            try client.capture.registerTraditional(attributes: fields, password: secret, cancellation: cancellation).json
         }
     }
 }
@@ -113,7 +110,7 @@ public func jump_client_sign_in(
         let box = try clientBox(client)
         let name = try Marshal.string(user, "user")
         let secret = try Marshal.string(password, "password")
-        try Marshal.write(try box.client.signIn(user: name, password: secret).json, to: out)
+        try Marshal.write(try box.client.capture.signIn(user: name, password: secret).json, to: out)
     }
 }
 
@@ -128,7 +125,7 @@ public func jump_client_sign_in_async(
         let name = try Marshal.string(user, "user")
         let secret = try Marshal.string(password, "password")
         return { client, cancellation throws(JumpError) in
-            try client.signIn(user: name, password: secret, cancellation: cancellation).json
+            try client.capture.signIn(user: name, password: secret, cancellation: cancellation).json
         }
     }
 }
@@ -144,7 +141,7 @@ public func jump_client_sign_out(_ client: OpaquePointer?) -> Int32 {
 public func jump_client_record(_ client: OpaquePointer?, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
     abiCall { () throws(ABIError) in
         let out = try Marshal.prepare(out)
-        let view = try clientBox(client).client.recordView()
+        let view = try clientBox(client).client.capture.recordView()
         guard let handle = HandleRegistry.shared.register(RecordBox(view), as: .record) else {
             throw .internal("could not register a jump_record handle")
         }
@@ -154,12 +151,12 @@ public func jump_client_record(_ client: OpaquePointer?, _ out: UnsafeMutablePoi
 
 @_cdecl("jump_client_load_schema")
 public func jump_client_load_schema(_ client: OpaquePointer?) -> Int32 {
-    abiCall { () throws(ABIError) in try clientBox(client).client.loadSchema() }
+    abiCall { () throws(ABIError) in try clientBox(client).client.capture.loadSchema() }
 }
 
 @_cdecl("jump_client_fetch_record")
 public func jump_client_fetch_record(_ client: OpaquePointer?) -> Int32 {
-    abiCall { () throws(ABIError) in try clientBox(client).client.fetchRecord() }
+    abiCall { () throws(ABIError) in try clientBox(client).client.capture.fetchRecord() }
 }
 
 @_cdecl("jump_client_fetch_record_async")
@@ -170,7 +167,7 @@ public func jump_client_fetch_record_async(
     AsyncLaunch.start("fetch_record", client: client, callback: callback, userdata: userdata,
                       userdataFree: userdataFree, request: request) { () throws(ABIError) in
         { client, cancellation throws(JumpError) in
-            try client.fetchRecord(cancellation: cancellation)
+            try client.capture.fetchRecord(cancellation: cancellation)
             return [:]
         }
     }
@@ -180,7 +177,7 @@ public func jump_client_fetch_record_async(
 public func jump_client_sync(_ client: OpaquePointer?, _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
     abiCall { () throws(ABIError) in
         out?.pointee = nil
-        try Marshal.write(try clientBox(client).client.sync().json, to: out)
+        try Marshal.write(try clientBox(client).client.capture.sync().json, to: out)
     }
 }
 
@@ -191,7 +188,7 @@ public func jump_client_sync_async(
 ) -> Int32 {
     AsyncLaunch.start("sync", client: client, callback: callback, userdata: userdata,
                       userdataFree: userdataFree, request: request) { () throws(ABIError) in
-        { client, cancellation throws(JumpError) in try client.sync(cancellation: cancellation).json }
+        { client, cancellation throws(JumpError) in try client.capture.sync(cancellation: cancellation).json }
     }
 }
 
@@ -200,7 +197,7 @@ public func jump_client_access_token(_ client: OpaquePointer?, _ out: UnsafeMuta
     abiCall { () throws(ABIError) in
         let out = try Marshal.prepare(out)
         let client = try clientBox(client).client
-        out.pointee = try Marshal.copy(client.hasTokenSession ? try client.tokenAccessToken() : try client.accessToken())
+        out.pointee = try Marshal.copy(try client.currentAccessToken())
     }
 }
 
@@ -208,7 +205,7 @@ public func jump_client_access_token(_ client: OpaquePointer?, _ out: UnsafeMuta
 public func jump_client_refresh_access_token(_ client: OpaquePointer?) -> Int32 {
     abiCall { () throws(ABIError) in
         let client = try clientBox(client).client
-        if client.hasTokenSession { try client.refreshTokenSession() } else { try client.refreshAccessToken() }
+        try client.refreshCurrentAccessToken()
     }
 }
 

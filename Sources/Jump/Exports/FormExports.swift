@@ -12,7 +12,7 @@ private func optionalAttributes(_ pointer: UnsafePointer<CChar>?) throws(ABIErro
 public func jump_client_update_profile(_ client: OpaquePointer?, _ attributes: UnsafePointer<CChar>?) -> Int32 {
     abiCall { () throws(ABIError) in
         let target = try jumpClient(client)
-        try target.updateProfile(attributes: try optionalAttributes(attributes))
+        try target.capture.updateProfile(attributes: try optionalAttributes(attributes))
     }
 }
 
@@ -26,7 +26,7 @@ public func jump_client_update_profile_async(
                       userdataFree: userdataFree, request: request) { () throws(ABIError) in
         let edits = try optionalAttributes(attributes)
         return { client, cancellation throws(JumpError) in
-            try client.updateProfile(attributes: edits, cancellation: cancellation)
+            try client.capture.updateProfile(attributes: edits, cancellation: cancellation)
             return [:]
         }
     }
@@ -40,7 +40,7 @@ public func jump_client_change_password(
         let target = try jumpClient(client)
         let current = try Marshal.string(currentPassword, "current_password")
         let new = try Marshal.string(newPassword, "new_password")
-        try target.changePassword(current: current, new: new)
+        try target.capture.changePassword(current: current, new: new)
     }
 }
 
@@ -55,7 +55,7 @@ public func jump_client_change_password_async(
         let current = try Marshal.string(currentPassword, "current_password")
         let new = try Marshal.string(newPassword, "new_password")
         return { client, cancellation throws(JumpError) in
-            try client.changePassword(current: current, new: new, cancellation: cancellation)
+            try client.capture.changePassword(current: current, new: new, cancellation: cancellation)
             return [:]
         }
     }
@@ -65,7 +65,7 @@ public func jump_client_change_password_async(
 public func jump_client_forgot_password(_ client: OpaquePointer?, _ email: UnsafePointer<CChar>?) -> Int32 {
     abiCall { () throws(ABIError) in
         let target = try jumpClient(client)
-        try target.forgotPassword(email: try Marshal.string(email, "email"))
+        try target.capture.forgotPassword(email: try Marshal.string(email, "email"))
     }
 }
 
@@ -79,7 +79,7 @@ public func jump_client_forgot_password_async(
                       userdataFree: userdataFree, request: request) { () throws(ABIError) in
         let address = try Marshal.string(email, "email")
         return { client, cancellation throws(JumpError) in
-            try client.forgotPassword(email: address, cancellation: cancellation)
+            try client.capture.forgotPassword(email: address, cancellation: cancellation)
             return [:]
         }
     }
@@ -89,7 +89,7 @@ public func jump_client_forgot_password_async(
 public func jump_client_resend_verification_email(_ client: OpaquePointer?, _ email: UnsafePointer<CChar>?) -> Int32 {
     abiCall { () throws(ABIError) in
         let target = try jumpClient(client)
-        try target.resendVerificationEmail(email: try Marshal.string(email, "email"))
+        try target.capture.resendVerificationEmail(email: try Marshal.string(email, "email"))
     }
 }
 
@@ -103,7 +103,7 @@ public func jump_client_resend_verification_email_async(
                       userdataFree: userdataFree, request: request) { () throws(ABIError) in
         let address = try Marshal.string(email, "email")
         return { client, cancellation throws(JumpError) in
-            try client.resendVerificationEmail(email: address, cancellation: cancellation)
+            try client.capture.resendVerificationEmail(email: address, cancellation: cancellation)
             return [:]
         }
     }

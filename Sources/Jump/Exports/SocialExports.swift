@@ -15,7 +15,7 @@ public func jump_client_load_engage_config(
     abiCall { () throws(ABIError) in
         out?.pointee = nil
         let target = try jumpClient(client)
-        try Marshal.write(try target.loadEngageConfig().json, to: out)
+        try Marshal.write(try target.engage.loadEngageConfig().json, to: out)
     }
 }
 
@@ -23,7 +23,7 @@ public func jump_client_load_engage_config(
 public func jump_client_providers(_ client: OpaquePointer?, _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
     abiCall { () throws(ABIError) in
         let target = try Marshal.prepare(out, "out_json")
-        let providers = try jumpClient(client).providers()
+        let providers = try jumpClient(client).engage.providers()
         target.pointee = try Marshal.copy(Jansson.serialize(providers))
     }
 }
@@ -111,7 +111,7 @@ public func jump_client_social_sign_in_native_async(
 public func jump_client_set_token_url(_ client: OpaquePointer?, _ url: UnsafePointer<CChar>?) -> Int32 {
     abiCall { () throws(ABIError) in
         let jump = try jumpClient(client)
-        try jump.setTokenURL(try Marshal.optionalString(url, "url"))
+        try jump.engage.setTokenURL(try Marshal.optionalString(url, "url"))
     }
 }
 
@@ -125,7 +125,7 @@ public func jump_client_register_social(
         let jump = try jumpClient(client)
         let registrationToken = try Marshal.string(token, "social_registration_token")
         let record = try Marshal.json(attributes, "attributes_json")
-        try Marshal.write(try jump.registerSocial(token: registrationToken, attributes: record).json, to: out)
+        try Marshal.write(try jump.capture.registerSocial(token: registrationToken, attributes: record).json, to: out)
     }
 }
 
@@ -140,7 +140,7 @@ public func jump_client_register_social_async(
         let registrationToken = try Marshal.string(token, "social_registration_token")
         let record = try Marshal.json(attributes, "attributes_json")
         return { client, cancellation throws(JumpError) in
-            try client.registerSocial(token: registrationToken, attributes: record, cancellation: cancellation).json
+            try client.capture.registerSocial(token: registrationToken, attributes: record, cancellation: cancellation).json
         }
     }
 }
@@ -156,7 +156,7 @@ public func jump_client_sign_in_merge(
         let name = try Marshal.string(user, "user")
         let secret = try Marshal.string(password, "password")
         let merge = try Marshal.string(mergeToken, "merge_token")
-        try Marshal.write(merged(try jump.signIn(user: name, password: secret, mergeToken: merge)), to: out)
+        try Marshal.write(merged(try jump.capture.signIn(user: name, password: secret, mergeToken: merge)), to: out)
     }
 }
 
@@ -173,7 +173,7 @@ public func jump_client_sign_in_merge_async(
         let secret = try Marshal.string(password, "password")
         let merge = try Marshal.string(mergeToken, "merge_token")
         return { client, cancellation throws(JumpError) in
-            merged(try client.signIn(user: name, password: secret, mergeToken: merge, cancellation: cancellation))
+            merged(try client.capture.signIn(user: name, password: secret, mergeToken: merge, cancellation: cancellation))
         }
     }
 }
@@ -188,7 +188,7 @@ private func merged(_ result: SignInResult) -> JSON {
 public func jump_client_linked_profiles(_ client: OpaquePointer?, _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
     abiCall { () throws(ABIError) in
         let target = try Marshal.prepare(out, "out_json")
-        let profiles = try jumpClient(client).linkedProfiles()
+        let profiles = try jumpClient(client).capture.linkedProfiles()
         target.pointee = try Marshal.copy(Jansson.serialize(profiles))
     }
 }
@@ -197,7 +197,7 @@ public func jump_client_linked_profiles(_ client: OpaquePointer?, _ out: UnsafeM
 public func jump_client_unlink_account(_ client: OpaquePointer?, _ identifier: UnsafePointer<CChar>?) -> Int32 {
     abiCall { () throws(ABIError) in
         let jump = try jumpClient(client)
-        try jump.unlinkAccount(identifier: try Marshal.string(identifier, "identifier"))
+        try jump.capture.unlinkAccount(identifier: try Marshal.string(identifier, "identifier"))
     }
 }
 
@@ -211,7 +211,7 @@ public func jump_client_unlink_account_async(
                       userdataFree: userdataFree, request: request) { () throws(ABIError) in
         let text = try Marshal.string(identifier, "identifier")
         return { client, cancellation throws(JumpError) in
-            try client.unlinkAccount(identifier: text, cancellation: cancellation)
+            try client.capture.unlinkAccount(identifier: text, cancellation: cancellation)
             return [:]
         }
     }
@@ -318,6 +318,6 @@ public func jump_client_share_content(
         let target = try Marshal.prepare(out, "out_json")
         let jump = try jumpClient(client)
         let object = try Marshal.json(activity, "activity_json")
-        target.pointee = try Marshal.copy(Jansson.serialize(try jump.shareContent(activity: object)))
+        target.pointee = try Marshal.copy(Jansson.serialize(try jump.engage.shareContent(activity: object)))
     }
 }

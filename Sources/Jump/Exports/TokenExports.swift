@@ -19,7 +19,7 @@ public func jump_client_sign_in_with_token(_ client: OpaquePointer?, _ token: Un
     abiCall { () throws(ABIError) in
         out?.pointee = nil
         let target = try jumpClient(client)
-        let result = try target.signIn(signInToken: try Marshal.string(token, "sign_in_token"))
+        let result = try target.tokens.signIn(signInToken: try Marshal.string(token, "sign_in_token"))
         try Marshal.write(result, to: out)
     }
 }
@@ -33,7 +33,7 @@ public func jump_client_sign_in_with_token_async(
     AsyncLaunch.start("sign_in_with_token", client: client, callback: callback, userdata: userdata,
                       userdataFree: userdataFree, request: request) { () throws(ABIError) in
         let raw = try Marshal.string(token, "sign_in_token")
-        return { client, cancellation throws(JumpError) in try client.signIn(signInToken: raw, cancellation: cancellation) }
+        return { client, cancellation throws(JumpError) in try client.tokens.signIn(signInToken: raw, cancellation: cancellation) }
     }
 }
 
@@ -44,7 +44,7 @@ public func jump_client_use_api_key(_ client: OpaquePointer?, _ key: UnsafePoint
         let target = try jumpClient(client)
         let place = try TokenEnvironment(name: try Marshal.string(environment, "environment"),
                                          region: try Marshal.string(region, "region"))
-        try target.useAPIKey(try Marshal.string(key, "api_key"), userID: try Marshal.optionalString(user, "user_id"),
+        try target.tokens.useAPIKey(try Marshal.string(key, "api_key"), userID: try Marshal.optionalString(user, "user_id"),
                              environment: place)
     }
 }
@@ -53,7 +53,7 @@ public func jump_client_use_api_key(_ client: OpaquePointer?, _ key: UnsafePoint
 public func jump_client_status(_ client: OpaquePointer?, _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
     abiCall { () throws(ABIError) in
         let out = try Marshal.prepare(out)
-        try Marshal.write(try jumpClient(client).tokenStatusJSON(), to: out)
+        try Marshal.write(try jumpClient(client).tokens.tokenStatusJSON(), to: out)
     }
 }
 

@@ -12,8 +12,8 @@ extension JumpClient {
     public func identifyExternalUser(_ externalID: String, cancellation: Cancellation? = nil,
                                      authenticate: Authenticate) throws(JumpError) -> JSON {
         guard !externalID.isEmpty else { throw .invalidArgument("the external user id is empty", argument: "external_user_id") }
-        return try credentialGate.withLock { _ throws(JumpError) -> JSON in
-            let current = try state.withLock { s throws(JumpError) in try requireTokens(s) }
+        return try tokens.credentialGate.withLock { _ throws(JumpError) -> JSON in
+            let current = try tokens.state.withLock { s throws(JumpError) in try tokens.requireTokens(s) }
             if current.externalUserID == externalID, current.credential != nil {
                 return ["action": "none", "user_id": .optional(current.credential?.userID)]
             }
@@ -26,14 +26,14 @@ extension JumpClient {
                 }
                 let token = try SignInToken(raw)
                 if let user = current.credential?.userID {
-                    if JumpClient.mismatch(user, current.credential?.environment ?? token.environment, token) != nil {
+                    if TokenSession.mismatch(user, current.credential?.environment ?? token.environment, token) != nil {
                         try signOut()
                         action = "switched"
                     } else {
                         action = "kept"
                     }
                 }
-                let result = try signInLocked(token, cancellation: cancellation)
+                let result = try tokens.signInLocked(token, cancellation: cancellation)
                 if result["changed"] == true && action == "kept" { action = "reauthenticated" }
             case "api_key":
                 guard let key = request["api_key"]?.stringValue, !key.isEmpty else {
@@ -50,14 +50,14 @@ extension JumpClient {
                         action = "switched"
                     }
                 }
-                try useAPIKeyLocked(key, userID: user, environment: environment)
+                try tokens.useAPIKeyLocked(key, userID: user, environment: environment)
             default:
                 throw .invalidArgument("the authenticate callback's answer has no type \"sign_in_token\" or \"api_key\"",
                                        argument: "type")
             }
-            let status = state.withLock { s -> TokenStatus in
+            let status = tokens.state.withLock { s -> TokenStatus in
                 s.tokens.externalUserID = externalID
-                persistCredential(&s)
+                tokens.persistCredential(&s)
                 return TokenStatus(s.tokens)
             }
             emit(.statusChanged(status))

@@ -25,7 +25,18 @@ extension JumpClient {
 
     /// Whether the client holds a credential besides a web-login token.
     private var hasCredential: Bool {
-        state.withLock { $0.tokens.credential != nil || $0.session != nil || $0.credentialRestoreError != nil }
+        tokens.holdsCredential || capture.isSignedIn
+    }
+
+    /// The access token of the credential a token call is about: the sign-in-token session's when there is
+    /// one (or its credential could not be read), else the Capture session's.
+    public func currentAccessToken(cancellation: Cancellation? = nil) throws(JumpError) -> String {
+        hasTokenSession ? try tokens.tokenAccessToken(cancellation: cancellation) : try capture.accessToken(cancellation: cancellation)
+    }
+
+    /// Refreshes that credential's access token now, whatever its age.
+    public func refreshCurrentAccessToken() throws(JumpError) {
+        if hasTokenSession { try tokens.refreshTokenSession() } else { try capture.refreshAccessToken() }
     }
 
     private enum Credential {
@@ -52,7 +63,7 @@ extension JumpClient {
             throw .invalidArgument("header '\(name)' is set by libjump from the client's credential", argument: "headers")
         }
         // A web-login token goes to its own origin only, and is used for URLs there.
-        if let web = state.withLock({ $0.webLogin }),
+        if let web = webLogin.withLock({ $0 }),
            url.lowercased().hasPrefix(web.origin.lowercased()) || (url.hasPrefix("/") && !hasCredential) {
             return try send(verb, url, headers, body, .webBearer(web.token, base: web.origin), cancellation: cancellation)
         }
@@ -60,30 +71,31 @@ extension JumpClient {
         let response = try send(verb, url, headers, body, credential, cancellation: cancellation)
         guard response.status == 401 else { return response }
         switch credential {
-        case .bearer(_, _, let refreshToken?): try refreshTokenSession(replacing: refreshToken)
-        case .captureBearer(let token, _): _ = try refresh(replacing: token)
+        case .bearer(_, _, let refreshToken?): try tokens.refreshTokenSession(replacing: refreshToken)
+        case .captureBearer(let token, _): _ = try capture.refresh(replacing: token)
         default: return response
         }
         return try send(verb, url, headers, body, try currentCredential(cancellation: cancellation), cancellation: cancellation)
     }
 
     private func currentCredential(cancellation: Cancellation?) throws(JumpError) -> Credential {
-        let (tokens, hasCapture) = try state.withLock { s throws(JumpError) in (try requireTokens(s), s.session != nil) }
-        switch tokens.credential {
+        let held = try tokens.state.withLock { s throws(JumpError) in try tokens.requireTokens(s) }
+        let hasCapture = capture.isSignedIn
+        switch held.credential {
         case .token(let t)?:
-            let access = try tokenAccessToken(cancellation: cancellation)
-            let refreshable = state.withLock { s -> String? in
+            let access = try tokens.tokenAccessToken(cancellation: cancellation)
+            let refreshable = tokens.state.withLock { s -> String? in
                 if case .token(let now)? = s.tokens.credential { return now.refreshToken }
                 return nil
             }
-            return .bearer(access, base: apiBase(for: t.environment), refreshable: refreshable)
+            return .bearer(access, base: tokens.apiBase(for: t.environment), refreshable: refreshable)
         case .apiKey(let k)?:
-            return .apiKey(k.apiKey, base: apiBase(for: k.environment))
+            return .apiKey(k.apiKey, base: tokens.apiBase(for: k.environment))
         case nil:
             guard hasCapture, let base = settings.base?.base else {
                 throw JumpError(.notSignedIn, "the client holds no credential (sign in, or use an API key)")
             }
-            return .captureBearer(try accessToken(cancellation: cancellation), base: base)
+            return .captureBearer(try capture.accessToken(cancellation: cancellation), base: base)
         }
     }
 

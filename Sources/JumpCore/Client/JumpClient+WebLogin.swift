@@ -36,7 +36,7 @@ extension JumpClient {
                             detail: ["argument": "cookies"])
         }
         let origin = JumpClient.origin(of: page.base)
-        state.withLock { $0.webLogin = WebLogin(token: token, origin: origin) }
+        webLogin.withLock { $0 = WebLogin(token: token, origin: origin) }
         return token
     }
 }

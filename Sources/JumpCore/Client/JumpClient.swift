@@ -1,198 +1,103 @@
 import Synchronization
 
-/// One app installation's session with Capture. Thread-safe: state changes happen under one lock, network
-/// calls happen outside it, and results are applied only if the session they belong to still exists.
+/// One app installation's client: a thin front over one owner per credential (design.md §7). The Capture
+/// session, the sign-in-token session and the Engage side each own their state, their entries on storage,
+/// their generation and their refresh flight; the client chooses which credential a request carries,
+/// signs out of all of them at once, and delivers their events. Thread-safe.
 public final class JumpClient: Sendable {
     public typealias EventHandler = @Sendable (ClientEvent) -> Void
 
     public let config: JumpConfig
     let settings: CaptureSettings
-    let capture: CaptureAPI
+    let engageSettings: EngageSettings
     let transport: any Transport
-    let store: any SessionStore
-    let flowStore: (any SessionStore)?
-    /// The record edits made since the session was last saved whole (see RecordJournal).
-    let journalStore: any SessionStore
-    let schemaStore: (any SessionStore)?
-    /// The sign-in-token / API-key credential (secrets) and its secret-free gist.
-    let credentialStore: any SessionStore
-    let gistStore: any SessionStore
-    /// Engage: its settings, the cached app configuration and the device tokens of browser sign-ins.
-    let engage: EngageSettings
-    let engageAPI: EngageAPI
-    let engageConfigStore: (any SessionStore)?
-    let socialStore: any SessionStore
-    /// Sessions set aside (unreadable, or another user's with unsynced edits): the index and its entries.
-    let quarantineStore: any SessionStore
-    let makeStore: @Sendable (String) -> any SessionStore
-    /// Credential changes (sign-in with a token, API key, identify) happen one at a time.
-    let credentialGate = Mutex<Void>(())
-    let state = Mutex<ClientState>(ClientState())
-    /// Syncs run one at a time, so two never send the same change.
-    let syncGate = Mutex<Void>(())
-    let flowGate = Mutex<Void>(())
-    private let eventHandler = Mutex<EventHandler?>(nil)
+    let events = EventSink()
+    public let capture: CaptureSession
+    public let tokens: TokenSession
+    public let engage: EngageSignIn
+    /// A token captured from a web login (memory only).
+    let webLogin = Mutex<WebLogin?>(nil)
 
-    /// Restores the saved session if there is one; an unreadable one is remembered, not deleted.
+    /// Restores the saved sessions if there are; an unreadable one is remembered, not deleted.
     /// `storage` gives the store for an entry key (the host's keychain, say); without it, files in
     /// storageDirectory are used.
     public init(config: JumpConfig, transport: (any Transport)? = nil,
                 storage: (@Sendable (String) -> any SessionStore)? = nil) throws(JumpError) {
         self.config = config
         settings = try CaptureSettings(config)
-        self.transport = transport ?? CurlTransport(connectTimeoutMs: settings.connectTimeoutMs,
-                                                    requestTimeoutMs: settings.requestTimeoutMs,
-                                                    maxResponseBytes: settings.maxResponseBytes)
-        capture = CaptureAPI(base: settings.base, transport: self.transport)
-        engage = try EngageSettings(config)
-        engageAPI = EngageAPI(settings: engage, transport: self.transport)
-        if let storage {
-            makeStore = storage
-            store = storage(settings.sessionFileName)
-            flowStore = storage(settings.flowFileName)
-            journalStore = storage(settings.journalFileName)
-            schemaStore = storage(settings.schemaFileName)
-            credentialStore = storage(settings.credentialFileName)
-            gistStore = storage(settings.gistFileName)
-            engageConfigStore = storage(engage.configFileName)
-            socialStore = storage(settings.socialFileName)
-        } else if let directory = settings.storageDirectory {
-            try FileSessionStore.openDirectory(directory)
-            makeStore = { FileSessionStore(directory: directory, fileName: $0) }
-            store = FileSessionStore(directory: directory, fileName: settings.sessionFileName)
-            flowStore = FileSessionStore(directory: directory, fileName: settings.flowFileName)
-            journalStore = FileSessionStore(directory: directory, fileName: settings.journalFileName)
-            schemaStore = FileSessionStore(directory: directory, fileName: settings.schemaFileName)
-            credentialStore = FileSessionStore(directory: directory, fileName: settings.credentialFileName)
-            gistStore = FileSessionStore(directory: directory, fileName: settings.gistFileName)
-            engageConfigStore = FileSessionStore(directory: directory, fileName: engage.configFileName)
-            socialStore = FileSessionStore(directory: directory, fileName: settings.socialFileName)
-        } else {
-            let memory = MemoryStores()
-            makeStore = { memory.store($0) }
-            store = MemorySessionStore()
-            flowStore = nil
-            journalStore = MemorySessionStore()
-            schemaStore = nil
-            credentialStore = MemorySessionStore()
-            gistStore = MemorySessionStore()
-            engageConfigStore = nil
-            socialStore = MemorySessionStore()
-        }
-        quarantineStore = makeStore(settings.quarantineFileName)
-        let schema = try initialSchema()
-        let tokenURL = engage.tokenURL
-        state.withLock { s in
-            s.schema = schema
-            s.tokenURL = tokenURL
-            s.quarantine = loadQuarantine()
-        }
-        _ = try? restore()
-        _ = try? restoreCredential()
+        engageSettings = try EngageSettings(config)
+        let transport = transport ?? CurlTransport(connectTimeoutMs: settings.connectTimeoutMs,
+                                                   requestTimeoutMs: settings.requestTimeoutMs,
+                                                   maxResponseBytes: settings.maxResponseBytes)
+        self.transport = transport
+        let storage = try ClientStorage(settings: settings, host: storage)
+        capture = try CaptureSession(settings: settings, engage: engageSettings, transport: transport, storage: storage,
+                                     events: events)
+        tokens = TokenSession(settings: settings, transport: transport, storage: storage, events: events)
+        engage = EngageSignIn(settings: engageSettings, capture: settings, transport: transport, storage: storage)
+        tokens.onUserInvalidated { [weak self] in _ = try? self?.signOut() }
     }
 
-    public func setEventHandler(_ handler: EventHandler?) {
-        eventHandler.withLock { $0 = handler }
-    }
+    public func setEventHandler(_ handler: EventHandler?) { events.set(handler) }
 
-    func emit(_ event: ClientEvent) {
-        guard let handler = eventHandler.withLock({ $0 }) else { return }
-        handler(event)
-    }
+    func emit(_ event: ClientEvent) { events.emit(event) }
 
     // MARK: - State
 
-    public var isSignedIn: Bool { state.withLock { $0.session != nil } }
+    public var isSignedIn: Bool { capture.isSignedIn }
 
+    /// The Capture session's state, with the credential's storage error when the session has none.
     public func stateJSON() -> JSON {
-        state.withLock { s in
-            let session = s.session
-            return [
-                "signed_in": .bool(session != nil),
-                "uuid": .optional(session?.record.uuid),
-                "email": .optional(session?.record.email),
-                "reauthentication_required": .bool(session?.reauthenticationRequired ?? false),
-                "access_token_expires_at": session?.accessTokenExpiresAt.map(JSON.int) ?? .null,
-                "unsynced_changes": .bool(!(session.map { $0.record.plan(schema: s.schema).isEmpty } ?? true)),
-                "restore_error": s.restoreError?.json ?? .null,
-                "storage_error": s.storageError?.json ?? .null,
-                "quarantine": .array(s.quarantine.map(\.json)),
-                "flow_version": .optional(s.flow?.version),
-            ]
+        var members = capture.stateJSON().objectValue ?? [:]
+        if members["storage_error"] == .null, let tokenError = tokens.state.withLock({ $0.storageError }) {
+            members["storage_error"] = tokenError.json
         }
+        return .object(members)
     }
 
-    /// The session, or the reason there is none (an unreadable store is not "signed out").
-    func requireSession(_ s: ClientState) throws(JumpError) -> Session {
-        if let session = s.session { return session }
-        if let restoreError = s.restoreError {
-            throw JumpError(.storage, "the saved session could not be read (\(restoreError.message)); "
-                            + "retry with jump_client_restore or sign in again", detail: restoreError.detail)
-        }
-        throw JumpError(.notSignedIn, "no user is signed in")
+    /// Reads the saved Capture session and credential again.
+    public func restoreAll() throws(JumpError) {
+        var failure: JumpError?
+        do throws(JumpError) { try capture.restore() } catch { failure = error }
+        do throws(JumpError) { try tokens.restoreCredential() } catch { failure = failure ?? error }
+        if let failure { throw failure }
     }
 
-    /// client_id, locale, flow and flow_version, as every /oauth call sends them.
-    func commonParameters(flow: Flow?) -> FormParameters {
-        var p = FormParameters()
-        if let clientID = settings.clientID { p.add("client_id", clientID) }
-        p.add("locale", settings.locale)
-        if let flow, let name = settings.flowName {
-            p.add("flow", name)
-            p.add("flow_version", flow.version)
+    /// Whether token calls (access token, refresh) are about the sign-in-token session: there is one, or
+    /// the saved credential could not be read (then they report that, not "signed out").
+    public var hasTokenSession: Bool {
+        let (token, unreadable) = tokens.state.withLock { s -> (Bool, Bool) in
+            if case .token? = s.tokens.credential { return (true, false) }
+            return (false, s.credentialRestoreError != nil)
         }
-        return p
+        return token || (unreadable && !capture.isSignedIn)
     }
-}
 
-struct ClientState: Sendable {
-    var session: Session?
-    /// Bumped at every sign-in, sign-out and restore: results of calls begun under another generation are
-    /// discarded (a late refresh must never land in the next user's session).
-    var generation: UInt64 = 0
-    var restoreError: JumpError?
-    var storageError: JumpError?
-    var refresh: RefreshFlight?
-    var flow: Flow?
-    /// Epoch seconds of the last download attempt; nil: never tried in this run.
-    var flowAttemptedAt: Int64?
-    var flowDownloaded = false
-    /// The record schema in use (captureSchemaFile, jump_client_load_schema or the cached copy).
-    var schema: RecordSchema?
-    /// Which session (id and full save) the session entry on storage holds; nil: none of this one's.
-    var saved: SavedSession?
-    /// The session epoch the journal on storage belongs to; nil: the next journal write starts a new one.
-    var journalEpoch: Int64?
-    var journalBytes = 0
-    /// Whether a journal entry may exist on storage (so a full save removes it).
-    var journalOnStorage = false
-    /// Sessions set aside instead of being overwritten or merged into another sign-in.
-    var quarantine: [QuarantineEntry] = []
-    /// The sign-in-token / API-key side (signin-token.md).
-    var tokens = TokenState()
-    /// Bumped whenever the credential is replaced or removed: a refresh begun before is discarded.
-    var tokenGeneration: UInt64 = 0
-    var tokenRefresh: RefreshFlight?
-    /// The saved credential could not be read: status comes from the gist, nothing is deleted.
-    var credentialRestoreError: JumpError?
-    var gistStatus: TokenStatus?
-    /// The gist last written (so an unchanged one is not written again).
-    var savedGist: [UInt8]?
-    /// A token captured from a web login (kept in memory only).
-    var webLogin: WebLogin?
-    /// Engage: the app configuration in use, browser sign-ins awaiting their completion, the token URL, and
-    /// the device tokens (for sharing) by provider, loaded from storage when first needed.
-    var engageConfig: EngageConfig?
-    var pendingSignIns: [String: PendingSignIn] = [:]
-    var tokenURL: String?
-    var deviceTokens: [String: JSON]?
+    // MARK: - Sign-out
 
-    /// Runs body on the session in place (taken out of the state meanwhile, so its record is not shared
-    /// and edits copy nothing); nil when signed out.
-    mutating func withSession<T>(_ body: (inout Session) throws(JumpError) -> T) throws(JumpError) -> T? {
-        guard var session = self.session else { return nil }
-        self.session = nil
-        defer { self.session = session }
-        return try body(&session)
+    /// Local-first sign-out of everything: the Capture session, the sign-in-token or API-key credential, its
+    /// gist, the identified external user and the sharing tokens are gone from memory at once, then erased
+    /// from storage; then, best effort, the refresh token is revoked on the server.
+    public func signOut() throws(JumpError) {
+        var failure: JumpError?
+        var uuid: String?
+        var hadTokens = false
+        var revocable: TokenGrant?
+        do throws(JumpError) { uuid = try capture.signOut() } catch { failure = error }
+        do throws(JumpError) { (hadTokens, revocable) = try tokens.signOut() } catch { failure = failure ?? error }
+        do throws(JumpError) { try engage.signOut() } catch { failure = failure ?? error }
+        if let failure { throw failure }
+        emit(.signedOut(uuid: uuid))
+        if hadTokens { emit(.statusChanged(TokenStatus(TokenState()))) }
+        if let revocable { tokens.revokeRefreshToken(revocable) }
+    }
+
+    // MARK: - Sharing
+
+    /// Publishes to each provider with the sharing token of its browser sign-in, when that identity is the
+    /// signed-in user's (see EngageSignIn.share).
+    public func share(activity: JSON, providers: JSON, cancellation: Cancellation? = nil) throws(JumpError) -> JSON {
+        let identities = settings.base == nil ? nil : Set(capture.linkedIdentities().map(\.identifier))
+        return try engage.share(activity: activity, providers: providers, identities: identities, cancellation: cancellation)
     }
 }

@@ -28,7 +28,8 @@ public enum Jansson {
             let reason = withUnsafeBytes(of: error.text) { raw in
                 String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
             }
-            throw JumpError(.invalidArgument, "\(what) is not valid JSON: \(reason) (line \(error.line), column \(error.column))")
+            throw JumpError(.invalidArgument, "\(what) is not valid JSON: \(reason) (line \(error.line), column \(error.column))",
+                            detail: ["argument": .string(what)])
         }
         defer { jump_json_decref(root) }
         guard let deadline else { return value(of: UnsafePointer(root)) }

@@ -1,5 +1,5 @@
 /// A session obtained by exchanging a sign-in token (signin-token.md §2.3).
-public struct TokenSession: Sendable, Equatable {
+public struct TokenGrant: Sendable, Equatable {
     public var userID: String
     public var teamID: String?
     public var environment: TokenEnvironment
@@ -21,7 +21,7 @@ public struct APIKeySession: Sendable, Equatable {
 
 /// What the client authenticates API requests with, besides a Capture session.
 public enum TokenCredential: Sendable, Equatable {
-    case token(TokenSession)
+    case token(TokenGrant)
     case apiKey(APIKeySession)
 
     public var userID: String? {
@@ -164,7 +164,7 @@ enum TokenStateCodec {
                   let refresh = document["refresh_token"]?.stringValue else {
                 throw JumpError(.storage, "the saved sign-in-token session is incomplete")
             }
-            state.credential = .token(TokenSession(
+            state.credential = .token(TokenGrant(
                 userID: user, teamID: document["team_id"]?.stringValue, environment: environment, accessToken: access,
                 refreshToken: refresh, expiresAt: document["expires_at"]?.intValue,
                 pendingReauthentication: document["pending_reauthentication"]?.boolValue ?? false))

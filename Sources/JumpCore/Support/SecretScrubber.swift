@@ -30,18 +30,26 @@ public enum SecretScrubber {
     static func remember(_ value: String) {
         guard value.utf8.count >= minimumLength else { return }
         ring.withLock { r in
-            if r.values.contains(value) { return }
-            if r.values.count < capacity {
-                r.values.append(value)
-            } else {
-                r.values[r.next] = value
-                r.next = (r.next + 1) % capacity
+            for form in forms(of: value) where !r.values.contains(form) {
+                if r.values.count < capacity {
+                    r.values.append(form)
+                } else {
+                    r.values[r.next] = form
+                    r.next = (r.next + 1) % capacity
+                }
             }
         }
     }
 
+    /// A secret as sent and as a server echoing the request would write it back: form-encoded (a signature's
+    /// "=" and "+", a password's spaces and symbols become %XX).
+    private static func forms(of value: String) -> [String] {
+        let encoded = FormParameters.escape(value, keepBrackets: false)
+        return encoded == value ? [value] : [value, encoded]
+    }
+
     static func scrub(_ text: String, also extra: [String] = []) -> String {
-        let secrets = ring.withLock { $0.values } + extra.filter { $0.utf8.count >= minimumLength }
+        let secrets = ring.withLock { $0.values } + extra.filter { $0.utf8.count >= minimumLength }.flatMap(forms(of:))
         var out = text
         for secret in secrets where out.contains(secret) {
             out = out.replacing(secret, with: replacement)

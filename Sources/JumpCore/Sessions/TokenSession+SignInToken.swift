@@ -1,7 +1,7 @@
 /// The sign-in-token scheme (signin-token.md): a backend-issued token exchanged for an access + refresh
 /// session, refreshed transparently; API-key mode; the status flags. The reference SDKs' defects (§9) are
 /// avoided on purpose; each place says which.
-extension JumpClient {
+extension TokenSession {
     // MARK: - Restore and save
 
     /// Reads the saved credential. Unreadable: JUMP_E_STORAGE, status from the gist, nothing deleted.
@@ -25,7 +25,7 @@ extension JumpClient {
     }
 
     /// Saves the credential and its gist (or erases both when there is no credential and no external id).
-    func persistCredential(_ s: inout ClientState) {
+    func persistCredential(_ s: inout TokenSessionState) {
         do {
             if s.tokens == TokenState() {
                 try credentialStore.erase()
@@ -48,7 +48,7 @@ extension JumpClient {
     }
 
     /// The credential, or why there is none (an unreadable store is never "signed out": §10, PR #145).
-    func requireTokens(_ s: ClientState) throws(JumpError) -> TokenState {
+    func requireTokens(_ s: TokenSessionState) throws(JumpError) -> TokenState {
         if let error = s.credentialRestoreError {
             throw JumpError(.storage, "the saved credential could not be read (\(error.message)); retry with "
                             + "jump_client_restore", detail: error.detail)
@@ -57,15 +57,6 @@ extension JumpClient {
     }
 
     // MARK: - Status
-
-    /// Whether token calls (access token, refresh) are about the sign-in-token session: there is one, or
-    /// the saved credential could not be read (then they report that, not "signed out").
-    public var hasTokenSession: Bool {
-        state.withLock { s in
-            if case .token? = s.tokens.credential { return true }
-            return s.credentialRestoreError != nil && s.session == nil
-        }
-    }
 
     /// The status flags; from the gist when the saved credential could not be read (with restore_error).
     public func tokenStatusJSON() -> JSON {
@@ -98,14 +89,14 @@ extension JumpClient {
             case nil:
                 return (.exchange(migrating: false), s.tokenGeneration)
             case .token(let current)?:
-                if let mismatch = JumpClient.mismatch(current.userID, current.environment, token) {
-                    throw JumpClient.alreadySignedIn(current.userID, mismatch, token)
+                if let mismatch = TokenSession.mismatch(current.userID, current.environment, token) {
+                    throw TokenSession.alreadySignedIn(current.userID, mismatch, token)
                 }
                 return (current.pendingReauthentication ? .exchange(migrating: false) : .nothing, s.tokenGeneration)
             case .apiKey(let key)?:
                 guard let user = key.userID else { return (.exchange(migrating: true), s.tokenGeneration) }
-                if let mismatch = JumpClient.mismatch(user, key.environment, token) {
-                    throw JumpClient.alreadySignedIn(user, mismatch, token)
+                if let mismatch = TokenSession.mismatch(user, key.environment, token) {
+                    throw TokenSession.alreadySignedIn(user, mismatch, token)
                 }
                 return (.exchange(migrating: true), s.tokenGeneration)
             }
@@ -118,7 +109,7 @@ extension JumpClient {
         form.add("subject_token_type", "urn:junction:sign-in-token")
         form.add("subject_token", token.jwt)
         let answer = try tokenEndpoint(form, environment: token.environment, cancellation: cancellation)
-        let session = try JumpClient.session(from: answer, user: token.userID, team: token.teamID,
+        let session = try TokenSession.session(from: answer, user: token.userID, team: token.teamID,
                                              environment: token.environment)
         let status = try state.withLock { s throws(JumpError) -> TokenStatus in
             guard s.tokenGeneration == generation else {
@@ -150,13 +141,13 @@ extension JumpClient {
     }
 
     /// A /v1/token answer -> the session (§2.3; expires_in as number or string).
-    static func session(from answer: JSON, user: String, team: String?, environment: TokenEnvironment) throws(JumpError) -> TokenSession {
+    static func session(from answer: JSON, user: String, team: String?, environment: TokenEnvironment) throws(JumpError) -> TokenGrant {
         guard let access = answer["access_token"]?.stringValue, !access.isEmpty,
               let refresh = answer["refresh_token"]?.stringValue, !refresh.isEmpty else {
             throw JumpError(.server, "the token endpoint's answer has no access_token and refresh_token")
         }
         let lifetime: JSON? = answer["expires_in"]?.stringValue.flatMap { Int64($0) }.map(JSON.int) ?? answer["expires_in"]
-        return TokenSession(userID: user, teamID: team, environment: environment, accessToken: access,
+        return TokenGrant(userID: user, teamID: team, environment: environment, accessToken: access,
                             refreshToken: refresh, expiresAt: expiryTime(fromExpiresIn: lifetime),
                             pendingReauthentication: false)
     }
@@ -192,7 +183,7 @@ extension JumpClient {
     /// The sign-in-token session's access token, refreshed first when it expires within the margin (§9
     /// defect 7: refresh before expiry, not after).
     public func tokenAccessToken(cancellation: Cancellation? = nil) throws(JumpError) -> String {
-        let session = try state.withLock { s throws(JumpError) -> TokenSession in
+        let session = try state.withLock { s throws(JumpError) -> TokenGrant in
             guard case .token(let t)? = try requireTokens(s).credential else {
                 throw JumpError(.notSignedIn, "no sign-in-token session (sign in with a sign-in token first)")
             }
@@ -218,7 +209,7 @@ extension JumpClient {
     /// iOS, waiters do not start refreshes of their own after a failure).
     @discardableResult
     public func refreshTokenSession(replacing refreshToken: String? = nil) throws(JumpError) -> String {
-        enum Step { case done(String), wait(RefreshFlight), lead(RefreshFlight, TokenSession, UInt64) }
+        enum Step { case done(String), wait(RefreshFlight), lead(RefreshFlight, TokenGrant, UInt64) }
         let step = try state.withLock { s throws(JumpError) -> Step in
             guard case .token(let t)? = try requireTokens(s).credential else {
                 throw JumpError(.notSignedIn, "no sign-in-token session to refresh")
@@ -245,7 +236,7 @@ extension JumpClient {
         }
     }
 
-    private func performTokenRefresh(_ session: TokenSession, generation: UInt64) -> Result<String, JumpError> {
+    private func performTokenRefresh(_ session: TokenGrant, generation: UInt64) -> Result<String, JumpError> {
         var form = FormParameters()
         form.add("grant_type", "refresh_token")
         form.add("refresh_token", session.refreshToken)
@@ -256,9 +247,9 @@ extension JumpClient {
         } catch {
             return .failure(tokenRefreshFailed(error, generation: generation))
         }
-        let fresh: TokenSession
+        let fresh: TokenGrant
         do {
-            fresh = try JumpClient.session(from: answer, user: session.userID, team: session.teamID,
+            fresh = try TokenSession.session(from: answer, user: session.userID, team: session.teamID,
                                            environment: session.environment)
         } catch {
             state.withLock { $0.tokenRefresh = nil }
@@ -298,7 +289,7 @@ extension JumpClient {
                 return .some(s.tokens.credential?.userID)
             }
             guard case .some(let userID) = user else { return error }
-            _ = try? signOut()
+            signOutEverything()
             emit(.userInvalidated(userID: userID))
             return JumpError(.notSignedIn, "the user no longer exists or was disabled: everything was signed out",
                              detail: error.detail.merging(["user_invalidated": true]) { a, _ in a })
@@ -354,7 +345,7 @@ extension JumpClient {
     }
 
     /// Best effort (§9 defect 10: the reference SDKs never revoke): tells the server the refresh token is dead.
-    func revokeRefreshToken(_ session: TokenSession) {
+    func revokeRefreshToken(_ session: TokenGrant) {
         var form = FormParameters()
         form.add("token", session.refreshToken)
         form.add("token_type_hint", "refresh_token")

@@ -1,4 +1,4 @@
-extension JumpClient {
+extension CaptureSession {
     /// Seconds to wait before trying to download the flow again after a failed attempt (offline apps
     /// should not pay a timeout on every call).
     static let flowRetrySeconds: Int64 = 300
@@ -8,7 +8,7 @@ extension JumpClient {
         let ready = state.withLock { s -> Flow? in
             guard let flow = s.flow else { return nil }
             if s.flowDownloaded { return flow }
-            if let at = s.flowAttemptedAt, Clock.now() - at < JumpClient.flowRetrySeconds { return flow }
+            if let at = s.flowAttemptedAt, Clock.now() - at < CaptureSession.flowRetrySeconds { return flow }
             return nil
         }
         if let ready { return ready }

@@ -1,6 +1,6 @@
 /// The Engage app configuration (protocol.md 2.2): fetched with its ETag, cached, and used at start-up
 /// before the network answers; plus the app's custom providers (2.3).
-extension JumpClient {
+extension EngageSignIn {
     public struct EngageConfigLoad: Sendable, Equatable {
         public let changed: Bool
         public let fromCache: Bool

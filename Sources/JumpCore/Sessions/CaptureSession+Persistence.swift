@@ -1,6 +1,6 @@
 /// The Capture session on storage: the session entry (saved whole), the record journal (edits appended
 /// between full saves), both bound to the session's id, and the quarantine of sessions set aside.
-extension JumpClient {
+extension CaptureSession {
     /// Reads the saved session again. Nothing saved: signed out. Unreadable: JUMP_E_STORAGE, nothing deleted.
     public func restore() throws(JumpError) {
         var loaded: Session?
@@ -34,7 +34,7 @@ extension JumpClient {
     /// Saves (or erases) the session; a failure is remembered and logged, because the server-side operation
     /// that led here has already succeeded and must not be reported as failed. The epoch in memory moves
     /// only with a save that worked, so journal lines keep pointing at what is really on storage.
-    func persist(_ s: inout ClientState) {
+    func persist(_ s: inout CaptureState) {
         do {
             if let session = s.session {
                 var next = session
@@ -58,13 +58,13 @@ extension JumpClient {
     }
 
     /// A save that failed earlier is tried again before the next change (the storage may be back).
-    func retryFailedSave(_ s: inout ClientState) {
+    func retryFailedSave(_ s: inout CaptureState) {
         if s.storageError != nil, s.session != nil { persist(&s) }
     }
 
     /// Makes an edit durable, then applies it: appended to the journal of the saved session, or, when there
     /// is no such journal to append to, the session saved whole. An edit that cannot be saved is not made.
-    func commitEdit(_ s: inout ClientState, _ op: RecordOp) throws(JumpError) {
+    func commitEdit(_ s: inout CaptureState, _ op: RecordOp) throws(JumpError) {
         do {
             try appendToJournal(&s, [op])
         } catch {
@@ -85,7 +85,7 @@ extension JumpClient {
     /// Journals operations already applied (the server's acknowledgements of a sync). When they cannot be
     /// journaled the session is saved whole; when that fails too they are known again at the next fetch
     /// (the server holds what they acknowledge).
-    func journal(_ s: inout ClientState, _ ops: [RecordOp]) {
+    func journal(_ s: inout CaptureState, _ ops: [RecordOp]) {
         guard !ops.isEmpty, s.session != nil else { return }
         do {
             try appendToJournal(&s, ops)
@@ -95,7 +95,7 @@ extension JumpClient {
     }
 
     /// Appends to the journal of the session as saved; throws when the lines are not on storage after.
-    private func appendToJournal(_ s: inout ClientState, _ ops: [RecordOp]) throws(JumpError) {
+    private func appendToJournal(_ s: inout CaptureState, _ ops: [RecordOp]) throws(JumpError) {
         guard let session = s.session, let saved = s.saved, saved.sessionID == session.sessionID, saved.epoch == session.epoch else {
             throw JumpError(.storage, "the session on storage is not this one")
         }
@@ -131,7 +131,7 @@ extension JumpClient {
     /// Sets the session on storage aside before a sign-in replaces it: `unreadable` moves the entries that
     /// could not be read (they are never merged into the new session); `replaced` saves another user's
     /// session whose edits are not synced yet (without its credentials), for that user's next sign-in.
-    func quarantine(_ s: inout ClientState, reason: QuarantineEntry.Reason, session: Session?, message: String) {
+    func quarantine(_ s: inout CaptureState, reason: QuarantineEntry.Reason, session: Session?, message: String) {
         let id = String(Secrets.sessionID().prefix(12))
         var keys: [String] = []
         do {
@@ -162,7 +162,7 @@ extension JumpClient {
         saveQuarantineIndex(&s)
     }
 
-    private func saveQuarantineIndex(_ s: inout ClientState) {
+    private func saveQuarantineIndex(_ s: inout CaptureState) {
         do {
             if s.quarantine.isEmpty { try quarantineStore.erase() } else { try quarantineStore.save(QuarantineEntry.encodeIndex(s.quarantine)) }
         } catch {
@@ -172,7 +172,7 @@ extension JumpClient {
 
     /// The unsynced edits that `uuid` left in a session set aside (the most recent readable one), taken out
     /// of the quarantine.
-    func takeQuarantinedEdits(_ s: inout ClientState, uuid: String?) -> UserRecord? {
+    func takeQuarantinedEdits(_ s: inout CaptureState, uuid: String?) -> UserRecord? {
         guard let uuid else { return nil }
         for index in s.quarantine.indices.reversed() where s.quarantine[index].uuid == uuid {
             let entry = s.quarantine[index]

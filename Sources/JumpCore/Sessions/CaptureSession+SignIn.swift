@@ -13,7 +13,7 @@ public struct SignInResult: Sendable, Equatable {
     }
 }
 
-extension JumpClient {
+extension CaptureSession {
     /// Traditional sign-in (auth_native_traditional) with an email or user name and a password.
     /// With `mergeToken` (from a 380 whose existing provider is "capture"), the social identity behind it is
     /// merged into the account (protocol.md 9.2).
@@ -58,50 +58,6 @@ extension JumpClient {
         for (name, value) in extra.pairs { parameters.add(name, value) }
         let body = try capture.post(path, parameters, cancellation: cancellation)
         return try startSession(from: body, refreshSecret: secret, cancellation: cancellation)
-    }
-
-    /// Local-first sign-out of everything: the Capture session, the sign-in-token or API-key credential, its
-    /// gist and the identified external user are gone from memory at once, then erased from storage; then,
-    /// best effort, the refresh token is revoked on the server.
-    public func signOut() throws(JumpError) {
-        let (uuid, hadTokens, revocable) = state.withLock { s -> (String?, Bool, TokenSession?) in
-            let uuid = s.session?.record.uuid
-            s.session = nil
-            s.generation &+= 1
-            s.refresh = nil
-            s.restoreError = nil
-            s.journalEpoch = nil
-            let hadTokens = s.tokens != TokenState() || s.credentialRestoreError != nil
-            var revocable: TokenSession?
-            if case .token(let t)? = s.tokens.credential { revocable = t }
-            s.tokens = TokenState()
-            s.tokenGeneration &+= 1
-            s.tokenRefresh = nil
-            s.credentialRestoreError = nil
-            s.gistStatus = nil
-            s.savedGist = nil
-            s.pendingSignIns = [:]
-            s.deviceTokens = nil
-            return (uuid, hadTokens, revocable)
-        }
-        do {
-            try store.erase()
-            try journalStore.erase()
-            state.withLock { s in
-                s.saved = nil
-                s.journalOnStorage = false
-            }
-            try credentialStore.erase()
-            try gistStore.erase()
-            try socialStore.erase()
-        } catch {
-            state.withLock { $0.storageError = error }
-            throw error
-        }
-        state.withLock { $0.storageError = nil }
-        emit(.signedOut(uuid: uuid))
-        if hadTokens { emit(.statusChanged(TokenStatus(TokenState()))) }
-        if let revocable { revokeRefreshToken(revocable) }
     }
 
     /// The §3.1 sign-in response -> the new session (replacing any previous one).
@@ -158,7 +114,7 @@ extension JumpClient {
     /// edits (returned); another user's session with unsynced edits, or a saved session that could not be
     /// read, is set aside, never merged. Without a session in memory, the same user's edits are looked for
     /// among the sessions set aside earlier.
-    private func takeOverPreviousSession(_ s: inout ClientState, uuid: String?) -> UserRecord? {
+    private func takeOverPreviousSession(_ s: inout CaptureState, uuid: String?) -> UserRecord? {
         if let old = s.session {
             if let uuid, old.record.uuid == uuid { return old.record }
             if old.record.hasEdits {

@@ -1,6 +1,6 @@
 /// The profile and password forms (protocol.md 3.3.5-3.3.7). Capture validates them with the flow's rules
 /// and answers 390 (or 212 for form-level failures) with `invalid_fields`: JUMP_E_VALIDATION.
-extension JumpClient {
+extension CaptureSession {
     /// Updates the profile through the edit-profile form (update_profile_native). The form is filled from the
     /// signed-in user's record, unsynced edits included, with `attributes` (a JSON object of record
     /// attributes, or nil) applied on top; then the record is fetched again.
@@ -38,7 +38,7 @@ extension JumpClient {
                     try editRecord(generation: generation) { record, schema throws(JumpError) -> (RecordOp?, Void) in
                         // What the server now holds needs no edit; the rest (attributes outside the form, or
                         // all of them when the fetch failed) stays pending for the next sync.
-                        if JumpClient.holds(record.current, value, at: path) { return (nil, ()) }
+                        if CaptureSession.holds(record.current, value, at: path) { return (nil, ()) }
                         return (try record.set(path, to: value, schema: schema, applying: false), ())
                     }
                 }

@@ -1,6 +1,6 @@
 /// Two-step social registration (protocol.md 3.3.3, 9.3), account linking and unlinking (7), and the
 /// linked identities read from the record's profiles.
-extension JumpClient {
+extension CaptureSession {
     /// register_native with the Engage token of a 310, the attributes mapped to the social registration form.
     public func registerSocial(token: String, attributes: JSON, cancellation: Cancellation? = nil) throws(JumpError) -> SignInResult {
         guard !token.isEmpty else {
@@ -98,7 +98,7 @@ extension JumpClient {
         return .array(LinkedIdentity.all(in: record).map(\.json))
     }
 
-    private func linkedIdentities() -> [LinkedIdentity] {
+    func linkedIdentities() -> [LinkedIdentity] {
         state.withLock { s in s.session.map { LinkedIdentity.all(in: $0.record.current) } ?? [] }
     }
 

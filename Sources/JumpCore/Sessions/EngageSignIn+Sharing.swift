@@ -1,9 +1,12 @@
 /// Sharing (protocol.md 2.8): an activity published per provider with the device token of that provider's
 /// browser sign-in, and the email / SMS content a host sends itself.
-extension JumpClient {
+extension EngageSignIn {
     /// Publishes to each provider in turn; a failure of one does not stop the others. JUMP_E_SERVER when any
     /// failed, with every provider's result in the detail.
-    public func share(activity json: JSON, providers: JSON, cancellation: Cancellation? = nil) throws(JumpError) -> JSON {
+    /// `identities`: the Engage identifiers of the signed-in Capture user (nil without Capture): a sharing
+    /// token is used only for one of them.
+    func share(activity json: JSON, providers: JSON, identities: Set<String>?,
+               cancellation: Cancellation? = nil) throws(JumpError) -> JSON {
         let activity = try ShareActivity(json: json)
         guard case .array(let items) = providers, !items.isEmpty else {
             throw .invalidArgument("the providers must be a non-empty JSON array of provider names", argument: "providers")
@@ -23,7 +26,7 @@ extension JumpClient {
         var results: [String: JSON] = [:]
         for name in names {
             try cancellation?.check()
-            guard let deviceToken = deviceToken(for: name) else {
+            guard let deviceToken = deviceToken(for: name, identities: identities) else {
                 results[name] = ShareResult.failure(.notSignedIn, code: nil,
                                                     message: "sign in with \(name) through the browser before sharing to it")
                 continue

@@ -16,7 +16,7 @@ public struct SyncResult: Sendable, Equatable {
     }
 }
 
-extension JumpClient {
+extension CaptureSession {
     /// Fetches the record (/entity) and re-applies unsynced local edits on top of it. Where an edited value
     /// also changed on the server, the local value is kept and JUMP_E_CONFLICT lists those paths.
     public func fetchRecord(cancellation: Cancellation? = nil) throws(JumpError) {
@@ -64,7 +64,7 @@ extension JumpClient {
             for (index, request) in requests.enumerated() {
                 do throws(JumpError) {
                     let (answer, tokenGeneration) = try authorized(cancellation: cancellation) { token throws(JumpError) in
-                        try capture.post("/" + request.kind.rawValue, JumpClient.parameters(of: request, token: token),
+                        try capture.post("/" + request.kind.rawValue, CaptureSession.parameters(of: request, token: token),
                                          cancellation: cancellation)
                     }
                     sent += 1
@@ -137,7 +137,7 @@ extension JumpClient {
     }
 
     /// The record of session `generation`, under the state lock, or JUMP_E_NOT_SIGNED_IN once it ended.
-    private func onRecord<T>(_ s: inout ClientState, _ generation: UInt64,
+    private func onRecord<T>(_ s: inout CaptureState, _ generation: UInt64,
                              _ body: (inout UserRecord, RecordSchema?) throws(JumpError) -> T) throws(JumpError) -> T {
         let schema = s.schema
         guard s.generation == generation,
@@ -150,7 +150,7 @@ extension JumpClient {
 
 /// The signed-in user's record as the app reads and edits it (see jump_record in jump.h).
 public struct RecordView: Sendable {
-    let client: JumpClient
+    let client: CaptureSession
     let generation: UInt64
 
     public func value(at path: String) throws(JumpError) -> JSON {

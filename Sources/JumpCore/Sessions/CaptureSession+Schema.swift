@@ -1,4 +1,4 @@
-extension JumpClient {
+extension CaptureSession {
     /// The schema at start-up: the configured file, else the copy cached by the last load.
     func initialSchema() throws(JumpError) -> RecordSchema? {
         if let path = settings.schemaFile {

@@ -1,4 +1,4 @@
-extension JumpClient {
+extension CaptureSession {
     /// A usable access token: refreshed first when it is known to expire within the margin.
     public func accessToken(cancellation: Cancellation? = nil) throws(JumpError) -> String {
         try currentToken(cancellation: cancellation).token

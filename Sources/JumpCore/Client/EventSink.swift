@@ -1,0 +1,13 @@
+import Synchronization
+
+/// Where a client's events go (the app's handler); shared by the sessions of one client.
+final class EventSink: Sendable {
+    private let handler = Mutex<JumpClient.EventHandler?>(nil)
+
+    func set(_ newHandler: JumpClient.EventHandler?) { handler.withLock { $0 = newHandler } }
+
+    func emit(_ event: ClientEvent) {
+        guard let current = handler.withLock({ $0 }) else { return }
+        current(event)
+    }
+}

@@ -1,0 +1,161 @@
+import Synchronization
+
+/// The Capture session of one app installation: its access token and refresh secret, the user's record
+/// and its journal, the flow and schema it is checked with, and the sessions set aside. It owns these and
+/// their entries on storage; every result of a call is applied only to the session (generation) it was
+/// made for. State changes happen under one lock, network calls outside it.
+public final class CaptureSession: Sendable {
+    let settings: CaptureSettings
+    /// Read for the social forms (thin registration, the social registration form).
+    let engage: EngageSettings
+    let capture: CaptureAPI
+    let transport: any Transport
+    let events: EventSink
+    let store: any SessionStore
+    /// The record edits made since the session was last saved whole (see RecordJournal).
+    let journalStore: any SessionStore
+    /// Sessions set aside (unreadable, or another user's with unsynced edits): the index and its entries.
+    let quarantineStore: any SessionStore
+    let makeStore: @Sendable (String) -> any SessionStore
+    let flowStore: (any SessionStore)?
+    let schemaStore: (any SessionStore)?
+    let state = Mutex<CaptureState>(CaptureState())
+    /// Syncs run one at a time, so two never send the same change.
+    let syncGate = Mutex<Void>(())
+    let flowGate = Mutex<Void>(())
+
+    init(settings: CaptureSettings, engage: EngageSettings, transport: any Transport, storage: ClientStorage,
+         events: EventSink) throws(JumpError) {
+        self.settings = settings
+        self.engage = engage
+        self.transport = transport
+        self.events = events
+        capture = CaptureAPI(base: settings.base, transport: transport)
+        makeStore = storage.entry
+        store = storage.entry(settings.sessionFileName)
+        journalStore = storage.entry(settings.journalFileName)
+        quarantineStore = storage.entry(settings.quarantineFileName)
+        flowStore = storage.cache(settings.flowFileName)
+        schemaStore = storage.cache(settings.schemaFileName)
+        let schema = try initialSchema()
+        let quarantine = loadQuarantine()
+        state.withLock { s in
+            s.schema = schema
+            s.quarantine = quarantine
+        }
+        _ = try? restore()
+    }
+
+    func emit(_ event: ClientEvent) { events.emit(event) }
+
+    public var isSignedIn: Bool { state.withLock { $0.session != nil } }
+
+    /// The generation of the signed-in session (a link must complete in the session that began it).
+    func signedInGeneration() throws(JumpError) -> UInt64 {
+        try state.withLock { s throws(JumpError) in
+            _ = try requireSession(s)
+            return s.generation
+        }
+    }
+
+    public func stateJSON() -> JSON {
+        state.withLock { s in
+            let session = s.session
+            return [
+                "signed_in": .bool(session != nil),
+                "uuid": .optional(session?.record.uuid),
+                "email": .optional(session?.record.email),
+                "reauthentication_required": .bool(session?.reauthenticationRequired ?? false),
+                "access_token_expires_at": session?.accessTokenExpiresAt.map(JSON.int) ?? .null,
+                "unsynced_changes": .bool(!(session.map { $0.record.plan(schema: s.schema).isEmpty } ?? true)),
+                "restore_error": s.restoreError?.json ?? .null,
+                "storage_error": s.storageError?.json ?? .null,
+                "quarantine": .array(s.quarantine.map(\.json)),
+                "flow_version": .optional(s.flow?.version),
+            ]
+        }
+    }
+
+    /// The session, or the reason there is none (an unreadable store is not "signed out").
+    func requireSession(_ s: CaptureState) throws(JumpError) -> Session {
+        if let session = s.session { return session }
+        if let restoreError = s.restoreError {
+            throw JumpError(.storage, "the saved session could not be read (\(restoreError.message)); "
+                            + "retry with jump_client_restore or sign in again", detail: restoreError.detail)
+        }
+        throw JumpError(.notSignedIn, "no user is signed in")
+    }
+
+    /// client_id, locale, flow and flow_version, as every /oauth call sends them.
+    func commonParameters(flow: Flow?) -> FormParameters {
+        var p = FormParameters()
+        if let clientID = settings.clientID { p.add("client_id", clientID) }
+        p.add("locale", settings.locale)
+        if let flow, let name = settings.flowName {
+            p.add("flow", name)
+            p.add("flow_version", flow.version)
+        }
+        return p
+    }
+
+    /// Forgets the session in memory at once (sign-out), then erases it from storage; the sessions set
+    /// aside stay. Returns the uuid that was signed in.
+    func signOut() throws(JumpError) -> String? {
+        let uuid = state.withLock { s -> String? in
+            let uuid = s.session?.record.uuid
+            s.session = nil
+            s.generation &+= 1
+            s.refresh = nil
+            s.restoreError = nil
+            s.journalEpoch = nil
+            return uuid
+        }
+        do {
+            try store.erase()
+            try journalStore.erase()
+        } catch {
+            state.withLock { $0.storageError = error }
+            throw error
+        }
+        state.withLock { s in
+            s.saved = nil
+            s.journalOnStorage = false
+            s.storageError = nil
+        }
+        return uuid
+    }
+}
+
+struct CaptureState: Sendable {
+    var session: Session?
+    /// Bumped at every sign-in, sign-out and restore: results of calls begun under another generation are
+    /// discarded (a late refresh must never land in the next user's session).
+    var generation: UInt64 = 0
+    var restoreError: JumpError?
+    var storageError: JumpError?
+    var refresh: RefreshFlight?
+    var flow: Flow?
+    /// Epoch seconds of the last download attempt; nil: never tried in this run.
+    var flowAttemptedAt: Int64?
+    var flowDownloaded = false
+    /// The record schema in use (captureSchemaFile, jump_client_load_schema or the cached copy).
+    var schema: RecordSchema?
+    /// Which session (id and full save) the session entry on storage holds; nil: none of this one's.
+    var saved: SavedSession?
+    /// The session epoch the journal on storage belongs to; nil: the next journal write starts a new one.
+    var journalEpoch: Int64?
+    var journalBytes = 0
+    /// Whether a journal entry may exist on storage (so a full save removes it).
+    var journalOnStorage = false
+    /// Sessions set aside instead of being overwritten or merged into another sign-in.
+    var quarantine: [QuarantineEntry] = []
+
+    /// Runs body on the session in place (taken out of the state meanwhile, so its record is not shared
+    /// and edits copy nothing); nil when signed out.
+    mutating func withSession<T>(_ body: (inout Session) throws(JumpError) -> T) throws(JumpError) -> T? {
+        guard var session = self.session else { return nil }
+        self.session = nil
+        defer { self.session = session }
+        return try body(&session)
+    }
+}

@@ -1,0 +1,45 @@
+/// The device tokens of browser sign-ins, by provider: they let the app share as the user.
+extension EngageSignIn {
+    /// Kept per provider with the session's other secrets, for sharing later (also after a restart).
+    func rememberDeviceToken(provider: String, deviceToken: String, identifier: String?) {
+        state.withLock { s in
+            var tokens = s.deviceTokens ?? loadDeviceTokens()
+            tokens[provider] = ["device_token": .string(deviceToken), "identifier": .optional(identifier)]
+            s.deviceTokens = tokens
+            do throws(JumpError) {
+                try socialStore.save(Array(Jansson.serialize(["version": 1, "providers": .object(tokens)]).utf8))
+            } catch {
+                Log.warning("the sharing token could not be saved: \(error.message)")
+            }
+        }
+    }
+
+    /// The provider's sharing token, when it belongs to the signed-in user: with Capture, the identity it
+    /// was issued for must be one of `identities` (the profiles of the user's record), so a token left by
+    /// another user, after a switch or a sign-out cut short, is never used for this one.
+    func deviceToken(for provider: String, identities: Set<String>?) -> String? {
+        state.withLock { s in
+            if s.deviceTokens == nil { s.deviceTokens = loadDeviceTokens() }
+            guard let saved = s.deviceTokens?[provider], let token = saved["device_token"]?.stringValue else { return nil }
+            guard let identities else { return token }
+            guard let identifier = saved["identifier"]?.stringValue, identities.contains(identifier) else { return nil }
+            return token
+        }
+    }
+
+    private func loadDeviceTokens() -> [String: JSON] {
+        guard let bytes = try? socialStore.load(), let saved = try? Jansson.parse(bytes, what: "the saved sharing tokens") else {
+            return [:]
+        }
+        return saved["providers"]?.objectValue ?? [:]
+    }
+
+    /// Forgets the pending sign-ins and the sharing tokens (sign-out).
+    func signOut() throws(JumpError) {
+        state.withLock { s in
+            s.pendingSignIns = [:]
+            s.deviceTokens = nil
+        }
+        try socialStore.erase()
+    }
+}

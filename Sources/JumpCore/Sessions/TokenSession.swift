@@ -1,0 +1,77 @@
+import Synchronization
+
+/// The sign-in-token side of a client (signin-token.md): a backend-issued token exchanged for an access +
+/// refresh session, or an API key; the status flags and the identified external user. It owns its
+/// credential and the secret-free gist on storage, its generation and its refresh flight.
+public final class TokenSession: Sendable {
+    let settings: CaptureSettings
+    let transport: any Transport
+    let events: EventSink
+    /// The credential (secrets) and its secret-free gist.
+    let credentialStore: any SessionStore
+    let gistStore: any SessionStore
+    let state = Mutex<TokenSessionState>(TokenSessionState())
+    /// Credential changes (sign-in with a token, API key, identify) happen one at a time.
+    let credentialGate = Mutex<Void>(())
+    /// What the server saying "this user is gone" signs out: the whole client (set by it).
+    private let everything = Mutex<(@Sendable () -> Void)?>(nil)
+
+    init(settings: CaptureSettings, transport: any Transport, storage: ClientStorage, events: EventSink) {
+        self.settings = settings
+        self.transport = transport
+        self.events = events
+        credentialStore = storage.entry(settings.credentialFileName)
+        gistStore = storage.entry(settings.gistFileName)
+        _ = try? restoreCredential()
+    }
+
+    func emit(_ event: ClientEvent) { events.emit(event) }
+
+    func onUserInvalidated(_ signOut: @escaping @Sendable () -> Void) { everything.withLock { $0 = signOut } }
+
+    func signOutEverything() { everything.withLock { $0 }?() }
+
+    /// Whether a credential is held, or one could not be read.
+    var holdsCredential: Bool { state.withLock { $0.tokens.credential != nil || $0.credentialRestoreError != nil } }
+
+    /// Forgets the credential in memory at once, then erases it and its gist from storage. Returns whether
+    /// there was anything, and the refresh token to revoke.
+    func signOut() throws(JumpError) -> (hadTokens: Bool, revocable: TokenGrant?) {
+        let outcome = state.withLock { s -> (Bool, TokenGrant?) in
+            let hadTokens = s.tokens != TokenState() || s.credentialRestoreError != nil
+            var revocable: TokenGrant?
+            if case .token(let t)? = s.tokens.credential { revocable = t }
+            s.tokens = TokenState()
+            s.tokenGeneration &+= 1
+            s.tokenRefresh = nil
+            s.credentialRestoreError = nil
+            s.gistStatus = nil
+            s.savedGist = nil
+            return (hadTokens, revocable)
+        }
+        do {
+            // The gist first: a sign-out cut short must not leave a gist speaking for a credential gone.
+            try gistStore.erase()
+            try credentialStore.erase()
+        } catch {
+            state.withLock { $0.storageError = error }
+            throw error
+        }
+        state.withLock { $0.storageError = nil }
+        return outcome
+    }
+}
+
+struct TokenSessionState: Sendable {
+    var tokens = TokenState()
+    /// Bumped whenever the credential is replaced or removed: a refresh begun before is discarded.
+    var tokenGeneration: UInt64 = 0
+    var tokenRefresh: RefreshFlight?
+    /// The saved credential could not be read: status comes from the gist, nothing is deleted.
+    var credentialRestoreError: JumpError?
+    var gistStatus: TokenStatus?
+    /// The gist last written (so an unchanged one is not written again).
+    var savedGist: [UInt8]?
+    /// The last save or erase of the credential failed.
+    var storageError: JumpError?
+}

@@ -1,0 +1,179 @@
+"""Hostile input and shutdown (issue 10, rows 6, 8, 10, 12) through the binding; mirrors Tests/c/test_hostile.c.
+
+- row 6: request headers cannot smuggle header lines or non-token names; web login reads CRLF Set-Cookie lines;
+- row 8: ``maxResponseBytes`` (default 16 MiB) bounds every answer;
+- row 10: an interpreter exiting while async calls are in flight, with a slow host storage, exits cleanly -
+  host callbacks must never run on a libdispatch worker, which CPython (< 3.14) ends while it finalizes and
+  whose loss libdispatch treats as fatal;
+- row 12: ``jump_error_last_jansson(NULL)`` reports its own failure.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+from typing import Dict
+
+import pytest
+
+import jump
+from jump import _native
+
+from conftest import BINDING, PASSWORD, http_call, unique_email
+
+ME = "/weblogin/me"
+ME_COUNTER = "GET /weblogin/me"
+
+
+def new_user(emu) -> str:
+    email = unique_email("hostile")
+    emu.admin("POST", "/emulator/users", {"email": email, "password": PASSWORD})
+    return email
+
+
+# -- row 6: headers ------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "headers",
+    [
+        {"X-A": "1\r\nCookie: x=1"},  # a Cookie line of the caller's choosing next to the credential
+        {"X-A": "1\nX-Injected: 2"},
+        {"X-A": "a\x00b"},
+        {"X-A": "a\x01b"},
+        {"Authorization ": "Bearer mine"},  # slips past a check for "authorization"
+        {"X A": "1"},
+        {"X:A": "1"},
+        {"X(A)": "1"},
+    ],
+    ids=["crlf-cookie", "lf", "nul", "soh", "authorization-space", "space", "colon", "parens"],
+)
+def test_request_refuses_bad_headers_before_sending(client: jump.Client, emu, registered, headers: Dict[str, str]) -> None:
+    emu.clear_counters()
+    with pytest.raises(jump.InvalidArgument) as info:
+        client.request("GET", ME, headers)
+    assert info.value.argument == "headers", info.value.detail
+    assert emu.counters().get(ME_COUNTER, 0) == 0, "the request reached the server"
+    assert client.request("GET", ME, {"X-A": "1\tand 2"})["status"] == 200  # HTAB is fine in a value
+
+
+def test_web_login_reads_crlf_separated_set_cookie_lines(make_config, emu) -> None:
+    email = new_user(emu)
+    answer = http_call(emu.url + "/weblogin", {"email": email, "password": PASSWORD})
+    assert answer.status == 200, answer.text[:300]
+    set_cookie = answer.headers.get_all("Set-Cookie")
+    token = set_cookie[0].split("oauth_token=", 1)[1].split(";", 1)[0]
+    # The token sits on the second line, as an HTTP stack's raw header dump gives them: CRLF-terminated.
+    lines = "Set-Cookie: theme=dark; Path=/\r\n" + "".join(f"Set-Cookie: {c}\r\n" for c in set_cookie)
+    with jump.Client(make_config(storageDirectory=":memory:")) as c:
+        assert c.use_web_login(emu.url + "/weblogin", lines) == token
+        me = c.request("GET", ME)
+        assert me["status"] == 200 and email in me["body"]
+
+
+# -- row 8: maxResponseBytes ----------------------------------------------------------------------------------
+
+
+def test_max_response_bytes_defaults_to_16_mib_and_must_be_positive() -> None:
+    with jump.Config() as config:
+        assert config.to_dict().get("maxResponseBytes") == 16 * 1024 * 1024
+    for bad in (0, -1):
+        with pytest.raises(jump.InvalidArgument) as info:
+            jump.Config(maxResponseBytes=bad)
+        assert "maxResponseBytes" in (info.value.message + str(info.value.argument)), info.value.detail
+
+
+def test_small_max_response_bytes_fails_an_ordinary_sign_in(make_config, emu, storage) -> None:
+    email = unique_email("maxbytes")
+    emu.admin("POST", "/emulator/users", {"email": email, "password": PASSWORD, "record": {"aboutMe": "x" * 900}})
+    with jump.Client(make_config()) as c:
+        c.load_flow()  # cached in storage: the sign-in answer itself meets the limit
+    with jump.Client(make_config(maxResponseBytes=1000)) as c:
+        with pytest.raises(jump.ServerError) as info:
+            c.sign_in(email, PASSWORD)
+        assert "maxResponseBytes" in info.value.message
+        assert not c.is_signed_in
+
+
+# -- row 12: jump_error_last_jansson(NULL) ------------------------------------------------------------------
+
+
+def test_error_last_jansson_null_out_reports_its_own_failure() -> None:
+    _native.lib.jump_client_state(None, None)  # an earlier, different failure (invalid handle)
+    assert _native.lib.jump_error_last_jansson(None) == -1
+    detail = _native.last_error_detail()
+    assert detail.get("status") == -1 and detail.get("argument") == "out", detail
+
+
+# -- row 10: exiting with async calls in flight -------------------------------------------------------------
+
+EXIT_SCRIPT = textwrap.dedent(
+    """
+    import sys, time
+    sys.path.insert(0, {binding!r})
+    import jump
+
+    url, email, password, delay = sys.argv[1], sys.argv[2], sys.argv[3], float(sys.argv[4])
+
+    class SlowStore:
+        # Every call sleeps (the GIL is released there): interpreter exit lands while libjump is inside one.
+        def __init__(self):
+            self.data = {{}}
+        def load(self, key):
+            time.sleep(0.02)
+            return self.data.get(key)
+        def save(self, key, data):
+            time.sleep(0.15)
+            self.data[key] = bytes(data)
+        def erase(self, key):
+            time.sleep(0.02)
+            self.data.pop(key, None)
+
+    requests = []
+    for _ in range(3):
+        config = jump.Config({{"captureDomain": url, "captureFlowDomain": url, "captureClientId": "jump-default-client",
+                              "captureAppId": "default-app", "captureFlowName": "standard", "requestTimeoutMs": 10000}})
+        config.set_storage(SlowStore())
+        client = jump.Client(config)  # not closed: the binding's exit handler must cope
+        requests.append(client.sign_in_async(email, password))
+        requests.append(client.forgot_password_async(email))
+        requests.append(client.fetch_record_async())
+    time.sleep(delay)
+    print("exiting with", sum(not r.done for r in requests), "requests in flight", flush=True)
+    """
+)
+
+CRASH_MARKERS = ("Fatal", "fatal error", "BUG IN", "Segmentation fault", "core dumped", "Aborted", "SIGSEGV", "SIGABRT")
+
+
+def test_exit_with_async_calls_in_flight_and_slow_host_storage(emu, tmp_path: Path) -> None:
+    """20 interpreters, each exiting while its async calls (and their slow storage saves) are still running;
+    every one must exit 0 without a crash within 30 s. One test: the runs differ only in when exit lands."""
+    email = new_user(emu)
+    script = tmp_path / "exit_in_flight.py"
+    script.write_text(EXIT_SCRIPT.format(binding=str(BINDING)))
+    env = dict(os.environ)
+    env["PYTHONFAULTHANDLER"] = "1"  # a crash prints "Fatal Python error" instead of dying silently
+    failures = []
+    started = time.monotonic()
+    for run in range(20):
+        delay = (run % 5) * 0.05  # 0 .. 0.2 s: exit during the requests, or during the slow saves after them
+        try:
+            done = subprocess.run([sys.executable, str(script), emu.url, email, PASSWORD, str(delay)],
+                                  capture_output=True, text=True, timeout=30, env=env)
+        except subprocess.TimeoutExpired as exc:
+            failures.append(f"run {run} (exit after {delay:.2f} s): still running after 30 s; "
+                            f"stderr: {(exc.stderr or '')[-800:]!r}")
+            continue
+        output = done.stdout + done.stderr
+        crashed = [m for m in CRASH_MARKERS if m in output]
+        if done.returncode != 0 or crashed:
+            failures.append(f"run {run} (exit after {delay:.2f} s): status {done.returncode}, markers {crashed}; "
+                            f"output: {output[-1500:]!r}")
+    elapsed = time.monotonic() - started
+    assert not failures, f"{len(failures)} of 20 runs did not exit cleanly ({elapsed:.1f} s):\n" + "\n".join(failures)
+    assert elapsed < 60, f"20 runs took {elapsed:.1f} s"
