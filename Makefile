@@ -8,7 +8,7 @@ EMULATOR  := $(BUILD)/bin/jump-emulator
 CFLAGS    ?= -std=c99 -Wall -Wextra -Werror -O1 -g
 EXAMPLE_C := $(BUILD)/bin/quickstart
 
-.PHONY: all deps lib emulator examples demo test test-swift test-c test-python test-abi bench clean
+.PHONY: all deps lib emulator examples demo test test-swift test-c test-python test-abi bench torture clean
 
 all: lib emulator
 
@@ -53,6 +53,10 @@ test-abi: lib
 
 bench: lib emulator
 	@bash benchmarks/run.sh
+
+# Kill -9 and storage-fault suite (Tests/torture/README.md); not part of `make test`.
+torture: lib emulator
+	@bash Tests/torture/run.sh
 
 clean:
 	rm -rf $(BUILD) .build

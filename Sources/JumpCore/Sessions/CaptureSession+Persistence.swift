@@ -21,6 +21,11 @@ extension CaptureSession {
         state.withLock { s in
             s.restoreError = nil
             if let loaded {
+                // An entry of this user was either never replaced on storage (a sign-in cut short) or its
+                // edits were taken back into this session before a crash: either way this session holds them.
+                if let uuid = loaded.record.uuid {
+                    release(&s) { $0.reason == .replaced && $0.uuid == uuid }
+                }
                 s.session = loaded
                 s.generation &+= 1
                 s.saved = SavedSession(sessionID: loaded.sessionID, epoch: loaded.epoch)
@@ -170,12 +175,12 @@ extension CaptureSession {
         }
     }
 
-    /// The unsynced edits that `uuid` left in a session set aside (the most recent readable one), taken out
-    /// of the quarantine.
-    func takeQuarantinedEdits(_ s: inout CaptureState, uuid: String?) -> UserRecord? {
+    /// The unsynced edits that `uuid` left in a session set aside (the most recent readable one), and the
+    /// entry they came from. The entry stays until the session holding the edits is saved (`release`): a
+    /// crash in between must not lose them.
+    func quarantinedEdits(_ s: CaptureState, uuid: String?) -> (UserRecord, String)? {
         guard let uuid else { return nil }
-        for index in s.quarantine.indices.reversed() where s.quarantine[index].uuid == uuid {
-            let entry = s.quarantine[index]
+        for entry in s.quarantine.reversed() where entry.uuid == uuid {
             guard let key = entry.keys.first(where: { $0.hasSuffix(settings.sessionFileName) }),
                   let bytes = try? makeStore(key).load(),
                   var session = try? SessionCodec.decode(bytes) else { continue }
@@ -183,12 +188,20 @@ extension CaptureSession {
                let journal = try? makeStore(journalKey).load(), let ops = (try? RecordJournal.decode(journal, for: session)) ?? nil {
                 for op in ops { session.record.apply(op) }
             }
-            for key in entry.keys { try? makeStore(key).erase() }
-            s.quarantine.remove(at: index)
-            saveQuarantineIndex(&s)
-            return session.record
+            return (session.record, entry.id)
         }
         return nil
+    }
+
+    /// Erases sessions set aside whose edits are now held by the saved session.
+    func release(_ s: inout CaptureState, where settled: (QuarantineEntry) -> Bool) {
+        let released = s.quarantine.filter(settled)
+        guard !released.isEmpty else { return }
+        for entry in released {
+            for key in entry.keys { try? makeStore(key).erase() }
+        }
+        s.quarantine.removeAll(where: settled)
+        saveQuarantineIndex(&s)
     }
 
     /// Erases every session set aside.

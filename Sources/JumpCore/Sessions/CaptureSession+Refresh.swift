@@ -49,8 +49,8 @@ extension CaptureSession {
     /// Single-flight refresh keyed by the token being replaced: if another caller already replaced it, its
     /// successor is returned; if a refresh is running, its outcome is shared; otherwise this caller leads.
     func refresh(replacing token: String) throws(JumpError) -> String {
-        enum Step { case done(String), wait(RefreshFlight), lead(RefreshFlight, secret: String, date: String, generation: UInt64) }
-        let step = try state.withLock { s throws(JumpError) -> Step in
+        typealias Lead = (secret: String, date: String, generation: UInt64)
+        let step = try state.withLock { s throws(JumpError) -> RefreshFlight.Step<Lead> in
             let session = try requireSession(s)
             if session.accessToken != token { return .done(session.accessToken) }
             if session.reauthenticationRequired {
@@ -72,17 +72,10 @@ extension CaptureSession {
                 s.session?.pendingRefresh = PendingRefresh(accessToken: token, date: date, startedAt: now)
                 persist(&s)
             }
-            return .lead(flight, secret: secret, date: date, generation: s.generation)
+            return .lead(flight, (secret: secret, date: date, generation: s.generation))
         }
-        switch step {
-        case .done(let fresh):
-            return fresh
-        case .wait(let flight):
-            return try flight.wait()
-        case .lead(let flight, let secret, let date, let generation):
-            let outcome = performRefresh(token: token, secret: secret, date: date, generation: generation)
-            flight.finish(outcome)
-            return try outcome.get()
+        return try RefreshFlight.run(step) { lead in
+            performRefresh(token: token, secret: lead.secret, date: lead.date, generation: lead.generation)
         }
     }
 

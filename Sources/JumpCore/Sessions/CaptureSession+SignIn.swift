@@ -82,7 +82,7 @@ extension CaptureSession {
         let isNew = body["is_new"]?.boolValue ?? false
         let uuid = session.record.uuid
         let (conflicts, kept) = state.withLock { s -> ([UserRecord.Conflict], [String]) in
-            let carried = takeOverPreviousSession(&s, uuid: uuid)
+            let (carried, entry) = takeOverPreviousSession(&s, uuid: uuid)
             var conflicts: [UserRecord.Conflict] = []
             var kept: [String] = []
             if var edited = carried, edited.hasEdits {
@@ -96,6 +96,7 @@ extension CaptureSession {
             s.restoreError = nil
             s.journalEpoch = nil
             persist(&s)
+            if let entry, s.storageError == nil { release(&s) { $0.id == entry } }
             return (conflicts, kept)
         }
         emit(.signedIn(uuid: uuid, isNew: isNew))
@@ -113,10 +114,10 @@ extension CaptureSession {
     /// What becomes of the session a sign-in replaces: the same user's record comes along with its unsynced
     /// edits (returned); another user's session with unsynced edits, or a saved session that could not be
     /// read, is set aside, never merged. Without a session in memory, the same user's edits are looked for
-    /// among the sessions set aside earlier.
-    private func takeOverPreviousSession(_ s: inout CaptureState, uuid: String?) -> UserRecord? {
+    /// among the sessions set aside earlier (the entry is returned, to be released once they are saved).
+    private func takeOverPreviousSession(_ s: inout CaptureState, uuid: String?) -> (UserRecord?, String?) {
         if let old = s.session {
-            if let uuid, old.record.uuid == uuid { return old.record }
+            if let uuid, old.record.uuid == uuid { return (old.record, nil) }
             if old.record.hasEdits {
                 quarantine(&s, reason: .replaced, session: old,
                            message: "another user signed in while this user's edits were not synced")
@@ -125,6 +126,7 @@ extension CaptureSession {
             quarantine(&s, reason: .unreadable, session: nil,
                        message: "the saved session could not be read when another sign-in replaced it (\(unreadable.message))")
         }
-        return takeQuarantinedEdits(&s, uuid: uuid)
+        guard let (record, entry) = quarantinedEdits(s, uuid: uuid) else { return (nil, nil) }
+        return (record, entry)
     }
 }

@@ -209,8 +209,7 @@ extension TokenSession {
     /// iOS, waiters do not start refreshes of their own after a failure).
     @discardableResult
     public func refreshTokenSession(replacing refreshToken: String? = nil) throws(JumpError) -> String {
-        enum Step { case done(String), wait(RefreshFlight), lead(RefreshFlight, TokenGrant, UInt64) }
-        let step = try state.withLock { s throws(JumpError) -> Step in
+        let step = try state.withLock { s throws(JumpError) -> RefreshFlight.Step<(TokenGrant, UInt64)> in
             guard case .token(let t)? = try requireTokens(s).credential else {
                 throw JumpError(.notSignedIn, "no sign-in-token session to refresh")
             }
@@ -222,18 +221,9 @@ extension TokenSession {
             if let flight = s.tokenRefresh { return .wait(flight) }
             let flight = RefreshFlight()
             s.tokenRefresh = flight
-            return .lead(flight, t, s.tokenGeneration)
+            return .lead(flight, (t, s.tokenGeneration))
         }
-        switch step {
-        case .done(let token):
-            return token
-        case .wait(let flight):
-            return try flight.wait()
-        case .lead(let flight, let session, let generation):
-            let outcome = performTokenRefresh(session, generation: generation)
-            flight.finish(outcome)
-            return try outcome.get()
-        }
+        return try RefreshFlight.run(step) { lead in performTokenRefresh(lead.0, generation: lead.1) }
     }
 
     private func performTokenRefresh(_ session: TokenGrant, generation: UInt64) -> Result<String, JumpError> {

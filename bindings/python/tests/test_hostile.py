@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import ctypes
 import os
 import subprocess
 import sys
@@ -103,7 +104,9 @@ def test_small_max_response_bytes_fails_an_ordinary_sign_in(make_config, emu, st
 
 
 def test_error_last_jansson_null_out_reports_its_own_failure() -> None:
-    _native.lib.jump_client_state(None, None)  # an earlier, different failure (invalid handle)
+    out = ctypes.c_void_p()
+    # an earlier, different failure: a client handle that was never made (status -2, no argument "out")
+    assert _native.lib.jump_client_state(ctypes.c_void_p(0x10), ctypes.byref(out)) == -2
     assert _native.lib.jump_error_last_jansson(None) == -1
     detail = _native.last_error_detail()
     assert detail.get("status") == -1 and detail.get("argument") == "out", detail

@@ -1,0 +1,44 @@
+import Dispatch
+import Synchronization
+
+/// One access-token refresh in progress; every caller that needs it waits for the same outcome. Each
+/// session keeps its own flight (and generation); the single-flight steps below are shared by all of them.
+final class RefreshFlight: Sendable {
+    private let outcome = Mutex<Result<String, JumpError>?>(nil)
+    private let done = DispatchSemaphore(value: 0)
+
+    func finish(_ result: Result<String, JumpError>) {
+        outcome.withLock { $0 = result }
+        done.signal()
+    }
+
+    func wait() throws(JumpError) -> String {
+        done.wait()
+        done.signal()  // let the next waiter through too
+        let result = outcome.withLock { $0 } ?? .failure(.internal("a token refresh finished without an outcome"))
+        return try result.get()
+    }
+
+    /// What a caller that needs a fresh token does, decided under its session's lock: the token it would
+    /// replace was replaced already (`done`), a refresh is running (`wait` for it), or it starts one
+    /// (`lead`, with what the refresh needs).
+    enum Step<Lead> {
+        case done(String)
+        case wait(RefreshFlight)
+        case lead(RefreshFlight, Lead)
+    }
+
+    /// Carries a step out (outside the session's lock): the leader refreshes and shares the outcome.
+    static func run<Lead>(_ step: Step<Lead>, perform: (Lead) -> Result<String, JumpError>) throws(JumpError) -> String {
+        switch step {
+        case .done(let fresh):
+            return fresh
+        case .wait(let flight):
+            return try flight.wait()
+        case .lead(let flight, let lead):
+            let outcome = perform(lead)
+            flight.finish(outcome)
+            return try outcome.get()
+        }
+    }
+}
