@@ -1109,6 +1109,51 @@ TEST(sync_acknowledgement_lost_in_a_read_only_directory_is_not_a_conflict) {
     free(uuid);
 }
 
+/* A's unsynced edits must be set aside before B's sign-in replaces A. When the store cannot keep them, B's
+ * sign-in is refused (JUMP_E_STORAGE) and A stays signed in with the edits: acknowledged edits are never
+ * traded for a sign-in. */
+TEST(sign_in_over_unsynced_edits_that_cannot_be_set_aside_is_refused) {
+    host_ctx ctx;
+    jump_client *client;
+    char *a_email = NULL, *b_email = NULL, *a_uuid, *b_uuid, *about;
+    jump_status status;
+    REQUIRE_EMULATOR();
+    a_uuid = create_user("keepa", "before", &a_email);
+    b_uuid = create_user("keepb", "b before", &b_email);
+    REQUIRE(a_uuid != NULL && b_uuid != NULL);
+    ctx.store = host_new();
+    ctx.config = host_config(ctx.store);
+    REQUIRE(ctx.config != NULL);
+    client = client_from(ctx.config);
+    REQUIRE(client != NULL);
+    REQUIRE_OK(J.client_sign_in(client, a_email, TEST_PASSWORD, NULL));
+    REQUIRE_OK(set_about(client, "A's acknowledged edit"));
+    host_fail_saves(ctx.store, 1);
+    status = J.client_sign_in(client, b_email, TEST_PASSWORD, NULL);
+    host_fail_saves(ctx.store, 0);
+    CHECK_MSG(status == JUMP_E_STORAGE, "B's sign-in over A's unsaveable edits returned %d (%s), expected JUMP_E_STORAGE",
+              (int)status, harness_status_name(status));
+    about = local_about(client);
+    CHECK_MSG(same(about, "A's acknowledged edit"), "A's edit is gone from the signed-in record: \"%s\"",
+              about ? about : "(null)");
+    free(about);
+    CHECK(pending(client, ABOUT));
+    J.client_free(client);
+    /* After a restart A is still there with the edit. */
+    client = client_from(ctx.config);
+    REQUIRE(client != NULL);
+    about = local_about(client);
+    CHECK_MSG(same(about, "A's acknowledged edit"), "after a restart A's edit reads \"%s\"", about ? about : "(null)");
+    free(about);
+    J.client_free(client);
+    J.config_free(ctx.config);
+    host_release(ctx.store);
+    free(a_uuid);
+    free(b_uuid);
+    free(a_email);
+    free(b_email);
+}
+
 /* ==== row 5: an edit that cannot be saved is refused =================================================== */
 
 /* With storage failing (break_storage(ctx, 1)), set /aboutMe: JUMP_E_STORAGE and nothing changes. */

@@ -134,45 +134,51 @@ extension CaptureSession {
     }
 
     /// Sets the session on storage aside before a sign-in replaces it: `unreadable` moves the entries that
-    /// could not be read (they are never merged into the new session); `replaced` saves another user's
-    /// session whose edits are not synced yet (without its credentials), for that user's next sign-in.
-    func quarantine(_ s: inout CaptureState, reason: QuarantineEntry.Reason, session: Session?, message: String) {
+    /// could not be read, best effort (they are never merged into the new session); `replaced` saves another
+    /// user's session whose edits are not synced yet (without its credentials), for that user's next
+    /// sign-in, and throws when it cannot: those edits were acknowledged, so the sign-in must not go on.
+    func quarantine(_ s: inout CaptureState, reason: QuarantineEntry.Reason, session: Session?, message: String) throws(JumpError) {
         let id = String(Secrets.sessionID().prefix(12))
-        var keys: [String] = []
-        do {
-            switch reason {
-            case .unreadable:
-                for name in [settings.sessionFileName, settings.journalFileName] {
-                    let key = settings.quarantinedName(id, of: name)
+        switch reason {
+        case .unreadable:
+            var keys: [String] = []
+            for name in [settings.sessionFileName, settings.journalFileName] {
+                let key = settings.quarantinedName(id, of: name)
+                do {
                     if try makeStore(name).moveAside(to: makeStore(key)) { keys.append(key) }
+                } catch {
+                    Log.warning("an unreadable session could not be set aside: \(error.message)")
                 }
-                s.journalEpoch = nil
-                s.journalOnStorage = false
-            case .replaced:
-                guard var kept = session else { return }
-                kept.accessToken = "-"
-                kept.refreshSecret = nil
-                kept.pendingRefresh = nil
-                let key = settings.quarantinedName(id, of: settings.sessionFileName)
-                try makeStore(key).save(SessionCodec.encode(kept))
-                keys.append(key)
             }
-        } catch {
-            Log.warning("a session could not be set aside: \(error.message)")
+            s.journalEpoch = nil
+            s.journalOnStorage = false
+            s.quarantine.append(QuarantineEntry(id: id, reason: reason, uuid: nil, unsyncedChanges: true,
+                                                message: keys.isEmpty ? message + " (its storage could not be kept)" : message,
+                                                keys: keys))
+            try? saveQuarantineIndex(&s)
+        case .replaced:
+            guard var kept = session else { return }
+            kept.accessToken = "-"
+            kept.refreshSecret = nil
+            kept.pendingRefresh = nil
+            let key = settings.quarantinedName(id, of: settings.sessionFileName)
+            let entry = QuarantineEntry(id: id, reason: reason, uuid: kept.record.uuid, unsyncedChanges: true,
+                                        message: message, keys: [key])
+            do {
+                try makeStore(key).save(SessionCodec.encode(kept))
+                s.quarantine.append(entry)
+                try saveQuarantineIndex(&s)
+            } catch {
+                s.quarantine.removeAll { $0.id == id }
+                try? makeStore(key).erase()
+                throw JumpError(.storage, "the signed-in user's edits are not synced and could not be set aside (\(error.message)): "
+                                + "sync them or sign out before another user signs in", detail: error.detail)
+            }
         }
-        let entry = QuarantineEntry(id: id, reason: reason, uuid: session?.record.uuid,
-                                    unsyncedChanges: session?.record.hasEdits ?? true,
-                                    message: keys.isEmpty ? message + " (its storage could not be kept)" : message, keys: keys)
-        s.quarantine.append(entry)
-        saveQuarantineIndex(&s)
     }
 
-    private func saveQuarantineIndex(_ s: inout CaptureState) {
-        do {
-            if s.quarantine.isEmpty { try quarantineStore.erase() } else { try quarantineStore.save(QuarantineEntry.encodeIndex(s.quarantine)) }
-        } catch {
-            Log.warning("the quarantine index could not be saved: \(error.message)")
-        }
+    private func saveQuarantineIndex(_ s: inout CaptureState) throws(JumpError) {
+        if s.quarantine.isEmpty { try quarantineStore.erase() } else { try quarantineStore.save(QuarantineEntry.encodeIndex(s.quarantine)) }
     }
 
     /// The unsynced edits that `uuid` left in a session set aside (the most recent readable one), and the
@@ -201,7 +207,9 @@ extension CaptureSession {
             for key in entry.keys { try? makeStore(key).erase() }
         }
         s.quarantine.removeAll(where: settled)
-        saveQuarantineIndex(&s)
+        do throws(JumpError) { try saveQuarantineIndex(&s) } catch {
+            Log.warning("the quarantine index could not be saved: \(error.message)")
+        }
     }
 
     /// Erases every session set aside.

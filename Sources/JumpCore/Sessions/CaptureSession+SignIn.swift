@@ -81,8 +81,8 @@ extension CaptureSession {
                               accessTokenExpiresAt: expiresAt, reauthenticationRequired: false, record: UserRecord(server: record))
         let isNew = body["is_new"]?.boolValue ?? false
         let uuid = session.record.uuid
-        let (conflicts, kept) = state.withLock { s -> ([UserRecord.Conflict], [String]) in
-            let (carried, entry) = takeOverPreviousSession(&s, uuid: uuid)
+        let (conflicts, kept) = try state.withLock { s throws(JumpError) -> ([UserRecord.Conflict], [String]) in
+            let (carried, entry) = try takeOverPreviousSession(&s, uuid: uuid)
             var conflicts: [UserRecord.Conflict] = []
             var kept: [String] = []
             if var edited = carried, edited.hasEdits {
@@ -115,16 +115,16 @@ extension CaptureSession {
     /// edits (returned); another user's session with unsynced edits, or a saved session that could not be
     /// read, is set aside, never merged. Without a session in memory, the same user's edits are looked for
     /// among the sessions set aside earlier (the entry is returned, to be released once they are saved).
-    private func takeOverPreviousSession(_ s: inout CaptureState, uuid: String?) -> (UserRecord?, String?) {
+    private func takeOverPreviousSession(_ s: inout CaptureState, uuid: String?) throws(JumpError) -> (UserRecord?, String?) {
         if let old = s.session {
             if let uuid, old.record.uuid == uuid { return (old.record, nil) }
             if old.record.hasEdits {
-                quarantine(&s, reason: .replaced, session: old,
-                           message: "another user signed in while this user's edits were not synced")
+                try quarantine(&s, reason: .replaced, session: old,
+                               message: "another user signed in while this user's edits were not synced")
             }
         } else if let unreadable = s.restoreError {
-            quarantine(&s, reason: .unreadable, session: nil,
-                       message: "the saved session could not be read when another sign-in replaced it (\(unreadable.message))")
+            try quarantine(&s, reason: .unreadable, session: nil,
+                           message: "the saved session could not be read when another sign-in replaced it (\(unreadable.message))")
         }
         guard let (record, entry) = quarantinedEdits(s, uuid: uuid) else { return (nil, nil) }
         return (record, entry)
