@@ -70,8 +70,8 @@ import Testing
         try emulator.admin("POST", "/emulator/reset")  // the server forgets the session
         let error = #expect(throws: JumpError.self) { try client.capture.sync() }
         #expect(error?.status == .expired)
-        #expect(client.stateJSON()["reauthentication_required"] == true)
-        #expect(try client.capture.recordView().changes()["changed"] == ["/aboutMe"])
+        #expect(client.state().reauthenticationRequired)
+        #expect(try client.capture.recordView().changes().changed == ["/aboutMe"])
         // Computed outside #expect: Swift 6.3.1 can mix up closures written inside the macro.
         let expiredEvents = events.withLock { $0 }.filter { event in
             if case .sessionExpired = event { return true }

@@ -88,7 +88,7 @@ final class RecordingTransport: Transport {
         #expect(stored["aboutMe"] == "unsynced before")
         // The record was fetched again: the form carried the edits, so none is left to sync.
         #expect(transport.count(to: "/entity") >= 1)
-        #expect(try view.changes()["changed"] == [])
+        #expect(try view.changes().changed == [])
         #expect(try view.value(at: "/displayName") == "Ann B")
     }
 
@@ -108,9 +108,9 @@ final class RecordingTransport: Transport {
         // The local record shows the edit; pending, it is sent again (harmlessly) by the next sync.
         let view = try client.capture.recordView()
         #expect(try view.value(at: "/displayName") == "Ann D")
-        #expect(try view.changes()["changed"] == ["/displayName"])
+        #expect(try view.changes().changed == ["/displayName"])
         try client.capture.fetchRecord()
-        #expect(try view.changes()["changed"] == [])
+        #expect(try view.changes().changed == [])
     }
 
     @Test func updateProfileClearsFieldsSetToNull() throws {
@@ -122,7 +122,7 @@ final class RecordingTransport: Transport {
         #expect(form["displayName"] == "Ann")
         let stored = try storedUser(uuid)
         #expect(stored["aboutMe"] == .null && stored["birthday"] == .null && stored["displayName"] == "Ann")
-        #expect(try client.capture.recordView().changes()["changed"] == [])
+        #expect(try client.capture.recordView().changes().changed == [])
     }
 
     @Test func updateProfileValidationKeepsTheLocalRecord() throws {
@@ -136,7 +136,7 @@ final class RecordingTransport: Transport {
         #expect(error?.detail["invalid_fields"]?["displayName"]?.arrayValue?.isEmpty == false)
         #expect(error?.detail["invalid_fields"]?["birthdate"]?.arrayValue?.isEmpty == false)
         // Refused values do not linger as edits a later sync would send past the form's rules.
-        #expect(try client.capture.recordView().changes()["changed"] == [])
+        #expect(try client.capture.recordView().changes().changed == [])
         #expect(try client.capture.recordView().value(at: "/displayName") == "Ann")
         #expect(try storedUser(uuid)["displayName"] == "Ann")
     }
@@ -179,7 +179,7 @@ final class RecordingTransport: Transport {
         let form = try #require(transport.forms(to: "/oauth/update_profile_native").last)
         #expect(form.keys.contains { $0.lowercased().contains("city") } == false)
         #expect(try storedUser(uuid)["displayName"] == "Ann C")
-        #expect(try client.capture.recordView().changes()["changed"] == ["/primaryAddress/city"])
+        #expect(try client.capture.recordView().changes().changed == ["/primaryAddress/city"])
         _ = try client.capture.sync()
         #expect(try storedUser(uuid)["primaryAddress"]?["city"] == "Oslo")
     }

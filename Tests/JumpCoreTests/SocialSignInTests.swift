@@ -180,7 +180,7 @@ import Testing
         ])
         #expect(acme.custom == .openid && acme.requiresInput && acme.startPath == "/openid/start")
         #expect(acme.inputPrompt == "Enter your Acme user name")
-        #expect(acme.signInJSON["custom"] == "openid")
+        #expect(acme.custom?.rawValue == "openid")
         let start = try Self.start(acme, input: "ann")
         #expect(start.url.hasPrefix("https://rp.example/openid/start?"))
         let p = QueryString.parameters(of: start.url)
@@ -350,7 +350,7 @@ struct FakeBrowser {
     }
 
     func identifiers(_ client: JumpClient) throws -> [String] {
-        try client.capture.linkedProfiles().arrayValue?.compactMap { $0["identifier"]?.stringValue } ?? []
+        try client.capture.linkedProfiles().map(\.identifier)
     }
 
     func serverIdentifiers(_ uuid: String) throws -> [String] {
@@ -371,10 +371,10 @@ struct FakeBrowser {
         #expect(landed.hasPrefix(begun.completionPrefix + "?"))
         #expect(QueryString.parameters(of: landed)["state"] == begun.state)
         let result = try client.completeSocialSignIn(url: landed)
-        #expect(result["outcome"] == "registered" && result["is_new"] == true && result["provider"] == "google")
-        let identifier = try #require(result["identifier"]?.stringValue)
+        #expect(result.kind.rawValue == "registered" && result.isNew == true && result.provider == "google")
+        let identifier = try #require(result.identifier)
         #expect(identifier.hasPrefix("https://google.example/"))
-        let uuid = try #require(result["uuid"]?.stringValue)
+        let uuid = try #require(result.uuid)
         #expect(client.isSignedIn)
         #expect(try identifiers(client) == [identifier])
         #expect(try serverIdentifiers(uuid) == [identifier])
@@ -390,14 +390,14 @@ struct FakeBrowser {
         let elsewhere = emulator.url + "/elsewhere?state=" + next.state + "&token=x"
         let wrong = #expect(throws: JumpError.self) { try client.completeSocialSignIn(url: elsewhere) }
         #expect(wrong?.detail["reason"] == "wrong_location")
-        #expect(try client.capture.linkedProfiles().arrayValue?.count == 1)
+        #expect(try client.capture.linkedProfiles().count == 1)
 
         // The same identity from another installation: the same account.
         let other = try self.client(thin: true)
         let again = try other.beginSocialSignIn(provider: "google")
         // (A fresh emulator per test: the identity made above is the page's only one.)
         let second = try other.completeSocialSignIn(url: try browser.press(again.url, "name", "identity_id"))
-        #expect(second["outcome"] == "signed_in" && second["uuid"] == .string(uuid) && second["is_new"] == false)
+        #expect(second.kind.rawValue == "signed_in" && second.uuid == uuid && second.isNew == false)
     }
 
     @Test func registrationRequiredThenRegisterSocial() throws {
@@ -452,7 +452,7 @@ struct FakeBrowser {
 
         let merged = try client.signInWithProviderToken(provider: "google", token: existing, tokenSecret: nil,
                                                         options: ["merge_token": .string(mergeToken)])
-        #expect(merged["outcome"] == "signed_in" && merged["merged"] == true && merged["uuid"] == .string(uuid))
+        #expect(merged.kind.rawValue == "signed_in" && merged.merged == true && merged.uuid == uuid)
         #expect(transport.forms(to: "/oauth/auth_native").last?["merge_token"] == mergeToken)
         let linked = try identifiers(client)
         #expect(linked.count == 2)
@@ -485,7 +485,7 @@ struct FakeBrowser {
         let first = try client.signInWithProviderToken(provider: "facebook",
                                                        token: providerToken("Li Nk", EmulatorProcess.uniqueEmail("link")),
                                                        tokenSecret: nil)
-        let uuid = try #require(first["uuid"]?.stringValue)
+        let uuid = try #require(first.uuid)
         let facebook = try #require(try identifiers(client).first)
         #expect(try client.capture.recordView().value(at: "/password") == .null)
 
@@ -497,8 +497,8 @@ struct FakeBrowser {
         let link = try client.signInWithProviderToken(provider: "google",
                                                       token: providerToken("Li Nk", EmulatorProcess.uniqueEmail("link.g")),
                                                       tokenSecret: nil, options: ["link": true])
-        #expect(link["outcome"] == "linked" && link["uuid"] == .string(uuid))
-        let google = try #require(link["identifier"]?.stringValue)
+        #expect(link.kind.rawValue == "linked" && link.uuid == uuid)
+        let google = try #require(link.identifier)
         #expect(Set(try identifiers(client)) == [facebook, google])
         #expect(transport.forms(to: "/oauth/link_account_native").last?["access_token"]?.isEmpty == false)
 
@@ -522,7 +522,7 @@ struct FakeBrowser {
         let ident = try identity("twitter", name: "Pw Only", email: EmulatorProcess.uniqueEmail("pwonly.t"))
         let begun = try client.beginSocialSignIn(provider: "twitter", options: ["link": true])
         let linked = try client.completeSocialSignIn(url: try browser.press(begun.url, "value", ident.id))
-        #expect(linked["outcome"] == "linked" && linked["identifier"] == .string(ident.identifier))
+        #expect(linked.kind.rawValue == "linked" && linked.identifier == ident.identifier)
         #expect(try serverIdentifiers(uuid) == [ident.identifier])
         try client.capture.unlinkAccount(identifier: ident.identifier)
         #expect(try identifiers(client).isEmpty)

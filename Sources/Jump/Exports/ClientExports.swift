@@ -24,7 +24,7 @@ public func jump_client_free(_ client: OpaquePointer?) {
 public func jump_client_state(_ client: OpaquePointer?, _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
     abiCall { () throws(ABIError) in
         let out = try Marshal.prepare(out)
-        try Marshal.write(try clientBox(client).client.stateJSON(), to: out)
+        try Marshal.write(clientBox(client).client.state().json, to: out)
     }
 }
 

@@ -199,7 +199,7 @@ public func jump_record_revert(_ record: OpaquePointer?, _ path: UnsafePointer<C
 public func jump_record_changes(_ record: OpaquePointer?, _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
     abiCall { () throws(ABIError) in
         let out = try Marshal.prepare(out)
-        try Marshal.write(try recordView(record).changes(), to: out)
+        try Marshal.write(try recordView(record).changes().json, to: out)
     }
 }
 

@@ -24,7 +24,7 @@ public func jump_client_providers(_ client: OpaquePointer?, _ out: UnsafeMutable
     abiCall { () throws(ABIError) in
         let target = try Marshal.prepare(out, "out_json")
         let providers = try jumpClient(client).engage.providers()
-        target.pointee = try Marshal.copy(Jansson.serialize(providers))
+        target.pointee = try Marshal.copy(Jansson.serialize(providers.json))
     }
 }
 
@@ -50,7 +50,7 @@ public func jump_client_social_complete(
         out?.pointee = nil
         let jump = try jumpClient(client)
         let text = try Marshal.string(url, "url")
-        try Marshal.write(try jump.completeSocialSignIn(url: text), to: out)
+        try Marshal.write(try jump.completeSocialSignIn(url: text).json, to: out)
     }
 }
 
@@ -64,7 +64,7 @@ public func jump_client_social_complete_async(
                       userdataFree: userdataFree, request: request) { () throws(ABIError) in
         let text = try Marshal.string(url, "url")
         return { client, cancellation throws(JumpError) in
-            try client.completeSocialSignIn(url: text, cancellation: cancellation)
+            try client.completeSocialSignIn(url: text, cancellation: cancellation).json
         }
     }
 }
@@ -83,7 +83,7 @@ public func jump_client_social_sign_in_native(
         let secret = try Marshal.optionalString(tokenSecret, "token_secret")
         let result = try jump.signInWithProviderToken(provider: name, token: providerToken, tokenSecret: secret,
                                                       options: try options(optionsJSON))
-        try Marshal.write(result, to: out)
+        try Marshal.write(result.json, to: out)
     }
 }
 
@@ -102,7 +102,7 @@ public func jump_client_social_sign_in_native_async(
         let parsed = try options(optionsJSON)
         return { client, cancellation throws(JumpError) in
             try client.signInWithProviderToken(provider: name, token: providerToken, tokenSecret: secret, options: parsed,
-                                               cancellation: cancellation)
+                                               cancellation: cancellation).json
         }
     }
 }
@@ -189,7 +189,7 @@ public func jump_client_linked_profiles(_ client: OpaquePointer?, _ out: UnsafeM
     abiCall { () throws(ABIError) in
         let target = try Marshal.prepare(out, "out_json")
         let profiles = try jumpClient(client).capture.linkedProfiles()
-        target.pointee = try Marshal.copy(Jansson.serialize(profiles))
+        target.pointee = try Marshal.copy(Jansson.serialize(.array(profiles.map(\.json))))
     }
 }
 
@@ -255,7 +255,7 @@ public func jump_client_social_sign_in_loopback(
         let host = try opener(openURL, userdata)
         let result = try jump.socialSignInLoopback(provider: name, options: parsed, timeoutMs: Int(timeoutMs),
                                                    openURL: { url throws(JumpError) in try host.open(url) })
-        try Marshal.write(result, to: out)
+        try Marshal.write(result.json, to: out)
     }
 }
 
@@ -275,7 +275,7 @@ public func jump_client_social_sign_in_loopback_async(
         return { client, cancellation throws(JumpError) in
             try client.socialSignInLoopback(provider: name, options: parsed, timeoutMs: timeout,
                                             openURL: { url throws(JumpError) in try host.open(url) },
-                                            cancellation: cancellation)
+                                            cancellation: cancellation).json
         }
     }
 }

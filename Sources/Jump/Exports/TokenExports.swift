@@ -20,7 +20,7 @@ public func jump_client_sign_in_with_token(_ client: OpaquePointer?, _ token: Un
         out?.pointee = nil
         let target = try jumpClient(client)
         let result = try target.tokens.signIn(signInToken: try Marshal.string(token, "sign_in_token"))
-        try Marshal.write(result, to: out)
+        try Marshal.write(result.json, to: out)
     }
 }
 
@@ -33,7 +33,7 @@ public func jump_client_sign_in_with_token_async(
     AsyncLaunch.start("sign_in_with_token", client: client, callback: callback, userdata: userdata,
                       userdataFree: userdataFree, request: request) { () throws(ABIError) in
         let raw = try Marshal.string(token, "sign_in_token")
-        return { client, cancellation throws(JumpError) in try client.tokens.signIn(signInToken: raw, cancellation: cancellation) }
+        return { client, cancellation throws(JumpError) in try client.tokens.signIn(signInToken: raw, cancellation: cancellation).json }
     }
 }
 
@@ -53,7 +53,7 @@ public func jump_client_use_api_key(_ client: OpaquePointer?, _ key: UnsafePoint
 public func jump_client_status(_ client: OpaquePointer?, _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
     abiCall { () throws(ABIError) in
         let out = try Marshal.prepare(out)
-        try Marshal.write(try jumpClient(client).tokens.tokenStatusJSON(), to: out)
+        try Marshal.write(try jumpClient(client).tokens.status().json, to: out)
     }
 }
 
@@ -67,7 +67,7 @@ public func jump_client_identify_external_user(
         let target = try jumpClient(client)
         let external = try Marshal.string(externalID, "external_user_id")
         guard let authenticate else { throw .invalidArgument("authenticate is NULL", argument: "authenticate") }
-        let result = try target.identifyExternalUser(external) { id throws(JumpError) -> JSON in
+        let result = try target.identifyExternalUser(external) { id throws(JumpError) -> JumpClient.ExternalCredential in
             let answer = LoadedBytes()
             let context = Unmanaged.passRetained(answer)
             defer { context.release() }
@@ -81,11 +81,13 @@ public func jump_client_identify_external_user(
             guard received, !tooLarge else {
                 throw .invalidArgument("the authenticate callback returned JUMP_OK without one answer", argument: "authenticate")
             }
-            do throws(JumpError) { return try Jansson.parse(bytes, what: "the authenticate callback's answer") } catch {
+            let parsed: JSON
+            do throws(JumpError) { parsed = try Jansson.parse(bytes, what: "the authenticate callback's answer") } catch {
                 throw .invalidArgument("the authenticate callback's answer is not JSON: \(error.message)", argument: "authenticate")
             }
+            return try JumpClient.ExternalCredential(answer: parsed)
         }
-        try Marshal.write(result, to: out)
+        try Marshal.write(result.json, to: out)
     }
 }
 

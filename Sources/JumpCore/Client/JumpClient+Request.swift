@@ -1,5 +1,3 @@
-import FoundationEssentials
-
 /// Authorized requests (issue 5): one way to call an API with whichever credential the client holds, kept
 /// fresh as the SDK calls are. The credential only ever goes to its own server.
 extension JumpClient {
@@ -7,20 +5,6 @@ extension JumpClient {
         public let status: Int
         public let headers: [(String, String)]
         public let body: [UInt8]
-
-        public var json: JSON {
-            var members: [String: JSON] = [
-                "status": .int(Int64(status)),
-                "headers": .array(headers.map { [.string($0.0), .string($0.1)] }),
-            ]
-            if let text = String(validating: body, as: UTF8.self) {
-                members["body"] = .string(text)
-            } else {
-                members["body"] = .null
-                members["body_base64"] = .string(Data(body).base64EncodedString())
-            }
-            return .object(members)
-        }
     }
 
     /// Whether the client holds a credential besides a web-login token.

@@ -45,7 +45,7 @@ extension JumpClient {
 
     /// Completes a begun sign-in with the URL the browser ended on. A URL that is not the completion of a
     /// pending sign-in of this client changes nothing.
-    public func completeSocialSignIn(url: String, cancellation: Cancellation? = nil) throws(JumpError) -> JSON {
+    public func completeSocialSignIn(url: String, cancellation: Cancellation? = nil) throws(JumpError) -> SocialOutcome {
         let pending = try takePendingSignIn(for: url)
         let parameters = QueryString.parameters(of: url)
         if let error = parameters["error"] { throw EngageAPI.authenticationFailure(error) }
@@ -67,7 +67,7 @@ extension JumpClient {
     /// host opens the URL, the browser lands on the listener, the sign-in completes.
     public func socialSignInLoopback(provider: String, options: JSON = .null, timeoutMs: Int,
                                      openURL: (String) throws(JumpError) -> Void,
-                                     cancellation: Cancellation? = nil) throws(JumpError) -> JSON {
+                                     cancellation: Cancellation? = nil) throws(JumpError) -> SocialOutcome {
         var members: [String: JSON] = [:]
         if !options.isNull {
             guard case .object(let given) = options else {
@@ -97,7 +97,7 @@ extension JumpClient {
 
     /// Signs in with a provider SDK's own token: /signin/oauth_token gives the Engage token (2.6).
     public func signInWithProviderToken(provider name: String, token: String, tokenSecret: String?, options: JSON = .null,
-                                        cancellation: Cancellation? = nil) throws(JumpError) -> JSON {
+                                        cancellation: Cancellation? = nil) throws(JumpError) -> SocialOutcome {
         guard !token.isEmpty else { throw .invalidArgument("the provider token is empty", argument: "token") }
         let options = try SocialOptions(options)
         guard options.redirectURI == nil, options.input == nil else {
@@ -123,7 +123,7 @@ extension JumpClient {
         return pending
     }
 
-    func finishSocialSignIn(_ auth: EngageAuth, purpose: SocialPurpose, cancellation: Cancellation?) throws(JumpError) -> JSON {
+    func finishSocialSignIn(_ auth: EngageAuth, purpose: SocialPurpose, cancellation: Cancellation?) throws(JumpError) -> SocialOutcome {
         if let deviceToken = auth.deviceToken {
             engage.rememberDeviceToken(provider: auth.provider, deviceToken: deviceToken, identifier: auth.profile["identifier"]?.stringValue)
         }

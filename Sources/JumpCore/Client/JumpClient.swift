@@ -47,12 +47,10 @@ public final class JumpClient: Sendable {
     public var isSignedIn: Bool { capture.isSignedIn }
 
     /// The Capture session's state, with the credential's storage error when the session has none.
-    public func stateJSON() -> JSON {
-        var members = capture.stateJSON().objectValue ?? [:]
-        if members["storage_error"] == .null, let tokenError = tokens.state.withLock({ $0.storageError }) {
-            members["storage_error"] = tokenError.json
-        }
-        return .object(members)
+    public func state() -> CaptureSessionState {
+        var state = capture.report()
+        if state.storageError == nil { state.storageError = tokens.state.withLock { $0.storageError } }
+        return state
     }
 
     /// Reads the saved Capture session and credential again.

@@ -81,7 +81,7 @@ struct EngageAPI: Sendable {
     }
 
     /// POST token=<token> to the app's token URL (2.7); any HTTP status is an answer for the app to read.
-    func postToTokenURL(_ url: String, token: String, cancellation: Cancellation?) throws(JumpError) -> JSON {
+    func postToTokenURL(_ url: String, token: String, cancellation: Cancellation?) throws(JumpError) -> TokenURLResponse {
         var body = FormParameters()
         body.add("token", token)
         var request = HTTPRequest(method: "POST", url: url,
@@ -89,10 +89,9 @@ struct EngageAPI: Sendable {
                                   body: Array(body.encoded.utf8))
         request.followRedirects = false
         let response = try transport.send(request, cancellation: cancellation)
-        var answer = JumpClient.AuthorizedResponse(status: response.status, headers: response.headers, body: response.body)
-            .json.objectValue ?? [:]
-        answer["cookies"] = .array(response.headers.filter { $0.0.lowercased() == "set-cookie" }.compactMap { SetCookie.parse($0.1) })
-        return .object(answer)
+        return TokenURLResponse(
+            response: JumpClient.AuthorizedResponse(status: response.status, headers: response.headers, body: response.body),
+            cookies: response.headers.filter { $0.0.lowercased() == "set-cookie" }.compactMap { SetCookie.parse($0.1) })
     }
 
     /// The rpx_result / redirect error strings the reference SDKs recognise (2.4).

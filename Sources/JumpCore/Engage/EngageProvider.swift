@@ -1,19 +1,19 @@
 /// One provider of the Engage configuration (protocol.md 2.2), or a custom OpenID / SAML provider (2.3).
-struct EngageProvider: Sendable, Equatable {
-    enum Custom: String, Sendable { case openid, saml }
+public struct EngageProvider: Sendable, Equatable {
+    public enum Custom: String, Sendable { case openid, saml }
 
-    let name: String
-    let friendlyName: String
+    public let name: String
+    public let friendlyName: String
     /// The start path under the RP base URL, e.g. "/facebook/start".
     let startPath: String
-    let requiresInput: Bool
-    let inputPrompt: String?
+    public let requiresInput: Bool
+    public let inputPrompt: String?
     /// With `%@` where the user's input goes.
     let openidIdentifier: String?
     let opxBlob: String?
     let samlProvider: String?
-    let custom: Custom?
-    let sharingProperties: JSON
+    public let custom: Custom?
+    public let sharingProperties: JSON
 
     /// A provider_info entry. The SDKs accept "YES"/"NO" and booleans alike (2.2).
     init(name: String, info: JSON) {
@@ -58,7 +58,7 @@ struct EngageProvider: Sendable, Equatable {
     }
 
     /// The UI label: the last two words of the prompt, as the reference SDKs show it.
-    var inputLabel: String? {
+    public var inputLabel: String? {
         guard let inputPrompt else { return nil }
         let words = inputPrompt.split(separator: " ")
         return words.suffix(2).joined(separator: " ")
@@ -66,18 +66,6 @@ struct EngageProvider: Sendable, Equatable {
 
     /// Uses set_status instead of activity when the shared activity has no URL (2.8).
     var usesSetStatusWithoutURL: Bool { EngageProvider.flag(sharingProperties["uses_set_status_if_no_url"]) }
-
-    var signInJSON: JSON {
-        [
-            "name": .string(name), "friendly_name": .string(friendlyName), "requires_input": .bool(requiresInput),
-            "input_prompt": .optional(inputPrompt), "input_label": .optional(inputLabel),
-            "custom": .optional(custom?.rawValue),
-        ]
-    }
-
-    var sharingJSON: JSON {
-        ["name": .string(name), "friendly_name": .string(friendlyName), "properties": sharingProperties]
-    }
 
     static func flag(_ value: JSON?) -> Bool {
         switch value {

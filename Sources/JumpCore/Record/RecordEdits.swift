@@ -66,7 +66,7 @@ extension UserRecord {
     public mutating func clear(_ path: RecordPath, schema: RecordSchema? = nil, applying: Bool = true) throws(JumpError) -> RecordOp {
         let here = path.description
         if path.isElement {
-            throw .invalidArgument("'\(here)' is a plural element: remove it with jump_record_remove", argument: here)
+            throw .invalidArgument("'\(here)' is a plural element: remove the element instead", argument: here)
         }
         try checkWritablePath(path)
         let attribute = schema?.attribute(at: path)
@@ -83,7 +83,7 @@ extension UserRecord {
             throw .invalidArgument("'\(here)' is required and cannot be cleared", argument: here)
         }
         if attribute?.type == "password" {
-            throw .invalidArgument("'\(here)' is a password: change it with jump_client_change_password", argument: here)
+            throw .invalidArgument("'\(here)' is a password: change it through the change-password form", argument: here)
         }
         try requireElements(of: path)
         try schema?.checkAccess(nil, at: path.schemaPath)

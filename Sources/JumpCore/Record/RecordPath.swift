@@ -51,7 +51,7 @@ public struct RecordPath: Sendable, Hashable, CustomStringConvertible {
         components.isEmpty ? "/" : components.map { c in "/" + c.name + (c.elementID.map { "#\($0)" } ?? "") }.joined()
     }
 
-    var isRoot: Bool { components.isEmpty }
+    public var isRoot: Bool { components.isEmpty }
 
     /// The path with every element id dropped: the schema and access-schema view ("/photos/value").
     var schemaPath: String {

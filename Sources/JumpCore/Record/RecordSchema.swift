@@ -106,7 +106,7 @@ public struct RecordSchema: Sendable, Equatable {
         case "json":
             break
         case "password":
-            throw .invalidArgument("'\(path)' is a password: change it with jump_client_change_password", argument: path)
+            throw .invalidArgument("'\(path)' is a password: change it through the change-password form", argument: path)
         case "object":
             guard case .object(let members) = value else { throw wrong("an object") }
             try checkMembers(members, of: attribute, at: path, element: element)

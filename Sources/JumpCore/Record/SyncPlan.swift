@@ -16,12 +16,6 @@ public struct SyncRequest: Sendable, Equatable {
     /// The edited paths this request syncs.
     public let changed: [String]
 
-    public var json: JSON {
-        var members: [String: JSON] = ["endpoint": .string(kind.rawValue),
-                                       "attribute_name": path.isRoot ? .null : .string(path.description)]
-        if let attributes { members["attributes"] = attributes }
-        return .object(members)
-    }
 }
 
 /// The fewest requests that carry a record's edits (see jump_client_sync in jump.h). Only the touched parts

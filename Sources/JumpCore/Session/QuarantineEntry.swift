@@ -1,29 +1,23 @@
 /// A session set aside instead of being overwritten by another sign-in: one whose store could not be read,
 /// or another user's with edits not yet synced. It is never merged into another user's session; the same
 /// user signing in again takes its edits back; the app can erase it (jump_client_erase_quarantine).
-struct QuarantineEntry: Sendable, Equatable {
-    enum Reason: String, Sendable {
+public struct QuarantineEntry: Sendable, Equatable {
+    public enum Reason: String, Sendable {
         /// The saved session could not be read when another sign-in replaced it.
         case unreadable
         /// A readable session of another user, with unsynced edits, replaced by a sign-in.
         case replaced
     }
 
-    var id: String
-    var reason: Reason
+    public var id: String
+    public var reason: Reason
     /// The user the session belonged to, when it could be read.
-    var uuid: String?
-    var unsyncedChanges: Bool
-    var quarantinedAt: Int64
-    var message: String
+    public var uuid: String?
+    public var unsyncedChanges: Bool
+    public var quarantinedAt: Int64
+    public var message: String
     /// The storage entries holding it now.
     var keys: [String]
-
-    /// What the app sees in jump_client_state (no storage keys: they are libjump's business).
-    var json: JSON {
-        ["entry": .string(id), "reason": .string(reason.rawValue), "uuid": .optional(uuid),
-         "unsynced_changes": .bool(unsyncedChanges), "quarantined_at": .int(quarantinedAt), "message": .string(message)]
-    }
 
     var saved: JSON {
         ["id": .string(id), "reason": .string(reason.rawValue), "uuid": .optional(uuid),

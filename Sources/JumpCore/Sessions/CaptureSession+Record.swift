@@ -224,18 +224,24 @@ public struct RecordView: Sendable {
         try client.editRecord(generation: generation) { record, _ throws(JumpError) in (record.revert(parsed, applying: false), ()) }
     }
 
-    /// {"changed":[..],"update":{..},"requests":[..]}: what a sync would send now.
-    public func changes() throws(JumpError) -> JSON {
-        try client.withRecord(generation: generation) { record, schema throws(JumpError) -> JSON in
-            let requests = record.plan(schema: schema)
-            let root = requests.first { $0.kind == .update && $0.path.isRoot }
-            return ["changed": .array(requests.flatMap(\.changed).map(JSON.string)),
-                    "update": root?.attributes ?? .object([:]),
-                    "requests": .array(requests.map(\.json))]
+    /// What a sync would send now.
+    public func changes() throws(JumpError) -> RecordChanges {
+        try client.withRecord(generation: generation) { record, schema throws(JumpError) -> RecordChanges in
+            RecordChanges(requests: record.plan(schema: schema))
         }
     }
 
     public func discardChanges() throws(JumpError) {
         try client.editRecord(generation: generation) { record, _ throws(JumpError) in (record.revert(.root, applying: false), ()) }
     }
+}
+
+/// The requests a sync would send, and the paths they change.
+public struct RecordChanges: Sendable, Equatable {
+    public let requests: [SyncRequest]
+
+    public var changed: [String] { requests.flatMap(\.changed) }
+
+    /// The attributes of the record root's entity.update (empty when the root is unchanged).
+    public var rootUpdate: JSON { requests.first { $0.kind == .update && $0.path.isRoot }?.attributes ?? .object([:]) }
 }

@@ -28,7 +28,7 @@ extension CaptureSession {
 
     /// link_account_native with the Engage token of the identity to add, then the record is fetched again so
     /// its profiles show the new identity.
-    func linkIdentity(_ auth: EngageAuth, cancellation: Cancellation?) throws(JumpError) -> JSON {
+    func linkIdentity(_ auth: EngageAuth, cancellation: Cancellation?) throws(JumpError) -> SocialOutcome {
         let flow = settings.flowURL == nil ? nil : try? self.flow(cancellation: cancellation)
         let before = Set(linkedIdentities().map(\.identifier))
         let (_, generation) = try authorized(cancellation: cancellation) { accessToken throws(JumpError) in
@@ -41,12 +41,10 @@ extension CaptureSession {
         }
         refetchAfterAccountChange(cancellation: cancellation)
         let added = linkedIdentities().first { !before.contains($0.identifier) }
-        let uuid = state.withLock { s in s.generation == generation ? s.session?.record.uuid : nil }
-        return [
-            "outcome": "linked", "provider": .string(auth.provider), "uuid": .optional(uuid),
-            "identifier": .optional(added?.identifier ?? auth.profile["identifier"]?.stringValue),
-            "is_new": false, "authorization_code": .null, "merged": false,
-        ]
+        var outcome = SocialOutcome(kind: .linked, provider: auth.provider)
+        outcome.uuid = state.withLock { s in s.generation == generation ? s.session?.record.uuid : nil }
+        outcome.identifier = added?.identifier ?? auth.profile["identifier"]?.stringValue
+        return outcome
     }
 
     /// unlink_account_native. The last identity of an account without a password would leave it with no way
@@ -93,9 +91,9 @@ extension CaptureSession {
     }
 
     /// The signed-in user's identities (an empty list when signed out is not an answer: that is an error).
-    public func linkedProfiles() throws(JumpError) -> JSON {
+    public func linkedProfiles() throws(JumpError) -> [LinkedIdentity] {
         let record = try state.withLock { s throws(JumpError) in try requireSession(s).record.current }
-        return .array(LinkedIdentity.all(in: record).map(\.json))
+        return LinkedIdentity.all(in: record)
     }
 
     func linkedIdentities() -> [LinkedIdentity] {
@@ -113,9 +111,15 @@ extension CaptureSession {
 }
 
 /// One element of the record's profiles plural, as apps show it (protocol.md 7.3).
-struct LinkedIdentity: Sendable {
-    let identifier: String
-    let json: JSON
+/// A social identity linked to the account, read from the record's profiles.
+public struct LinkedIdentity: Sendable, Equatable {
+    public let identifier: String
+    public let domain: String?
+    public let provider: String?
+    public let displayName: String?
+    public let email: String?
+    /// The profiles element it is ("/profiles#12").
+    public let path: String?
 
     static func all(in record: JSON) -> [LinkedIdentity] {
         (record["profiles"]?.arrayValue ?? []).compactMap { element in
@@ -125,12 +129,9 @@ struct LinkedIdentity: Sendable {
             let provider = domain.flatMap { $0.split(separator: ".").first.map(String.init) }
                 ?? profile["providerName"]?.stringValue?.lowercased()
             let email = profile["verifiedEmail"]?.stringValue ?? profile["email"]?.stringValue ?? element["verifiedEmail"]?.stringValue
-            let path = element["id"]?.intValue.map { "/profiles#\($0)" }
-            return LinkedIdentity(identifier: identifier, json: [
-                "identifier": .string(identifier), "domain": .optional(domain), "provider": .optional(provider),
-                "display_name": .optional(profile["displayName"]?.stringValue), "email": .optional(email),
-                "path": .optional(path),
-            ])
+            return LinkedIdentity(identifier: identifier, domain: domain, provider: provider,
+                                  displayName: profile["displayName"]?.stringValue, email: email,
+                                  path: element["id"]?.intValue.map { "/profiles#\($0)" })
         }
     }
 }

@@ -1,7 +1,7 @@
 /// Capture's side of a social sign-in (protocol.md 3.3.1): auth_native with the Engage token.
 extension CaptureSession {
     /// auth_native (3.3.1): signed in, thin-registered, 310 (two-step registration) or 380 (merge).
-    func socialSignIn(_ auth: EngageAuth, mergeToken: String?, cancellation: Cancellation?) throws(JumpError) -> JSON {
+    func socialSignIn(_ auth: EngageAuth, mergeToken: String?, cancellation: Cancellation?) throws(JumpError) -> SocialOutcome {
         let flow = settings.flowURL == nil ? nil : try? self.flow(cancellation: cancellation)
         try cancellation?.check()
         let secret = Secrets.refreshSecret()
@@ -29,12 +29,13 @@ extension CaptureSession {
                             + "sign in with that and pass merge_token to merge", detail: detail)
         }
         let result = try startSession(from: body, refreshSecret: secret, cancellation: cancellation)
-        return [
-            "outcome": .string(result.isNew ? "registered" : "signed_in"), "provider": .string(auth.provider),
-            "is_new": .bool(result.isNew), "uuid": .optional(result.uuid),
-            "authorization_code": .optional(result.authorizationCode), "merged": .bool(mergeToken != nil),
-            "identifier": .optional(auth.profile["identifier"]?.stringValue),
-        ]
+        var outcome = SocialOutcome(kind: result.isNew ? .registered : .signedIn, provider: auth.provider)
+        outcome.isNew = result.isNew
+        outcome.uuid = result.uuid
+        outcome.authorizationCode = result.authorizationCode
+        outcome.merged = mergeToken != nil
+        outcome.identifier = auth.profile["identifier"]?.stringValue
+        return outcome
     }
 
     /// 310: the Engage token becomes the social registration token, and prereg_fields (form field names)
@@ -53,7 +54,7 @@ extension CaptureSession {
         detail["prereg_record"] = record
         detail["prereg_fields"] = .object(fields)
         return JumpError(.registrationRequired,
-                         "no account has this \(auth.provider) identity: register it with jump_client_register_social "
+                         "no account has this \(auth.provider) identity: register it with the social registration token "
                          + "(prereg_record holds what the provider told)", detail: detail)
     }
 }

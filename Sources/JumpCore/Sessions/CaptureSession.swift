@@ -58,21 +58,17 @@ public final class CaptureSession: Sendable {
         }
     }
 
-    public func stateJSON() -> JSON {
+    /// What jump_client_state reports about this session.
+    public func report() -> CaptureSessionState {
         state.withLock { s in
             let session = s.session
-            return [
-                "signed_in": .bool(session != nil),
-                "uuid": .optional(session?.record.uuid),
-                "email": .optional(session?.record.email),
-                "reauthentication_required": .bool(session?.reauthenticationRequired ?? false),
-                "access_token_expires_at": session?.accessTokenExpiresAt.map(JSON.int) ?? .null,
-                "unsynced_changes": .bool(!(session.map { $0.record.plan(schema: s.schema).isEmpty } ?? true)),
-                "restore_error": s.restoreError?.json ?? .null,
-                "storage_error": s.storageError?.json ?? .null,
-                "quarantine": .array(s.quarantine.map(\.json)),
-                "flow_version": .optional(s.flow?.version),
-            ]
+            return CaptureSessionState(
+                signedIn: session != nil, uuid: session?.record.uuid, email: session?.record.email,
+                reauthenticationRequired: session?.reauthenticationRequired ?? false,
+                accessTokenExpiresAt: session?.accessTokenExpiresAt,
+                unsyncedChanges: !(session.map { $0.record.plan(schema: s.schema).isEmpty } ?? true),
+                restoreError: s.restoreError, storageError: s.storageError, quarantine: s.quarantine,
+                flowVersion: s.flow?.version)
         }
     }
 
@@ -81,7 +77,7 @@ public final class CaptureSession: Sendable {
         if let session = s.session { return session }
         if let restoreError = s.restoreError {
             throw JumpError(.storage, "the saved session could not be read (\(restoreError.message)); "
-                            + "retry with jump_client_restore or sign in again", detail: restoreError.detail)
+                            + "retry the restore or sign in again", detail: restoreError.detail)
         }
         throw JumpError(.notSignedIn, "no user is signed in")
     }
@@ -124,6 +120,23 @@ public final class CaptureSession: Sendable {
         }
         return uuid
     }
+}
+
+/// What jump_client_state reports about the Capture session.
+public struct CaptureSessionState: Sendable {
+    public var signedIn: Bool
+    public var uuid: String?
+    public var email: String?
+    public var reauthenticationRequired: Bool
+    /// Epoch seconds by the local clock; nil when the server gave no lifetime.
+    public var accessTokenExpiresAt: Int64?
+    public var unsyncedChanges: Bool
+    /// The saved session could not be read.
+    public var restoreError: JumpError?
+    /// The last save or erase failed.
+    public var storageError: JumpError?
+    public var quarantine: [QuarantineEntry]
+    public var flowVersion: String?
 }
 
 struct CaptureState: Sendable {

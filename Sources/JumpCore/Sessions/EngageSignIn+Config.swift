@@ -67,10 +67,17 @@ extension EngageSignIn {
 
     /// Sign-in providers in the server's order with the custom ones last (not filtered by enabled_providers,
     /// as in the reference SDKs), and the sharing providers.
-    public func providers(cancellation: Cancellation? = nil) throws(JumpError) -> JSON {
+    public func providers(cancellation: Cancellation? = nil) throws(JumpError) -> ProviderList {
         let config = try engageConfig(cancellation: cancellation)
-        let signIn = config.signInProviders.compactMap { config.providers[$0]?.signInJSON } + engage.customProviders.map(\.signInJSON)
-        let sharing = config.sharingProviders.compactMap { config.providers[$0]?.sharingJSON }
-        return ["sign_in": .array(signIn), "sharing": .array(sharing), "hide_tagline": .bool(config.hideTagline)]
+        return ProviderList(signIn: config.signInProviders.compactMap { config.providers[$0] } + engage.customProviders,
+                            sharing: config.sharingProviders.compactMap { config.providers[$0] },
+                            hideTagline: config.hideTagline)
     }
+}
+
+/// The app's providers (jump_client_providers).
+public struct ProviderList: Sendable, Equatable {
+    public let signIn: [EngageProvider]
+    public let sharing: [EngageProvider]
+    public let hideTagline: Bool
 }

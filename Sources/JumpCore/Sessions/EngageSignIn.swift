@@ -82,15 +82,15 @@ public final class EngageSignIn: Sendable {
     }
 
     /// Engage-only apps: the result goes to the app, and the token to its token URL when there is one (2.7).
-    func engageOnlyResult(_ auth: EngageAuth, cancellation: Cancellation?) throws(JumpError) -> JSON {
-        var result: [String: JSON] = [
-            "outcome": "authenticated", "provider": .string(auth.provider), "token": .string(auth.token),
-            "device_token": .optional(auth.deviceToken), "profile": auth.profile, "token_url_response": .null,
-        ]
+    func engageOnlyResult(_ auth: EngageAuth, cancellation: Cancellation?) throws(JumpError) -> SocialOutcome {
+        var outcome = SocialOutcome(kind: .authenticated, provider: auth.provider)
+        outcome.engageToken = auth.token
+        outcome.deviceToken = auth.deviceToken
+        outcome.profile = auth.profile
         if let url = state.withLock({ $0.tokenURL }) {
-            result["token_url_response"] = try engageAPI.postToTokenURL(url, token: auth.token, cancellation: cancellation)
+            outcome.tokenURLResponse = try engageAPI.postToTokenURL(url, token: auth.token, cancellation: cancellation)
         }
-        return .object(result)
+        return outcome
     }
 }
 

@@ -50,21 +50,19 @@ extension TokenSession {
     /// The credential, or why there is none (an unreadable store is never "signed out": §10, PR #145).
     func requireTokens(_ s: TokenSessionState) throws(JumpError) -> TokenState {
         if let error = s.credentialRestoreError {
-            throw JumpError(.storage, "the saved credential could not be read (\(error.message)); retry with "
-                            + "jump_client_restore", detail: error.detail)
+            throw JumpError(.storage, "the saved credential could not be read (\(error.message)); retry the "
+                            + "restore", detail: error.detail)
         }
         return s.tokens
     }
 
     // MARK: - Status
 
-    /// The status flags; from the gist when the saved credential could not be read (with restore_error).
-    public func tokenStatusJSON() -> JSON {
+    /// The status flags; from the gist when the saved credential could not be read (with restoreError).
+    public func status() -> TokenStatusReport {
         state.withLock { s in
-            let status = (s.credentialRestoreError != nil ? s.gistStatus : nil) ?? TokenStatus(s.tokens)
-            var members = status.json.objectValue ?? [:]
-            members["restore_error"] = s.credentialRestoreError?.json ?? .null
-            return .object(members)
+            TokenStatusReport(status: (s.credentialRestoreError != nil ? s.gistStatus : nil) ?? TokenStatus(s.tokens),
+                              restoreError: s.credentialRestoreError)
         }
     }
 
@@ -74,14 +72,14 @@ extension TokenSession {
     /// re-authentication is pending). An API-key session of the same user, environment and region migrates in
     /// place; any other signed-in user is JUMP_E_ALREADY_SIGNED_IN naming what differs (§4.4, §9 defect 6).
     @discardableResult
-    public func signIn(signInToken raw: String, cancellation: Cancellation? = nil) throws(JumpError) -> JSON {
+    public func signIn(signInToken raw: String, cancellation: Cancellation? = nil) throws(JumpError) -> TokenSignIn {
         let token = try SignInToken(raw)
-        return try credentialGate.withLock { _ throws(JumpError) -> JSON in
+        return try credentialGate.withLock { _ throws(JumpError) -> TokenSignIn in
             try signInLocked(token, cancellation: cancellation)
         }
     }
 
-    func signInLocked(_ token: SignInToken, cancellation: Cancellation?) throws(JumpError) -> JSON {
+    func signInLocked(_ token: SignInToken, cancellation: Cancellation?) throws(JumpError) -> TokenSignIn {
         enum Plan { case nothing, exchange(migrating: Bool) }
         let (plan, generation) = try state.withLock { s throws(JumpError) -> (Plan, UInt64) in
             let tokens = try requireTokens(s)
@@ -102,7 +100,7 @@ extension TokenSession {
             }
         }
         guard case .exchange(let migrating) = plan else {
-            return ["user_id": .string(token.userID), "changed": false, "migrated": false]
+            return TokenSignIn(userID: token.userID, changed: false, migrated: false)
         }
         var form = FormParameters()
         form.add("grant_type", "urn:ietf:params:oauth:grant-type:token-exchange")
@@ -122,7 +120,7 @@ extension TokenSession {
             return TokenStatus(s.tokens)
         }
         emit(.statusChanged(status))
-        return ["user_id": .string(token.userID), "changed": true, "migrated": .bool(migrating)]
+        return TokenSignIn(userID: token.userID, changed: true, migrated: migrating)
     }
 
     /// Which of user id, environment, region differs (nil: the same user).
@@ -135,7 +133,7 @@ extension TokenSession {
 
     static func alreadySignedIn(_ user: String, _ field: String, _ token: SignInToken) -> JumpError {
         JumpError(.alreadySignedIn, "another sign-in is active (its \(field) differs from the sign-in token's): "
-                  + "sign out first, or use jump_client_identify_external_user",
+                  + "sign out first, or identify the external user",
                   detail: ["mismatch": .string(field), "current_user_id": .string(user),
                            "requested_user_id": .string(token.userID)])
     }

@@ -75,3 +75,18 @@ struct TokenSessionState: Sendable {
     /// The last save or erase of the credential failed.
     var storageError: JumpError?
 }
+
+/// jump_client_status: the flags, and why they come from the gist when the credential could not be read.
+public struct TokenStatusReport: Sendable {
+    public var status: TokenStatus
+    public var restoreError: JumpError?
+}
+
+/// The outcome of a sign-in with a sign-in token.
+public struct TokenSignIn: Sendable, Equatable {
+    public let userID: String
+    /// false: that user was already signed in, nothing was exchanged.
+    public let changed: Bool
+    /// An API-key session of the same user was turned into a sign-in-token session.
+    public let migrated: Bool
+}
