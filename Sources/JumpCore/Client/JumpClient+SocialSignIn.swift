@@ -7,10 +7,6 @@ extension JumpClient {
         public let state: String
         public let completion: String
         public let completionPrefix: String
-        public var json: JSON {
-            ["url": .string(url), "state": .string(state), "completion": .string(completion),
-             "completion_prefix": .string(completionPrefix)]
-        }
     }
 
     /// Builds the provider start URL and remembers the sign-in until its completion URL comes back.

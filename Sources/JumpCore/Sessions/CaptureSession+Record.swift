@@ -9,11 +9,6 @@ public struct SyncResult: Sendable, Equatable {
         a.changed == b.changed && a.requests == b.requests && a.renamed.elementsEqual(b.renamed, by: ==)
     }
 
-    public var json: JSON {
-        var names: [String: JSON] = [:]
-        for (old, new) in renamed { names[old] = .string(new) }
-        return ["changed": .array(changed.map(JSON.string)), "requests": .int(Int64(requests)), "renamed": .object(names)]
-    }
 }
 
 extension CaptureSession {

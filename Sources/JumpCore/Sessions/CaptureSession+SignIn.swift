@@ -6,11 +6,6 @@ public struct SignInResult: Sendable, Equatable {
     public let authorizationCode: String?
     /// Paths edited but not synced in this user's previous session, kept on top of the fresh record.
     public var keptChanges: [String] = []
-
-    public var json: JSON {
-        ["is_new": .bool(isNew), "uuid": .optional(uuid), "authorization_code": .optional(authorizationCode),
-         "kept_changes": .array(keptChanges.map(JSON.string))]
-    }
 }
 
 extension CaptureSession {
@@ -106,7 +101,8 @@ extension CaptureSession {
             throw JumpError(.conflict, "signed in, and the edits not yet synced were kept, but \(conflicts.count) of them also "
                             + "changed on the server (\(conflicts.map(\.path.description).joined(separator: ", "))): the local "
                             + "values were kept; revert them to take the server's, or sync to send them",
-                            detail: ["conflicts": .array(conflicts.map(\.json)), "signed_in": true, "result": result.json])
+                            detail: ["conflicts": .array(conflicts.map(\.json)), "signed_in": true, "uuid": .optional(uuid),
+                                     "is_new": .bool(isNew), "kept_changes": .array(kept.map(JSON.string))])
         }
         return result
     }

@@ -4,7 +4,6 @@ extension EngageSignIn {
     public struct EngageConfigLoad: Sendable, Equatable {
         public let changed: Bool
         public let fromCache: Bool
-        public var json: JSON { ["changed": .bool(changed), "from_cache": .bool(fromCache)] }
     }
 
     /// Fetches the configuration now (If-None-Match with the cached ETag). A 304 keeps the cached copy;

@@ -58,11 +58,6 @@ public struct SignInToken: Sendable, Equatable {
         self.jwt = jwt
     }
 
-    /// What an app may see of a token (no secret: the JWT itself is left out).
-    public var json: JSON {
-        ["user_id": .string(userID), "team_id": .optional(teamID), "environment": .string(environment.name),
-         "region": .string(environment.region), "expires_at": expiresAt.map(JSON.int) ?? .null]
-    }
 
     static func malformed(_ message: String) -> JumpError {
         JumpError(.invalidArgument, message, detail: ["argument": "sign_in_token", "error_type": "malformed_token"])
