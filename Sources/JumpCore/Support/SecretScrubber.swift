@@ -18,14 +18,38 @@ public enum SecretScrubber {
 
     private static let ring = Mutex(Ring())
 
-    /// Form fields whose values are secrets.
+    /// Form fields whose values are secrets. Checked on bytes: this runs for every form field of every
+    /// request, and String's generic substring search costs tens of thousands of instructions a call.
     static func isSecretField(_ name: String) -> Bool {
-        let lower = name.lowercased()
-        return lower.contains("password") || lower.contains("token") || lower.contains("secret")
-            || lower.contains("signature") || lower == "code" || lower.hasSuffix("_code")
+        let lower = asciiLowercased(name)
+        return secretFieldWords.contains { find($0, in: lower) != nil } || lower.elementsEqual("code".utf8)
+            || lower.suffix(5).elementsEqual("_code".utf8)
     }
 
-    static func isPasswordField(_ name: String) -> Bool { name.lowercased().contains("password") }
+    static func isPasswordField(_ name: String) -> Bool { find(passwordWord, in: asciiLowercased(name)) != nil }
+
+    private static let passwordWord = Array("password".utf8)
+    private static let secretFieldWords = ["password", "token", "secret", "signature"].map { Array($0.utf8) }
+
+    static func asciiLowercased(_ text: String) -> [UInt8] {
+        text.utf8.map { $0 | (($0 >= 0x41 && $0 <= 0x5A) ? 0x20 : 0) }
+    }
+
+    /// The first index where `needle` starts in `haystack` (plain search: names and messages are short).
+    static func find(_ needle: [UInt8], in haystack: [UInt8], from start: Int = 0) -> Int? {
+        guard !needle.isEmpty, haystack.count >= needle.count, start <= haystack.count - needle.count else { return nil }
+        let first = needle[0]
+        var i = start
+        while i <= haystack.count - needle.count {
+            if haystack[i] == first {
+                var j = 1
+                while j < needle.count && haystack[i + j] == needle[j] { j += 1 }
+                if j == needle.count { return i }
+            }
+            i += 1
+        }
+        return nil
+    }
 
     static func remember(_ value: String) {
         guard value.utf8.count >= minimumLength else { return }
@@ -50,11 +74,25 @@ public enum SecretScrubber {
 
     static func scrub(_ text: String, also extra: [String] = []) -> String {
         let secrets = ring.withLock { $0.values } + extra.filter { $0.utf8.count >= minimumLength }.flatMap(forms(of:))
-        var out = text
-        for secret in secrets where out.contains(secret) {
-            out = out.replacing(secret, with: replacement)
+        var bytes = Array(text.utf8)
+        var changed = false
+        for secret in secrets {
+            let needle = Array(secret.utf8)
+            guard var at = find(needle, in: bytes) else { continue }
+            var out: [UInt8] = []
+            var from = 0
+            while true {
+                out += bytes[from..<at]
+                out += replacement.utf8
+                from = at + needle.count
+                guard let next = find(needle, in: bytes, from: from) else { break }
+                at = next
+            }
+            out += bytes[from...]
+            bytes = out
+            changed = true
         }
-        return out
+        return changed ? String(decoding: bytes, as: UTF8.self) : text
     }
 
     static func scrub(_ json: JSON, also extra: [String] = []) -> JSON {

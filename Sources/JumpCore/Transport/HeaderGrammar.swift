@@ -24,10 +24,13 @@ enum HeaderGrammar {
 
     /// Headers whose values are credentials (remembered so no server can echo them back to the app).
     static func carriesCredential(_ name: String) -> Bool {
-        let lower = name.lowercased()
-        return lower == "authorization" || lower == "cookie" || lower.contains("api-key") || lower.contains("apikey")
-            || lower.contains("token")
+        // On bytes: every header of every request passes here (see SecretScrubber.find).
+        let lower = SecretScrubber.asciiLowercased(name)
+        return lower.elementsEqual("authorization".utf8) || lower.elementsEqual("cookie".utf8)
+            || credentialWords.contains { SecretScrubber.find($0, in: lower) != nil }
     }
+
+    private static let credentialWords = ["api-key", "apikey", "token"].map { Array($0.utf8) }
 
     /// "Bearer abc" -> "abc"; other values whole.
     static func credential(in value: String) -> String {
