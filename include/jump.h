@@ -174,9 +174,11 @@ jump_status jump_config_set_int(jump_config *config, const char *key, int64_t va
  * libjump keeps a few entries under short ASCII keys: "session-*" and "journal-*" (the Capture session and
  * its pending record edits), "credential-*" (the sign-in-token or API-key secrets), "gist-*" (no secret:
  * keep it readable while the secret store is locked, so status still works), "social-*" (sharing device
- * tokens: secrets), "flow-*", "schema-*", "engage-*" (the Engage configuration). The callbacks may run on
- * any thread, never concurrently for one key of one client, and must not call jump_* functions of the
- * client they serve. Each returns JUMP_OK or a negative jump_status. */
+ * tokens: secrets), "flow-*", "schema-*", "engage-*" (the Engage configuration), "quarantine-*" and
+ * "quarantined-*" (sessions set aside: record edits, no credentials). The callbacks run on the calling
+ * thread or, for _async calls, on a libjump thread ("jump-work"), never concurrently for one key of one
+ * client, and must not call jump_* functions of the client they serve. Each returns JUMP_OK or a negative
+ * jump_status. */
 /* Receives the bytes a load found (at most 64 MiB); libjump copies them before the sink returns. */
 typedef void (*jump_storage_sink)(void *sink_context, const char *data, size_t length);
 /* Loads key: calls sink once with the bytes and returns JUMP_OK, or returns JUMP_E_NOT_FOUND when nothing is
@@ -258,7 +260,14 @@ jump_status jump_client_register_traditional_async(jump_client *client, const ch
                                                    jump_request **out_request);
 
 /* Signs in with an email or user name (as the configured sign-in form expects) and a password.
- * out_result (may be NULL) receives {"is_new":false,"uuid":..,"authorization_code":..|null}. */
+ * out_result (may be NULL) receives {"is_new":false,"uuid":..,"authorization_code":..|null,
+ * "kept_changes":[paths]}. The same user's unsynced edits (of the session in memory, one refused with
+ * JUMP_E_EXPIRED, or one set aside) are kept on top of the fresh record ("kept_changes"); when the server
+ * changed one of them too: JUMP_E_CONFLICT, signed in all the same, "conflicts" and "signed_in":true in
+ * the detail. Another user's unsynced edits are set aside ("quarantine" in jump_client_state) for that
+ * user's next sign-in; when they cannot be saved aside the sign-in is refused with JUMP_E_STORAGE and that
+ * user stays signed in. A session whose save failed still works in memory ("storage_error" in the state).
+ * The same holds for every call that signs in (registration, social sign-in). */
 jump_status jump_client_sign_in(jump_client *client, const char *user, const char *password,
                                 char **out_result);
 /* Asynchronous jump_client_sign_in. */
@@ -539,8 +548,9 @@ jump_status jump_client_set_dispatcher(jump_client *client, jump_dispatch_fn dis
 /* jump_record: a live view of the signed-in user's record. Paths: "/" (the whole record), "/aboutMe",  */
 /* "/primaryAddress/city", "/photos#12/value" (a plural element by id), "/profiles#5/friends". Elements */
 /* appended locally have a negative id ("/photos#-1") until a sync gives them the server's. Edits are   */
-/* local (saved with the session, so they survive a restart) until jump_client_sync. A view outlives    */
-/* neither the session it was made for: after sign-out or another sign-in its calls return             */
+/* local (saved with the session, so they survive a restart) until jump_client_sync. JUMP_OK on an edit */
+/* means it is on storage: an edit that cannot be saved returns JUMP_E_STORAGE and is not made. A view  */
+/* outlives neither the session it was made for: after sign-out or another sign-in its calls return     */
 /* JUMP_E_NOT_SIGNED_IN.                                                                                */
 /* ---------------------------------------------------------------------------------------------------- */
 
