@@ -147,7 +147,10 @@ class Client(NativeHandle):
     def sign_in(self, user: StrIn, password: StrIn) -> Dict[str, Any]:
         """Sign in with an email or user name (as the sign-in form expects) and a password.
 
-        Returns ``{"is_new": False, "uuid", "authorization_code"}``; raises BadCredentials on a wrong password.
+        Returns ``{"is_new": False, "uuid", "authorization_code", "kept_changes"}`` (the same user's unsynced
+        edits kept from before); raises BadCredentials on a wrong password, Conflict (signed in all the same)
+        when a kept edit also changed on the server, StorageError when another user's unsynced edits cannot
+        be set aside.
         """
         return self._json_call(
             _native.lib.jump_client_sign_in, _native.encode(user, "user"), _native.encode(password, "password")

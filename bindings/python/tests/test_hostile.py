@@ -1,21 +1,27 @@
-"""Hostile input and shutdown (issue 10, rows 6, 8, 10, 12) through the binding; mirrors Tests/c/test_hostile.c.
+"""Hostile input and shutdown (issue 10, rows 6-12) through the binding; mirrors Tests/c/test_hostile.c.
 
 - row 6: request headers cannot smuggle header lines or non-token names; web login reads CRLF Set-Cookie lines;
 - row 8: ``maxResponseBytes`` (default 16 MiB) bounds every answer;
 - row 10: an interpreter exiting while async calls are in flight, with a slow host storage, exits cleanly -
   host callbacks must never run on a libdispatch worker, which CPython (< 3.14) ends while it finalizes and
   whose loss libdispatch treats as fatal;
-- row 12: ``jump_error_last_jansson(NULL)`` reports its own failure.
+- row 12: ``jump_error_last_jansson(NULL)`` reports its own failure;
+- row 7: a server echoing the request never hands a secret back; row 9: deep JSON on a 128 KiB thread is a
+  status; row 11: opening a store removes stale temp files and makes the directory 0700.
 """
 
 from __future__ import annotations
 
 import ctypes
+import http.server
+import json
 import os
 import subprocess
 import sys
 import textwrap
+import threading
 import time
+import urllib.parse
 from pathlib import Path
 from typing import Dict
 
@@ -180,3 +186,88 @@ def test_exit_with_async_calls_in_flight_and_slow_host_storage(emu, tmp_path: Pa
     elapsed = time.monotonic() - started
     assert not failures, f"{len(failures)} of 20 runs did not exit cleanly ({elapsed:.1f} s):\n" + "\n".join(failures)
     assert elapsed < 60, f"20 runs took {elapsed:.1f} s"
+
+
+# -- row 7: a server echoing the request ---------------------------------------------------------------------
+
+
+class EchoHandler(http.server.BaseHTTPRequestHandler):
+    """Refuses every Capture call with an error text that repeats the request (as some proxies do)."""
+
+    def do_POST(self) -> None:  # noqa: N802 (http.server's naming)
+        body = self.rfile.read(int(self.headers.get("Content-Length", 0))).decode("utf-8", "replace")
+        answer = json.dumps({"stat": "error", "code": 210, "error": "invalid_credentials",
+                             "error_description": f"you sent {body} with {self.headers.get('Authorization')}"})
+        data = answer.encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def log_message(self, *args) -> None:
+        pass
+
+
+def test_an_echoing_server_never_hands_the_password_back() -> None:
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), EchoHandler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    url = f"http://127.0.0.1:{server.server_address[1]}"
+    password = "Pw hostile/5ecret+Q7&x=100%"
+    try:
+        with jump.Client({"captureDomain": url, "captureClientId": "c", "storageDirectory": ":memory:"}) as c:
+            with pytest.raises(jump.BadCredentials) as info:
+                c.sign_in("echo@example.com", password)
+    finally:
+        server.shutdown()
+    text = json.dumps(info.value.detail)
+    assert "you sent" in text  # the server's words are kept...
+    for form in (password, urllib.parse.quote(password, safe=""), urllib.parse.quote_plus(password)):
+        assert form not in text, f"the password ({form!r}) is in the error detail"  # ...its secrets are not
+    assert "refresh_secret=[redacted]" in text
+
+
+# -- row 9: depth on a small stack ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("depth", [64, 65, 2000, 100000])
+def test_deep_json_is_a_status_on_a_128_kib_thread(depth: int) -> None:
+    """jump_config_from_json on a thread with a 128 KiB stack: up to JUMP_JSON_MAX_DEPTH (64) it is an
+    ordinary answer (an unknown key here), deeper it is JUMP_E_INVALID_ARGUMENT, never a crash."""
+    text = ('{"x":' + "[" * (depth - 1) + "]" * (depth - 1) + "}").encode()
+    outcome: Dict[str, int] = {}
+
+    def call() -> None:
+        out = ctypes.c_void_p()
+        outcome["status"] = _native.lib.jump_config_from_json(text, ctypes.byref(out))
+        outcome["depth_refused"] = "max_depth" in json.dumps(_native.last_error_detail())
+
+    previous = threading.stack_size(128 * 1024)
+    try:
+        worker = threading.Thread(target=call)
+        worker.start()
+        worker.join(30)
+    finally:
+        threading.stack_size(previous)
+    assert outcome.get("status") == -1
+    assert outcome["depth_refused"] == (depth > 64)
+
+
+# -- row 11: storage hygiene ---------------------------------------------------------------------------------
+
+
+def test_opening_a_store_removes_stale_temp_files_and_makes_the_directory_private(make_config, emu, tmp_path) -> None:
+    store = tmp_path / "store"
+    store.mkdir()
+    os.chmod(store, 0o777)
+    config = make_config(storageDirectory=str(store))
+    with jump.Client(config) as c:
+        c.sign_in(new_user(emu), PASSWORD)
+    session = next(p for p in store.iterdir() if p.name.startswith("session-"))
+    stale = store / f"{session.name}.tmp-999999-42"  # a save a crash cut short (no such process)
+    stale.write_bytes(b"half")
+    os.chmod(store, 0o777)
+    with jump.Client(config) as c:
+        assert c.is_signed_in
+    assert not stale.exists()
+    assert (store.stat().st_mode & 0o777) == 0o700

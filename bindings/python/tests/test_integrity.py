@@ -14,6 +14,7 @@ import contextlib
 import ctypes
 import os
 import threading
+import time
 from pathlib import Path
 from typing import Dict, Iterator, Optional, Tuple
 
@@ -306,3 +307,65 @@ def test_edit_refused_when_storage_directory_is_read_only(make_config, emu, stor
             assert_edit_refused(client)
     with jump.Client(make_config()) as restarted:
         assert local_about(restarted) == "before" and ABOUT not in pending(restarted)
+
+
+# -- row 3: a refresh whose answer was never saved ---------------------------------------------------------
+
+
+def test_refresh_answer_lost_still_works_after_restart(make_config, emu) -> None:
+    """The server rotated the token, the client could not save the answer (storage failing from the moment
+    the server had the request): a restart within the emulator's grace window replays the recorded refresh
+    and gets the same new token, instead of a session every call answers SessionExpired."""
+    uuid, email = create_user(emu, "before")
+    store = FailingStorage()
+    with jump.Config(make_config()) as config:
+        config.set_storage(store)
+        with jump.Client(config) as client:
+            client.sign_in(email, PASSWORD)
+            emu.clear_counters()
+            emu.fault("delay", "/oauth/refresh_access_token", delay_ms=1500)
+            def refresh() -> None:
+                with contextlib.suppress(jump.JumpError):  # its own save fails: it may report that
+                    client.refresh_access_token()
+
+            refresher = threading.Thread(target=refresh)
+            refresher.start()
+            deadline = time.monotonic() + 10
+            while emu.counters().get("POST /oauth/refresh_access_token", 0) < 1 and time.monotonic() < deadline:
+                time.sleep(0.005)
+            store.fail_saves = True  # the answer arrives with nothing able to save it
+            refresher.join(30)
+            store.fail_saves = False
+            assert store.failed_saves > 0
+        with jump.Client(config) as restarted:
+            assert restarted.state["uuid"] == uuid
+            restarted.fetch_record()  # SessionExpired before issue 10
+            restarted.fetch_record()
+
+
+# -- row 4: a sync whose acknowledgement was never saved ---------------------------------------------------
+
+
+def test_appended_element_whose_acknowledgement_was_lost_is_not_a_conflict(make_config, emu, tmp_path) -> None:
+    """The storage as it was before a sync the server accepted (what kill -9 after the answer leaves): the
+    restored element with its local id is the one the server holds, not a conflict, and not sent twice."""
+    _, email = create_user(emu, "before")
+    store = tmp_path / "store"
+    config = make_config(storageDirectory=str(store))
+    with jump.Client(config) as client:
+        client.sign_in(email, PASSWORD)
+        with client.record as record:
+            record.append("/photos", {"type": "x", "value": "a.png"})
+        saved = {p.name: p.read_bytes() for p in store.iterdir() if p.is_file()}
+        client.sync()
+    for p in store.iterdir():
+        if p.is_file():
+            p.unlink()
+    for name, data in saved.items():
+        (store / name).write_bytes(data)
+    with jump.Client(config) as restored:
+        assert "/photos" in pending(restored)
+        restored.fetch_record()  # Conflict before issue 10
+        assert "/photos" not in pending(restored)
+        with restored.record as record:
+            assert record.count("/photos") == 1
