@@ -127,6 +127,20 @@ import Testing
         #expect(record.plan(schema: nil).first?.attributes == ["aboutMe": "b"])
     }
 
+    @Test func journalOfTheEarlierFormatStillReplaysOntoItsOwnSession() throws {
+        var record = UserRecord(server: server)
+        let op = try record.set(RecordPath("/aboutMe"), to: "offline edit")
+        // A journal and session saved by libjump before sessions had ids: the journal names its epoch only.
+        let bytes = Array("{\"epoch\":5,\"format\":\"libjump-journal\"}\n".utf8) + RecordJournal.encode([op])
+        let legacy = Session(sessionID: "", accessToken: "t", refreshSecret: nil, accessTokenExpiresAt: nil,
+                             reauthenticationRequired: false, record: UserRecord(server: server), epoch: 5)
+        #expect(try RecordJournal.decode(bytes, for: legacy) == [op])
+        // A session with an id (made by a sign-in since) never takes such a journal.
+        var current = legacy
+        current.sessionID = "s1"
+        #expect(try RecordJournal.decode(bytes, for: current) == nil)
+    }
+
     @Test func journalReplayGivesTheSameRecord() throws {
         var record = UserRecord(server: server)
         var ops: [RecordOp] = []

@@ -95,7 +95,7 @@ public final class JumpClient: Sendable {
     /// Publishes to each provider with the sharing token of its browser sign-in, when that identity is the
     /// signed-in user's (see EngageSignIn.share).
     public func share(activity: JSON, providers: JSON, cancellation: Cancellation? = nil) throws(JumpError) -> JSON {
-        let identities = settings.base == nil ? nil : Set(capture.linkedIdentities().map(\.identifier))
+        let identities = settings.base == nil ? nil : capture.confirmedIdentifiers()
         return try engage.share(activity: activity, providers: providers, identities: identities, cancellation: cancellation)
     }
 }

@@ -10,7 +10,15 @@ public enum Jansson {
     public static let maxDepth = 64
 
     /// Parses JSON text (any value at the top level). Throws `.invalidArgument` naming `what`.
+    /// What libjump itself saved wraps values a few levels deeper (a journal line, the saved record):
+    /// reading it back allows that much more, so a value accepted at maxDepth is never unreadable later.
+    static let storageDepth = maxDepth + 8
+
     public static func parse(_ bytes: [UInt8], what: String, deadline: Int64? = nil) throws(JumpError) -> JSON {
+        try parse(bytes, what: what, deadline: deadline, maxDepth: maxDepth)
+    }
+
+    static func parse(_ bytes: [UInt8], what: String, deadline: Int64? = nil, maxDepth: Int) throws(JumpError) -> JSON {
         // Checked before jansson sees the text: its parser recurses once per level too.
         if let depth = nestingDepth(bytes, limit: maxDepth) {
             throw JumpError(.invalidArgument, "\(what) nests arrays and objects deeper than \(maxDepth) levels (found \(depth))",
@@ -29,7 +37,8 @@ public enum Jansson {
                 String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
             }
             throw JumpError(.invalidArgument, "\(what) is not valid JSON: \(reason) (line \(error.line), column \(error.column))",
-                            detail: ["argument": .string(what)])
+                            detail: ["argument": .string(what), "line": .int(Int64(error.line)),
+                                     "column": .int(Int64(error.column))])
         }
         defer { jump_json_decref(root) }
         guard let deadline else { return value(of: UnsafePointer(root)) }

@@ -18,14 +18,18 @@ public struct QuarantineEntry: Sendable, Equatable {
     public var message: String
     /// The storage entries holding it now.
     var keys: [String]
+    /// The session it was (replaced ones): a restore of that very session means it was never replaced.
+    var sessionID: String?
 
     var saved: JSON {
         ["id": .string(id), "reason": .string(reason.rawValue), "uuid": .optional(uuid),
          "unsynced_changes": .bool(unsyncedChanges), "quarantined_at": .int(quarantinedAt), "message": .string(message),
-         "keys": .array(keys.map(JSON.string))]
+         "keys": .array(keys.map(JSON.string)), "session_id": .optional(sessionID)]
     }
 
-    init(id: String, reason: Reason, uuid: String?, unsyncedChanges: Bool, message: String, keys: [String]) {
+    init(id: String, reason: Reason, uuid: String?, unsyncedChanges: Bool, message: String, keys: [String],
+         sessionID: String? = nil) {
+        self.sessionID = sessionID
         self.id = id
         self.reason = reason
         self.uuid = uuid
@@ -45,6 +49,7 @@ public struct QuarantineEntry: Sendable, Equatable {
         quarantinedAt = saved["quarantined_at"]?.intValue ?? 0
         message = saved["message"]?.stringValue ?? ""
         keys = (saved["keys"]?.arrayValue ?? []).compactMap(\.stringValue)
+        sessionID = saved["session_id"]?.stringValue
     }
 
     static func encodeIndex(_ entries: [QuarantineEntry]) -> [UInt8] {

@@ -27,17 +27,23 @@ enum RecordJournal {
               header["format"]?.stringValue == format else {
             throw JumpError(.storage, "the saved record journal is not a libjump journal")
         }
-        guard header["epoch"]?.intValue == session.epoch,
-              (header["session_id"]?.stringValue ?? "") == session.sessionID,
-              header["uuid"]?.stringValue == session.record.uuid else { return nil }
+        guard header["epoch"]?.intValue == session.epoch else { return nil }
+        if header["session_id"] == nil && session.sessionID.isEmpty {
+            // Written by libjump before journals named their session, for a session saved then too: its
+            // epoch is all there is to go by (the first sign-in after the upgrade mints a session id).
+        } else if header["session_id"]?.stringValue != session.sessionID || header["uuid"]?.stringValue != session.record.uuid {
+            return nil
+        }
         var ops: [RecordOp] = []
         let complete = bytes.last == UInt8(ascii: "\n")
         for (index, line) in lines.enumerated().dropFirst() {
             do {
-                ops.append(try RecordOp(json: try Jansson.parse(Array(line), what: "a record journal line")))
+                ops.append(try RecordOp(json: try Jansson.parse(Array(line), what: "a record journal line",
+                                                                maxDepth: Jansson.storageDepth)))
             } catch {
                 if index == lines.count - 1 && !complete { break }
-                throw JumpError(.storage, "the saved record journal is damaged at line \(index + 1): \(error.message)")
+                // No quote of the line: it holds the user's values.
+                throw JumpError(.storage, "the saved record journal is damaged at line \(index + 1)")
             }
         }
         return ops

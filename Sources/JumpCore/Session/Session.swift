@@ -18,6 +18,9 @@ struct Session: Sendable, Equatable {
     /// A refresh sent (or about to be) and not yet answered: saved before the request, so a process that
     /// dies meanwhile replays the very same request on restore and gets the server's answer again.
     var pendingRefresh: PendingRefresh?
+    /// The quarantine entries whose edits this session took back (released once it is saved; a restore
+    /// releases them if a crash came first).
+    var absorbed: [String] = []
 }
 
 /// The parts of a refresh request that make it the same request again (the signature is recomputed).
@@ -52,6 +55,7 @@ enum SessionCodec {
             "epoch": .int(session.epoch),
             "session_id": .string(session.sessionID),
             "uuid": .optional(session.record.uuid),
+            "absorbed_quarantine": .array(session.absorbed.map(JSON.string)),
             "pending_refresh": session.pendingRefresh.map { p -> JSON in
                 ["access_token": .string(p.accessToken), "date": .string(p.date), "started_at": .int(p.startedAt)]
             } ?? .null,
@@ -67,9 +71,11 @@ enum SessionCodec {
     static func decode(_ bytes: [UInt8]) throws(JumpError) -> Session {
         let document: JSON
         do {
-            document = try Jansson.parse(bytes, what: "the saved session")
+            document = try Jansson.parse(bytes, what: "the saved session", maxDepth: Jansson.storageDepth)
         } catch {
-            throw JumpError(.storage, "the saved session is unreadable: \(error.message)")
+            // Position only: jansson's text quotes the bytes near the error, which may be part of a secret.
+            throw JumpError(.storage, "the saved session is unreadable (not valid JSON at line \(error.detail["line"]?.intValue ?? 0), "
+                            + "column \(error.detail["column"]?.intValue ?? 0))")
         }
         guard document["format"]?.stringValue == format else {
             throw JumpError(.storage, "the saved session is not a libjump session file")
@@ -95,7 +101,9 @@ enum SessionCodec {
         }
         var pending: PendingRefresh?
         if let p = document["pending_refresh"], let old = p["access_token"]?.stringValue, let date = p["date"]?.stringValue {
-            pending = PendingRefresh(accessToken: old, date: date, startedAt: p["started_at"]?.intValue ?? 0)
+            // Clamped like every time read from storage: a broken value must not overflow later arithmetic.
+            pending = PendingRefresh(accessToken: old, date: date,
+                                     startedAt: min(max(p["started_at"]?.intValue ?? 0, 0), Int64(Int32.max) * 4))
         }
         return Session(
             sessionID: document["session_id"]?.stringValue ?? "",
@@ -105,6 +113,7 @@ enum SessionCodec {
             reauthenticationRequired: document["reauthentication_required"]?.boolValue ?? false,
             record: record,
             epoch: document["epoch"]?.intValue ?? 1,
-            pendingRefresh: pending)
+            pendingRefresh: pending,
+            absorbed: (document["absorbed_quarantine"]?.arrayValue ?? []).compactMap(\.stringValue))
     }
 }

@@ -3,6 +3,7 @@
 extension CaptureSession {
     /// Reads the saved session again. Nothing saved: signed out. Unreadable: JUMP_E_STORAGE, nothing deleted.
     public func restore() throws(JumpError) {
+        let started = state.withLock { $0.generation }
         var loaded: Session?
         var journaled = false
         do {
@@ -15,19 +16,29 @@ extension CaptureSession {
                 loaded = session
             }
         } catch {
-            state.withLock { $0.restoreError = error }
+            state.withLock { s in
+                if s.generation == started { s.restoreError = error }
+            }
             throw error
         }
-        state.withLock { s in
+        try state.withLock { s throws(JumpError) in
+            // A sign-in or sign-out finished while the store was read: what was read is no longer what is
+            // stored, and the session in memory is the one to keep.
+            guard s.generation == started else {
+                throw JumpError(.busy, "another sign-in or sign-out finished while the session was being restored")
+            }
             s.restoreError = nil
             if let loaded {
-                // An entry of this user was either never replaced on storage (a sign-in cut short) or its
-                // edits were taken back into this session before a crash: either way this session holds them.
-                if let uuid = loaded.record.uuid {
-                    release(&s) { $0.reason == .replaced && $0.uuid == uuid }
+                // Entries whose edits this session took back before a crash came between its save and their
+                // release, and entries of this very session (the sign-in that replaced it never got saved).
+                let absorbed = Set(loaded.absorbed)
+                release(&s) { entry in
+                    absorbed.contains(entry.id) || (entry.sessionID != nil && entry.sessionID == loaded.sessionID)
                 }
                 s.session = loaded
+                s.session?.absorbed = []
                 s.generation &+= 1
+                s.refresh = nil
                 s.saved = SavedSession(sessionID: loaded.sessionID, epoch: loaded.epoch)
                 s.journalEpoch = journaled ? loaded.epoch : nil
                 s.journalBytes = 0
@@ -101,7 +112,10 @@ extension CaptureSession {
 
     /// Appends to the journal of the session as saved; throws when the lines are not on storage after.
     private func appendToJournal(_ s: inout CaptureState, _ ops: [RecordOp]) throws(JumpError) {
-        guard let session = s.session, let saved = s.saved, saved.sessionID == session.sessionID, saved.epoch == session.epoch else {
+        // After a failed full save the journal's base on storage is older than the record in memory (a
+        // fetch, an acknowledgement): lines appended to it might not replay, so the change saves whole.
+        guard s.storageError == nil, let session = s.session, let saved = s.saved, saved.sessionID == session.sessionID,
+              saved.epoch == session.epoch else {
             throw JumpError(.storage, "the session on storage is not this one")
         }
         let bytes = RecordJournal.encode(ops)
@@ -128,9 +142,15 @@ extension CaptureSession {
 
     // MARK: - Quarantine
 
-    func loadQuarantine() -> [QuarantineEntry] {
-        guard let bytes = try? quarantineStore.load() else { return [] }
-        return (try? QuarantineEntry.decodeIndex(bytes)) ?? []
+    /// The entries set aside; nil when the index cannot be read (it is then never written over).
+    func loadQuarantine() -> [QuarantineEntry]? {
+        do {
+            guard let bytes = try quarantineStore.load() else { return [] }
+            return try QuarantineEntry.decodeIndex(bytes)
+        } catch {
+            Log.warning("the quarantine index cannot be read: \(error.message)")
+            return nil
+        }
     }
 
     /// Sets the session on storage aside before a sign-in replaces it: `unreadable` moves the entries that
@@ -142,20 +162,28 @@ extension CaptureSession {
         switch reason {
         case .unreadable:
             var keys: [String] = []
-            for name in [settings.sessionFileName, settings.journalFileName] {
+            var failure: JumpError?
+            for name in [settings.sessionFileName, settings.journalFileName] where failure == nil {
                 let key = settings.quarantinedName(id, of: name)
-                do {
+                do throws(JumpError) {
                     if try makeStore(name).moveAside(to: makeStore(key)) { keys.append(key) }
                 } catch {
-                    Log.warning("an unreadable session could not be set aside: \(error.message)")
+                    failure = error
                 }
             }
             s.journalEpoch = nil
             s.journalOnStorage = false
-            s.quarantine.append(QuarantineEntry(id: id, reason: reason, uuid: nil, unsyncedChanges: true,
-                                                message: keys.isEmpty ? message + " (its storage could not be kept)" : message,
-                                                keys: keys))
-            try? saveQuarantineIndex(&s)
+            if !keys.isEmpty {
+                s.quarantine.append(QuarantineEntry(id: id, reason: reason, uuid: nil, unsyncedChanges: true,
+                                                    message: message, keys: keys))
+                do throws(JumpError) { try saveQuarantineIndex(&s) } catch { failure = failure ?? error }
+            }
+            if let failure {
+                // Written over, it would be gone: the app decides (sign out erases it; a restore retries it).
+                throw JumpError(.storage, "the saved session cannot be read and cannot be set aside (\(failure.message)): "
+                                + "retry the restore, or sign out to discard it, before signing in",
+                                detail: ["reason": "unreadable_session"])
+            }
         case .replaced:
             guard var kept = session else { return }
             kept.accessToken = "-"
@@ -163,7 +191,7 @@ extension CaptureSession {
             kept.pendingRefresh = nil
             let key = settings.quarantinedName(id, of: settings.sessionFileName)
             let entry = QuarantineEntry(id: id, reason: reason, uuid: kept.record.uuid, unsyncedChanges: true,
-                                        message: message, keys: [key])
+                                        message: message, keys: [key], sessionID: kept.sessionID)
             do {
                 try makeStore(key).save(SessionCodec.encode(kept))
                 s.quarantine.append(entry)
@@ -178,6 +206,14 @@ extension CaptureSession {
     }
 
     private func saveQuarantineIndex(_ s: inout CaptureState) throws(JumpError) {
+        if s.quarantineIndexUnreadable {
+            guard let stored = loadQuarantine() else {
+                throw JumpError(.storage, "the index of the sessions set aside cannot be read, so nothing is written over it")
+            }
+            let known = Set(s.quarantine.map(\.id))
+            s.quarantine = stored.filter { !known.contains($0.id) } + s.quarantine
+            s.quarantineIndexUnreadable = false
+        }
         if s.quarantine.isEmpty { try quarantineStore.erase() } else { try quarantineStore.save(QuarantineEntry.encodeIndex(s.quarantine)) }
     }
 
@@ -219,6 +255,7 @@ extension CaptureSession {
                 for key in entry.keys { try makeStore(key).erase() }
             }
             s.quarantine = []
+            s.quarantineIndexUnreadable = false
             try quarantineStore.erase()
         }
     }

@@ -33,7 +33,14 @@ extension CaptureSession {
         // A refresh was sent and its answer never saved (the process died, or the save failed): the same
         // request again gets the same answer while the server's grace window lasts.
         if let pending = session.pendingRefresh, pending.accessToken == session.accessToken {
-            return (try refresh(replacing: session.accessToken), generation)
+            do {
+                return (try refresh(replacing: session.accessToken), generation)
+            } catch where error.status != .expired && error.status != .notSignedIn
+                && (session.accessTokenExpiresAt.map { Clock.now() < $0 } ?? false) {
+                // The replay failed for a passing reason; the token itself is still good (the next call
+                // tries the replay again).
+                return (session.accessToken, generation)
+            }
         }
         if let expiresAt = session.accessTokenExpiresAt, Clock.now() >= expiresAt - settings.refreshMarginSeconds {
             do {
@@ -49,7 +56,7 @@ extension CaptureSession {
     /// Single-flight refresh keyed by the token being replaced: if another caller already replaced it, its
     /// successor is returned; if a refresh is running, its outcome is shared; otherwise this caller leads.
     func refresh(replacing token: String) throws(JumpError) -> String {
-        typealias Lead = (secret: String, date: String, generation: UInt64)
+        typealias Lead = (secret: String, date: String, generation: UInt64, flight: RefreshFlight)
         let step = try state.withLock { s throws(JumpError) -> RefreshFlight.Step<Lead> in
             let session = try requireSession(s)
             if session.accessToken != token { return .done(session.accessToken) }
@@ -66,20 +73,22 @@ extension CaptureSession {
             // does not stop the refresh: the session keeps working in memory and the save is retried.
             let now = Clock.now()
             var date = Clock.signatureDate(now)
-            if let pending = session.pendingRefresh, pending.accessToken == token, now - pending.startedAt < 600 {
+            if let pending = session.pendingRefresh, pending.accessToken == token,
+               pending.startedAt <= now, now - pending.startedAt < 600 {
                 date = pending.date
             } else {
                 s.session?.pendingRefresh = PendingRefresh(accessToken: token, date: date, startedAt: now)
                 persist(&s)
             }
-            return .lead(flight, (secret: secret, date: date, generation: s.generation))
+            return .lead(flight, (secret: secret, date: date, generation: s.generation, flight: flight))
         }
         return try RefreshFlight.run(step) { lead in
-            performRefresh(token: token, secret: lead.secret, date: lead.date, generation: lead.generation)
+            performRefresh(token: token, secret: lead.secret, date: lead.date, generation: lead.generation, flight: lead.flight)
         }
     }
 
-    private func performRefresh(token: String, secret: String, date: String, generation: UInt64) -> Result<String, JumpError> {
+    private func performRefresh(token: String, secret: String, date: String, generation: UInt64,
+                                flight: RefreshFlight) -> Result<String, JumpError> {
         let flow = state.withLock { $0.flow }
         var parameters = commonParameters(flow: flow)
         parameters.add("access_token", token)
@@ -90,14 +99,15 @@ extension CaptureSession {
         do {
             answer = try capture.post("/oauth/refresh_access_token", parameters, cancellation: nil)
         } catch {
-            return .failure(refreshFailed(error, generation: generation))
+            return .failure(refreshFailed(error, generation: generation, flight: flight))
         }
         guard let fresh = answer["access_token"]?.stringValue, !fresh.isEmpty else {
-            return .failure(refreshFailed(JumpError(.server, "the refresh response has no access_token"), generation: generation))
+            return .failure(refreshFailed(JumpError(.server, "the refresh response has no access_token"), generation: generation,
+                                          flight: flight))
         }
         let expiresAt = expiryTime(fromExpiresIn: answer["expires_in"])
         let applied = state.withLock { s -> String? in
-            s.refresh = nil
+            if s.refresh === flight { s.refresh = nil }
             guard s.generation == generation, var session = s.session else { return nil }
             session.accessToken = fresh
             session.accessTokenExpiresAt = expiresAt
@@ -115,12 +125,13 @@ extension CaptureSession {
 
     /// Transient failures (network, timeouts, 5xx, garbage) leave the session as it was; Capture refusing
     /// the refresh means this session is over: keep the record and edits, ask for a new sign-in.
-    private func refreshFailed(_ error: JumpError, generation: UInt64) -> JumpError {
+    private func refreshFailed(_ error: JumpError, generation: UInt64, flight: RefreshFlight) -> JumpError {
         let httpStatus = error.detail["server"]?["http_status"]?.intValue ?? 0
         let capturedCode = error.detail["server"]?["code"]?.intValue
         let terminal = capturedCode != nil && httpStatus < 500 && capturedCode != 500 && capturedCode != 510
         let uuid = state.withLock { s -> String?? in
-            s.refresh = nil
+            // Only this flight: a session begun since may have one of its own running.
+            if s.refresh === flight { s.refresh = nil }
             guard terminal, s.generation == generation, var session = s.session else { return .none }
             session.reauthenticationRequired = true
             session.pendingRefresh = nil

@@ -85,13 +85,17 @@ extension CaptureSession {
                 kept = edited.plan(schema: s.schema).flatMap(\.changed)
                 session.record = edited
             }
+            if let entry { session.absorbed = [entry] }
             s.session = session
             s.generation &+= 1
             s.refresh = nil
             s.restoreError = nil
             s.journalEpoch = nil
             persist(&s)
-            if let entry, s.storageError == nil { release(&s) { $0.id == entry } }
+            if let entry, s.storageError == nil {
+                release(&s) { $0.id == entry }
+                s.session?.absorbed = []
+            }
             return (conflicts, kept)
         }
         emit(.signedIn(uuid: uuid, isNew: isNew))

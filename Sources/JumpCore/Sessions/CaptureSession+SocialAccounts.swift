@@ -100,6 +100,12 @@ extension CaptureSession {
         state.withLock { s in s.session.map { LinkedIdentity.all(in: $0.record.current) } ?? [] }
     }
 
+    /// The identities the server says the account has (the record as last synced or fetched, not local
+    /// edits): what a sharing token must belong to.
+    func confirmedIdentifiers() -> Set<String> {
+        state.withLock { s in Set(s.session.map { LinkedIdentity.all(in: $0.record.baseline).map(\.identifier) } ?? []) }
+    }
+
     /// The change happened on the server; a failed fetch only delays the local copy, so it is not an error.
     private func refetchAfterAccountChange(cancellation: Cancellation?) {
         do throws(JumpError) {

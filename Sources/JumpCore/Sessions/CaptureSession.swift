@@ -41,7 +41,8 @@ public final class CaptureSession: Sendable {
         let quarantine = loadQuarantine()
         state.withLock { s in
             s.schema = schema
-            s.quarantine = quarantine
+            s.quarantine = quarantine ?? []
+            s.quarantineIndexUnreadable = quarantine == nil
         }
         _ = try? restore()
     }
@@ -97,28 +98,27 @@ public final class CaptureSession: Sendable {
     /// Forgets the session in memory at once (sign-out), then erases it from storage; the sessions set
     /// aside stay. Returns the uuid that was signed in.
     func signOut() throws(JumpError) -> String? {
-        let uuid = state.withLock { s -> String? in
+        // One lock for forgetting and erasing: a sign-in that finishes meanwhile must not have its fresh
+        // session erased behind it.
+        try state.withLock { s throws(JumpError) -> String? in
             let uuid = s.session?.record.uuid
             s.session = nil
             s.generation &+= 1
             s.refresh = nil
             s.restoreError = nil
             s.journalEpoch = nil
-            return uuid
-        }
-        do {
-            try store.erase()
-            try journalStore.erase()
-        } catch {
-            state.withLock { $0.storageError = error }
-            throw error
-        }
-        state.withLock { s in
+            do throws(JumpError) {
+                try store.erase()
+                try journalStore.erase()
+            } catch {
+                s.storageError = error
+                throw error
+            }
             s.saved = nil
             s.journalOnStorage = false
             s.storageError = nil
+            return uuid
         }
-        return uuid
     }
 }
 
@@ -162,6 +162,9 @@ struct CaptureState: Sendable {
     var journalOnStorage = false
     /// Sessions set aside instead of being overwritten or merged into another sign-in.
     var quarantine: [QuarantineEntry] = []
+    /// The quarantine index on storage could not be read: it is read again before any write, and never
+    /// written over while it cannot be.
+    var quarantineIndexUnreadable = false
 
     /// Runs body on the session in place (taken out of the state meanwhile, so its record is not shared
     /// and edits copy nothing); nil when signed out.

@@ -37,7 +37,8 @@ public final class TokenSession: Sendable {
     /// Forgets the credential in memory at once, then erases it and its gist from storage. Returns whether
     /// there was anything, and the refresh token to revoke.
     func signOut() throws(JumpError) -> (hadTokens: Bool, revocable: TokenGrant?) {
-        let outcome = state.withLock { s -> (Bool, TokenGrant?) in
+        // Forgotten and erased under one lock: a credential saved meanwhile must not be erased behind it.
+        try state.withLock { s throws(JumpError) -> (Bool, TokenGrant?) in
             let hadTokens = s.tokens != TokenState() || s.credentialRestoreError != nil
             var revocable: TokenGrant?
             if case .token(let t)? = s.tokens.credential { revocable = t }
@@ -47,18 +48,17 @@ public final class TokenSession: Sendable {
             s.credentialRestoreError = nil
             s.gistStatus = nil
             s.savedGist = nil
+            do throws(JumpError) {
+                // The gist first: a sign-out cut short must not leave a gist speaking for a credential gone.
+                try gistStore.erase()
+                try credentialStore.erase()
+            } catch {
+                s.storageError = error
+                throw error
+            }
+            s.storageError = nil
             return (hadTokens, revocable)
         }
-        do {
-            // The gist first: a sign-out cut short must not leave a gist speaking for a credential gone.
-            try gistStore.erase()
-            try credentialStore.erase()
-        } catch {
-            state.withLock { $0.storageError = error }
-            throw error
-        }
-        state.withLock { $0.storageError = nil }
-        return outcome
     }
 }
 

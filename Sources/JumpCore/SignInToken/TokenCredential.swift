@@ -143,7 +143,9 @@ enum TokenStateCodec {
     static func decode(_ bytes: [UInt8]) throws(JumpError) -> TokenState {
         let document: JSON
         do { document = try Jansson.parse(bytes, what: "the saved credential") } catch {
-            throw JumpError(.storage, "the saved credential is unreadable: \(error.message)")
+            // Position only: jansson's text quotes the bytes near the error, which may be part of a secret.
+            throw JumpError(.storage, "the saved credential is unreadable (not valid JSON at line \(error.detail["line"]?.intValue ?? 0), "
+                            + "column \(error.detail["column"]?.intValue ?? 0))")
         }
         guard document["format"]?.stringValue == format, document["version"]?.intValue == 1 else {
             throw JumpError(.storage, "the saved credential is not a libjump credential of version 1")

@@ -73,7 +73,9 @@ public enum SecretScrubber {
     }
 
     static func scrub(_ text: String, also extra: [String] = []) -> String {
-        let secrets = ring.withLock { $0.values } + extra.filter { $0.utf8.count >= minimumLength }.flatMap(forms(of:))
+        // A request's own secrets (its password above all) are scrubbed from 4 bytes on: shorter passwords
+        // exist, but blanking every 3-letter match would make the message useless.
+        let secrets = ring.withLock { $0.values } + extra.filter { $0.utf8.count >= 4 }.flatMap(forms(of:))
         var bytes = Array(text.utf8)
         var changed = false
         for secret in secrets {
@@ -93,6 +95,17 @@ public enum SecretScrubber {
             changed = true
         }
         return changed ? String(decoding: bytes, as: UTF8.self) : text
+    }
+
+    /// Remembers the secret parameters of a URL's query string (an Engage token in /signin/device?token=).
+    static func rememberQuerySecrets(of url: String) {
+        guard let question = url.utf8.firstIndex(of: UInt8(ascii: "?")) else { return }
+        for pair in url[url.index(after: question)...].split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1)
+            guard parts.count == 2, isSecretField(String(parts[0])) else { continue }
+            remember(String(parts[1]))
+            remember(QueryString.decode(parts[1]))
+        }
     }
 
     static func scrub(_ json: JSON, also extra: [String] = []) -> JSON {

@@ -32,6 +32,7 @@ public final class CurlTransport: Transport {
 
     public func send(_ request: HTTPRequest, cancellation: Cancellation?) throws(JumpError) -> HTTPResponse {
         try cancellation?.check()
+        SecretScrubber.rememberQuerySecrets(of: request.url)
         for (name, value) in request.headers {
             try HeaderGrammar.check(name: name, value: value)
             if HeaderGrammar.carriesCredential(name) { SecretScrubber.remember(HeaderGrammar.credential(in: value)) }

@@ -369,3 +369,56 @@ def test_appended_element_whose_acknowledgement_was_lost_is_not_a_conflict(make_
         assert "/photos" not in pending(restored)
         with restored.record as record:
             assert record.count("/photos") == 1
+
+
+def test_a_refresh_that_failed_for_a_passing_reason_leaves_the_session_usable(make_config, emu) -> None:
+    """A refresh answered with HTTP 500 stays pending (to be replayed), but the access token it was to
+    replace is still good: calls go on with it instead of failing until the replay works."""
+    uuid, email = create_user(emu, "before")
+    with jump.Client(make_config(storageDirectory=":memory:")) as client:
+        client.sign_in(email, PASSWORD)
+        emu.fault("http_500", "/oauth/refresh_access_token", count=2)  # the refresh, and its first replay
+        with pytest.raises(jump.ServerError):
+            client.refresh_access_token()
+        client.fetch_record()  # the token it holds is valid for an hour more
+        set_about(client, "after a failed refresh")
+        client.sync()
+    assert server_about(emu, uuid) == "after a failed refresh"
+
+
+class UnreadableSessionStorage(FailingStorage):
+    """Host storage whose session entry cannot be read (a keychain locked at start-up)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.locked = False
+
+    def load(self, key: str) -> Optional[bytes]:
+        if self.locked and key.startswith("session-"):
+            raise OSError("the keychain is locked")
+        return super().load(key)
+
+
+def test_an_unreadable_host_session_is_never_written_over(make_config, emu) -> None:
+    """A host store that cannot read the saved session cannot set it aside either: the next sign-in is
+    refused (StorageError, reason unreadable_session) rather than saving over it; a sign-out discards it on
+    purpose, and then a sign-in works."""
+    _, a_email = create_user(emu, "before")
+    _, b_email = create_user(emu, "b before")
+    store = UnreadableSessionStorage()
+    with jump.Config(make_config()) as config:
+        config.set_storage(store)
+        with jump.Client(config) as client:
+            client.sign_in(a_email, PASSWORD)
+            set_about(client, A_EDIT)
+        kept = {k: v for k, v in store.data.items() if k.startswith(("session-", "journal-"))}
+        store.locked = True
+        with jump.Client(config) as client:
+            assert client.state["restore_error"] is not None
+            with pytest.raises(jump.StorageError) as info:
+                client.sign_in(b_email, PASSWORD)
+            assert info.value.detail.get("reason") == "unreadable_session", info.value.detail
+            assert {k: v for k, v in store.data.items() if k.startswith(("session-", "journal-"))} == kept
+            client.sign_out()  # the app's decision: discard it
+            client.sign_in(b_email, PASSWORD)
+            assert client.is_signed_in
