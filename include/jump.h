@@ -266,7 +266,9 @@ jump_status jump_client_register_traditional_async(jump_client *client, const ch
  * changed one of them too: JUMP_E_CONFLICT, signed in all the same, "conflicts" and "signed_in":true in
  * the detail. Another user's unsynced edits are set aside ("quarantine" in jump_client_state) for that
  * user's next sign-in; when they cannot be saved aside the sign-in is refused with JUMP_E_STORAGE and that
- * user stays signed in. A session whose save failed still works in memory ("storage_error" in the state).
+ * user stays signed in; a saved session that cannot be read, nor set aside, refuses it too ("reason":
+ * "unreadable_session": retry jump_client_restore, or jump_client_sign_out to discard it). A session whose
+ * save failed still works in memory ("storage_error" in the state).
  * The same holds for every call that signs in (registration, social sign-in). */
 jump_status jump_client_sign_in(jump_client *client, const char *user, const char *password,
                                 char **out_result);

@@ -168,7 +168,7 @@ enum TokenStateCodec {
             }
             state.credential = .token(TokenGrant(
                 userID: user, teamID: document["team_id"]?.stringValue, environment: environment, accessToken: access,
-                refreshToken: refresh, expiresAt: document["expires_at"]?.intValue,
+                refreshToken: refresh, expiresAt: document["expires_at"]?.intValue.map { min(max($0, 0), Int64(Int32.max) * 4) },
                 pendingReauthentication: document["pending_reauthentication"]?.boolValue ?? false))
         case "api_key":
             guard let key = document["api_key"]?.stringValue else {
