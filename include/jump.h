@@ -146,6 +146,10 @@ jump_status jump_set_log_callback(jump_callback callback, void *userdata, jump_f
 /*   engageWhitelistedDomain with ?token=), engageCustomProviders (object {id:{"friendly_name",         */
 /*   "openid_identifier" (with %@ for the user's input) and optional "opx_blob", or "saml_provider"}}), */
 /*   engageTokenUrl (Engage-only mode: the app backend URL the Engage token is POSTed to),              */
+/*   engageDevice ("android" | "iphone" | "ipad", default "android": the device type Engage's mobile    */
+/*   endpoints are told; each has its own provider set in the app's Engage configuration),             */
+/*   userAgentApp (e.g. "MyApp/2.3": put before "libjump/<version> (<os>; <arch>)" in the User-Agent   */
+/*   header every request carries),                                                                     */
 /*   storageDirectory (default                                                                          */
 /*   $XDG_DATA_HOME/jump or ~/.local/share/jump; ":memory:" keeps the session in memory only),          */
 /*   connectTimeoutMs (int, 10000), requestTimeoutMs (int, 30000), tokenRefreshMarginSeconds (int, 60), */

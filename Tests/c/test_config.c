@@ -26,7 +26,8 @@ static const char *const documented_keys[] = {
     "captureResendEmailVerificationFormName", "captureChangePasswordFormName", "captureEnableThinRegistration",
     "captureRedirectUri",
     "captureResponseType", "traditionalSignInType", "engageAppId", "engageDomain",
-    "engageWhitelistedDomain", "engageResponseType", "engageCustomProviders", "engageTokenUrl", "storageDirectory", "connectTimeoutMs",
+    "engageWhitelistedDomain", "engageResponseType", "engageCustomProviders", "engageTokenUrl", "engageDevice",
+    "userAgentApp", "storageDirectory", "connectTimeoutMs",
     "requestTimeoutMs", "tokenRefreshMarginSeconds", "maxResponseBytes",
     "captureSchemaFile", "signInTokenAuthBaseUrl", "signInTokenApiBaseUrl", "apiKeyHeader",
     "webLoginCookieName"};

@@ -5,10 +5,9 @@ import Synchronization
 
 // Versions, status strings, error detail, strings, logging.
 
-enum LibraryVersion {
-    static let major: UInt32 = 0, minor: UInt32 = 1, patch: UInt32 = 0
-    static let abi: Int32 = 1
-    nonisolated(unsafe) static let text = StaticCString.make("\(major).\(minor).\(patch)")
+/// The version as static C strings (the numbers are JumpCore's LibraryVersion).
+enum VersionText {
+    nonisolated(unsafe) static let text = StaticCString.make(LibraryVersion.text)
 }
 
 nonisolated(unsafe) private let statusDescriptions: [Int32: UnsafePointer<CChar>] = {
@@ -20,7 +19,7 @@ nonisolated(unsafe) private let statusDescriptions: [Int32: UnsafePointer<CChar>
 nonisolated(unsafe) private let unknownStatusDescription = StaticCString.make("unknown status code")
 
 @_cdecl("jump_version")
-public func jump_version() -> UnsafePointer<CChar>? { LibraryVersion.text }
+public func jump_version() -> UnsafePointer<CChar>? { VersionText.text }
 
 @_cdecl("jump_version_number")
 public func jump_version_number() -> UInt32 {

@@ -22,6 +22,8 @@ struct CaptureSettings: Sendable {
     let connectTimeoutMs: Int
     let requestTimeoutMs: Int
     let maxResponseBytes: Int
+    /// "MyApp/2.3 libjump/0.1.0 (linux; x86_64)", or libjump's part alone.
+    let userAgent: String
     /// Sign-in tokens: the token endpoint and API hosts, when not derived from the token (the emulator).
     let authBaseOverride: ServerURL?
     let apiBaseOverride: ServerURL?
@@ -63,6 +65,14 @@ struct CaptureSettings: Sendable {
         connectTimeoutMs = Int(config.int(.connectTimeoutMs))
         requestTimeoutMs = Int(config.int(.requestTimeoutMs))
         maxResponseBytes = Int(config.int(.maxResponseBytes))
+        if let app = config.string(.userAgentApp), !app.isEmpty {
+            do { try HeaderGrammar.check(name: "User-Agent", value: app) } catch {
+                throw .invalidArgument("configuration key 'userAgentApp' holds a control character", argument: "userAgentApp")
+            }
+            userAgent = app + " " + LibraryVersion.userAgent
+        } else {
+            userAgent = LibraryVersion.userAgent
+        }
         switch config.string(.storageDirectory) {
         case ":memory:": storageDirectory = nil
         case let directory?: storageDirectory = directory

@@ -28,7 +28,8 @@ extension JumpClient {
             redirectURI = whitelisted
         }
         let stateToken = Secrets.refreshSecret()
-        let start = try SignInStart(config: config, provider: provider, appID: engageSettings.appID, input: options.input,
+        let start = try SignInStart(config: config, provider: provider, appID: engageSettings.appID,
+                                    device: engageSettings.device, input: options.input,
                                     forceReauth: options.forceReauth, redirectURI: redirectURI, state: stateToken,
                                     installationID: CaptureSettings.fnv1a("installation:" + settings.installationName))
         let pending = PendingSignIn(state: stateToken, provider: provider.name, purpose: options.purpose,

@@ -28,7 +28,8 @@ public final class JumpClient: Sendable {
         engageSettings = try EngageSettings(config)
         let transport = transport ?? CurlTransport(connectTimeoutMs: settings.connectTimeoutMs,
                                                    requestTimeoutMs: settings.requestTimeoutMs,
-                                                   maxResponseBytes: settings.maxResponseBytes)
+                                                   maxResponseBytes: settings.maxResponseBytes,
+                                                   userAgent: settings.userAgent)
         self.transport = transport
         let storage = try ClientStorage(settings: settings, host: storage)
         capture = try CaptureSession(settings: settings, engage: engageSettings, transport: transport, storage: storage,

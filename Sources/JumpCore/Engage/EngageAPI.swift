@@ -16,7 +16,7 @@ struct EngageAPI: Sendable {
         }
         var query = FormParameters()
         query.add("appId", appID)
-        query.add("device", "android")
+        query.add("device", settings.device)
         query.add("app_name", "libjump")
         query.add("version", "libjump")
         var request = HTTPRequest(method: "GET", url: settings.server.url("/openid/mobile_config_and_baseurl?" + query.encoded),

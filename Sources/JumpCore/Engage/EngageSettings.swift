@@ -11,6 +11,8 @@ struct EngageSettings: Sendable {
     let tokenURL: String?
     let socialRegistrationForm: String
     let thinRegistration: Bool
+    /// The device type Engage's mobile endpoints are told (engageDevice): it picks the provider set.
+    let device: String
 
     init(_ config: JumpConfig) throws(JumpError) {
         appID = config.string(.engageAppId)
@@ -31,6 +33,7 @@ struct EngageSettings: Sendable {
         }
         socialRegistrationForm = config.string(.captureSocialRegistrationFormName) ?? "socialRegistrationForm"
         thinRegistration = config.bool(.captureEnableThinRegistration)
+        device = config.string(.engageDevice) ?? "android"
     }
 
     /// An absolute http(s) URL; plain http only for loopback hosts, as for every server we talk to.

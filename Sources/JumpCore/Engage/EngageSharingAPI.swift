@@ -9,7 +9,7 @@ extension EngageAPI {
         p.add("device_token", deviceToken)
         p.add("url_shortening", "true")
         p.add("provider", provider)
-        p.add("device", "android")
+        p.add("device", settings.device)
         p.add("app_name", "libjump")
         return try postForm(settings.server.url("/api/v2/activity"), p, cancellation: cancellation)
     }
@@ -20,7 +20,7 @@ extension EngageAPI {
         p.add("status", status)
         p.add("device_token", deviceToken)
         p.add("provider", provider)
-        p.add("device", "android")
+        p.add("device", settings.device)
         p.add("app_name", "libjump")
         return try postForm(settings.server.url("/api/v2/set_status"), p, cancellation: cancellation)
     }
@@ -30,7 +30,7 @@ extension EngageAPI {
         var q = FormParameters()
         q.add("urls", Jansson.serialize(urls))
         q.add("app_name", "libjump")
-        q.add("device", "android")
+        q.add("device", settings.device)
         let request = HTTPRequest(method: "GET", url: config.baseURL + "/openid/get_urls?" + q.encoded,
                                   headers: [("Accept", "application/json")])
         return .object(try ResponseDecoder.object(from: try transport.send(request, cancellation: cancellation), of: request))
@@ -40,7 +40,7 @@ extension EngageAPI {
     func recordActivity(method: String, cancellation: Cancellation?) throws(JumpError) {
         var p = FormParameters()
         p.add("method", method)
-        p.add("device", "android")
+        p.add("device", settings.device)
         p.add("appId", settings.appID)
         _ = try postForm(settings.server.url("/social/record_activity"), p, cancellation: cancellation)
     }

@@ -5,7 +5,8 @@ struct SignInStart: Sendable {
     let url: String
     let completionLocation: String
 
-    init(config: EngageConfig, provider: EngageProvider, appID: String?, input: String?, forceReauth: Bool,
+    init(config: EngageConfig, provider: EngageProvider, appID: String?, device: String = "android", input: String?,
+         forceReauth: Bool,
          redirectURI: String?, state: String, installationID: String) throws(JumpError) {
         var p = FormParameters()
         p.add("extended", "true")
@@ -27,7 +28,7 @@ struct SignInStart: Sendable {
             completionLocation = QueryString.location(of: redirectURI)
         } else {
             // Engage's mobile endpoint answers with the /signin/device ending for the mobile device types.
-            p.add("device", "android")
+            p.add("device", device)
             completionLocation = config.baseURL + "/signin/device"
         }
         if forceReauth { p.add("force_reauth", "true") }

@@ -9,6 +9,7 @@ enum ConfigKey: String, CaseIterable, Sendable {
     case signInTokenAuthBaseUrl, signInTokenApiBaseUrl, apiKeyHeader, webLoginCookieName
     case captureEnableThinRegistration, captureRedirectUri, captureResponseType, traditionalSignInType
     case engageAppId, engageDomain, engageWhitelistedDomain, engageResponseType, engageCustomProviders, engageTokenUrl
+    case engageDevice, userAgentApp
     case storageDirectory, connectTimeoutMs, requestTimeoutMs, tokenRefreshMarginSeconds, maxResponseBytes
 
     enum Kind { case string, bool, int, object }
@@ -39,6 +40,7 @@ enum ConfigKey: String, CaseIterable, Sendable {
         case .traditionalSignInType: return "email"
         case .engageDomain: return "https://rpxnow.com"
         case .engageResponseType: return "token_profile"
+        case .engageDevice: return "android"
         case .connectTimeoutMs: return 10_000
         case .requestTimeoutMs: return 30_000
         case .tokenRefreshMarginSeconds: return 60
@@ -57,6 +59,9 @@ enum ConfigKey: String, CaseIterable, Sendable {
         case .captureResponseType: return ["token", "code_and_token"]
         case .traditionalSignInType: return ["email", "username"]
         case .engageResponseType: return ["token_profile", "token"]
+        // Engage's mobile endpoints know these device types; each has its own provider set in the app's
+        // Engage dashboard. libjump is neither, so it says so in a config key rather than pretending.
+        case .engageDevice: return ["android", "iphone", "ipad"]
         default: return nil
         }
     }

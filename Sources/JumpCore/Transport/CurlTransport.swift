@@ -17,10 +17,13 @@ public final class CurlTransport: Transport {
     /// A response body larger than this is refused while it arrives (config maxResponseBytes): a hostile or
     /// broken server must not make the host hold and parse hundreds of megabytes.
     private let maxResponseBytes: Int
+    private let userAgent: String
     private let idle = Mutex<[EasyHandle]>([])
 
-    public init(connectTimeoutMs: Int, requestTimeoutMs: Int, maxResponseBytes: Int = 16 << 20) {
+    public init(connectTimeoutMs: Int, requestTimeoutMs: Int, maxResponseBytes: Int = 16 << 20,
+                userAgent: String = LibraryVersion.userAgent) {
         _ = curlGlobalInit
+        self.userAgent = userAgent
         self.connectTimeoutMs = connectTimeoutMs
         self.requestTimeoutMs = requestTimeoutMs
         self.maxResponseBytes = maxResponseBytes
@@ -95,6 +98,8 @@ public final class CurlTransport: Transport {
             return .failure(.invalidArgument("'\(request.redactedURL)' is not a usable URL"))
         }
         _ = "http,https".withCString { jump_curl_setopt_ptr(curl, CURLOPT_PROTOCOLS_STR, $0) }
+        // libcurl copies option strings, so the pointer need not outlive the call.
+        _ = userAgent.withCString { jump_curl_setopt_ptr(curl, CURLOPT_USERAGENT, $0) }
         _ = jump_curl_setopt_long(curl, CURLOPT_NOSIGNAL, 1)
         _ = jump_curl_setopt_long(curl, CURLOPT_CONNECTTIMEOUT_MS, connectTimeoutMs)
         _ = jump_curl_setopt_long(curl, CURLOPT_TIMEOUT_MS, requestTimeoutMs)

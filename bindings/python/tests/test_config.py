@@ -103,3 +103,71 @@ def test_client_needs_a_usable_config(tmp_path) -> None:
     with pytest.raises(jump.InvalidHandle):
         client.state
     client.close()  # idempotent
+
+
+class _Recorder(__import__("http.server").server.BaseHTTPRequestHandler):
+    """Answers every request with a Capture error and remembers what came in."""
+
+    seen: list = []
+
+    def _answer(self) -> None:
+        length = int(self.headers.get("Content-Length", 0) or 0)
+        self.rfile.read(length)
+        type(self).seen.append((self.path, self.headers.get("User-Agent")))
+        body = b'{"stat":"error","code":100,"error":"missing_argument","error_description":"recorded"}'
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    do_GET = do_POST = _answer
+
+    def log_message(self, *args) -> None:
+        pass
+
+
+def _recording_server():
+    import http.server
+    import threading
+
+    _Recorder.seen = []
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Recorder)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server, f"http://127.0.0.1:{server.server_address[1]}"
+
+
+def test_every_request_carries_a_user_agent_with_the_app_part_first() -> None:
+    server, url = _recording_server()
+    try:
+        config = {"captureDomain": url, "captureClientId": "c", "storageDirectory": ":memory:"}
+        for extra, expected_prefix in (({}, "libjump/"), ({"userAgentApp": "MyApp/2.3"}, "MyApp/2.3 libjump/")):
+            _Recorder.seen = []
+            with jump.Client({**config, **extra}) as c:
+                with pytest.raises(jump.JumpError):
+                    c.sign_in("ua@example.com", "secret pw")
+            [(path, agent)] = _Recorder.seen
+            assert agent.startswith(expected_prefix), agent
+            assert agent.endswith(")") and "(linux;" in agent, agent
+            assert jump.version() in agent
+    finally:
+        server.shutdown()
+    with pytest.raises(jump.InvalidArgument) as info:
+        jump.Client({**config, "userAgentApp": "MyApp\r\nX-Injected: 1"})
+    assert info.value.argument == "userAgentApp"
+
+
+@pytest.mark.parametrize("device", ["android", "iphone", "ipad"])
+def test_engage_is_told_the_configured_device(device) -> None:
+    server, url = _recording_server()
+    try:
+        with jump.Client({"engageAppId": "app", "engageDomain": url, "engageDevice": device,
+                          "storageDirectory": ":memory:"}) as c:
+            with pytest.raises(jump.JumpError):
+                c.providers()
+        [(path, _)] = _Recorder.seen
+        assert f"device={device}" in path, path
+    finally:
+        server.shutdown()
+    with pytest.raises(jump.InvalidArgument):
+        jump.Client({"engageAppId": "app", "engageDevice": "desktop"})
