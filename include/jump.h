@@ -313,7 +313,9 @@ jump_status jump_client_sync_async(jump_client *client, jump_callback callback, 
  * the server gives it) and caches it like the flow. From then on record edits are checked against it
  * locally: unknown attributes, wrong types, over-long strings, reserved attributes and attributes outside
  * the access schema are refused with JUMP_E_INVALID_ARGUMENT naming the path. Without a schema (neither
- * this nor captureSchemaFile), an edit must name an attribute the record already has. */
+ * this nor captureSchemaFile), an edit must name an attribute the record already has. Needs a signed-in
+ * user (Capture answers /entityType to an access token or owner credentials only): JUMP_E_NOT_SIGNED_IN
+ * otherwise; an app that needs the schema before sign-in ships it in captureSchemaFile. */
 jump_status jump_client_load_schema(jump_client *client);
 
 /* Profile and password forms. Validation failures are JUMP_E_VALIDATION with "invalid_fields"

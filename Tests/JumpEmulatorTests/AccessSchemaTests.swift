@@ -30,7 +30,8 @@ struct AccessSchemaTests {
             #expect(address?["attr_defs"]?.arrayValue?.compactMap { $0["name"]?.stringValue } == ["city"])
 
             // /entityType shows it too (an emulator extra).
-            let entityType = try await h.capture("/entityType", [("type_name", "user"), ("client_id", Harness.clientId)])
+            let entityType = try await h.capture("/entityType", [("type_name", "user"), ("client_id", Harness.clientId),
+                                                         ("client_secret", Harness.defaultSecret)])
             #expect(entityType["access_schema"] == ["write_with_token": ["/displayName", "/photos", "/primaryAddress/city"]])
 
             // Other access types are stored, not enforced.
@@ -46,7 +47,8 @@ struct AccessSchemaTests {
             let none = try await h.capture("/entityType.getAccessSchema", Self.credentials + [("access_type", "write_with_token")])
             #expect(none["attributes"] == [])
             #expect(none["schema"]?["attr_defs"]?.arrayValue?.count == DefaultSchema.user.attributes.count)
-            let plain = try await h.capture("/entityType", [("type_name", "user"), ("client_id", Harness.clientId)])
+            let plain = try await h.capture("/entityType", [("type_name", "user"), ("client_id", Harness.clientId),
+                                                         ("client_secret", Harness.defaultSecret)])
             #expect(plain["access_schema"] == nil)
         }
     }

@@ -93,7 +93,8 @@ struct EntityUpdateTests {
                 == "/profiles#1/friends#4/nickname")
 
             // The schema shows the nested plural.
-            let schema = try await h.capture("/entityType", [("type_name", "user"), ("client_id", Harness.clientId)])
+            let schema = try await h.capture("/entityType", [("type_name", "user"), ("client_id", Harness.clientId),
+                                                         ("client_secret", Harness.defaultSecret)])
             let profiles = schema["schema"]?["attr_defs"]?.arrayValue?.first { $0["name"] == "profiles" }
             let friends = profiles?["attr_defs"]?.arrayValue?.first { $0["name"] == "friends" }
             #expect(friends?["type"] == "plural")

@@ -87,7 +87,8 @@ struct FlowTests {
 
     @Test func servesTheSchemaAsEntityType() async throws {
         try await Harness.run { h in
-            let answer = try await h.capture("/entityType", [("type_name", "user"), ("client_id", Harness.clientId)])
+            let answer = try await h.capture("/entityType", [("type_name", "user"), ("client_id", Harness.clientId),
+                                                         ("client_secret", Harness.defaultSecret)])
             #expect(answer["stat"] == "ok")
             let schema = try #require(answer["schema"])
             #expect(schema["name"] == "user")
@@ -102,7 +103,17 @@ struct FlowTests {
             let identifier = profiles?["attr_defs"]?.arrayValue?.first { $0["name"] == "identifier" }
             #expect(identifier?["constraints"] == ["unique", "required"])
 
-            let unknown = try await h.capture("/entityType", [("type_name", "pet"), ("client_id", Harness.clientId)])
+            // As Capture: no credentials, or a client id without its secret, is refused.
+            let bare = try await h.capture("/entityType", [("type_name", "user")])
+            #expect(bare["stat"] == "error" && bare["code"] == 100)
+            let idOnly = try await h.capture("/entityType", [("type_name", "user"), ("client_id", Harness.clientId)])
+            #expect(idOnly["stat"] == "error" && idOnly["code"] == 100)
+            let wrongSecret = try await h.capture("/entityType", [("type_name", "user"), ("client_id", Harness.clientId),
+                                                                  ("client_secret", "not it")])
+            #expect(wrongSecret["stat"] == "error" && wrongSecret["code"] == 402)
+
+            let unknown = try await h.capture("/entityType", [("type_name", "pet"), ("client_id", Harness.clientId),
+                                                          ("client_secret", Harness.defaultSecret)])
             #expect(unknown["code"] == 222)
             #expect(unknown["type_name"] == "pet")
         }

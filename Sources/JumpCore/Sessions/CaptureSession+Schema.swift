@@ -27,11 +27,19 @@ extension CaptureSession {
     }
 
     /// Downloads the record schema (and the client's access schema when the server tells it) and caches it.
+    /// Capture serves /entityType to a signed-in user's access token or to owner credentials, which an app
+    /// never holds: without a session this is refused here (ship the schema in captureSchemaFile instead).
     public func loadSchema(cancellation: Cancellation? = nil) throws(JumpError) {
-        var parameters = FormParameters()
-        parameters.add("type_name", "user")
-        if let clientID = settings.clientID { parameters.add("client_id", clientID) }
-        let answer = try capture.post("/entityType", parameters, cancellation: cancellation)
+        guard isSignedIn else {
+            throw JumpError(.notSignedIn, "loading the schema needs a signed-in user (Capture answers /entityType only to an "
+                            + "access token or to owner credentials); ship it with the app in captureSchemaFile instead")
+        }
+        let (answer, _) = try authorized(cancellation: cancellation) { token throws(JumpError) in
+            var parameters = FormParameters()
+            parameters.add("type_name", "user")
+            parameters.add("access_token", token)
+            return try capture.post("/entityType", parameters, cancellation: cancellation)
+        }
         var document: [String: JSON] = [:]
         document["schema"] = answer["schema"]
         document["access_schema"] = answer["access_schema"] ?? answer["schema"]?["access_schema"]

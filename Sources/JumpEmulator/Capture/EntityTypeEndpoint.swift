@@ -1,20 +1,17 @@
-/// `POST /entityType` with `type_name=user`: the app's schema in Capture's shape. The app is the
-/// one of `client_id`, else the one of the access token, else the default app. When the app has a
-/// `write_with_token` access schema, `access_schema` lists its paths (an emulator extra).
+/// `POST /entityType` with `type_name=user`: the app's schema in Capture's shape. As Capture, it wants
+/// credentials: a signed-in user's access token, or the API client's id and secret (parameters or HTTP
+/// Basic); a client id alone is refused. When the app has a `write_with_token` access schema,
+/// `access_schema` lists its paths (an emulator extra).
 struct EntityTypeEndpoint: Sendable {
     let emulator: Emulator
 
     func handle(_ call: CaptureCall) async throws -> JSONValue {
         let typeName = try call.required("type_name")
         let app: AppConfig
-        if call.params.nonEmpty("client_id") != nil {
-            app = try await emulator.requireApp(call)
-        } else if call.accessToken != nil {
+        if call.accessToken != nil {
             app = try await emulator.authenticate(call).app
-        } else if let fallback = try await emulator.apps.app(clientId: DefaultApp.clientId) {
-            app = fallback
         } else {
-            throw CaptureError.missingArgument("client_id")
+            app = try await emulator.requireClientCredentials(call)
         }
         guard typeName == app.schema.name else { throw CaptureError.unknownEntityType(typeName) }
         var answer: [String: JSONValue] = ["stat": "ok", "schema": app.schema.json]

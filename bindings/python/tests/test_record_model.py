@@ -3,6 +3,8 @@ restarts, schema and access-schema refusals, and conflicts."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 import jump
@@ -222,7 +224,8 @@ def test_schema_file_in_config_refuses_locally(emu, make_config, tmp_path) -> No
     import json
     import urllib.request
 
-    request = urllib.request.Request(emu.url + "/entityType", data=b"type_name=user&client_id=jump-default-client")
+    request = urllib.request.Request(emu.url + "/entityType",
+                                     data=b"type_name=user&client_id=jump-default-client&client_secret=jump-default-secret")
     with urllib.request.urlopen(request, timeout=10) as response:
         answer = json.loads(response.read())
     schema_file = tmp_path / "schema.json"
@@ -241,3 +244,21 @@ def test_schema_file_in_config_refuses_locally(emu, make_config, tmp_path) -> No
     with pytest.raises(jump.InvalidArgument) as bad:
         jump.Client(make_config(captureSchemaFile=str(tmp_path / "missing.json")))
     assert "captureSchemaFile" in str(bad.value)
+
+
+def test_loading_the_schema_needs_a_signed_in_user(emu, make_config) -> None:
+    """Capture answers /entityType to an access token or to owner credentials, never to a client id alone:
+    without a session libjump says so before any request (captureSchemaFile is the way to have it then)."""
+    with jump.Client(make_config()) as signed_out:
+        emu.clear_counters()
+        with pytest.raises(jump.NotSignedIn) as refused:
+            signed_out.load_schema()
+        assert "captureSchemaFile" in refused.value.message
+        assert emu.counters() == {}
+    import urllib.parse
+    import urllib.request
+
+    body = urllib.parse.urlencode({"type_name": "user", "client_id": "jump-default-client"}).encode()
+    with urllib.request.urlopen(urllib.request.Request(emu.url + "/entityType", data=body), timeout=10) as answer:
+        refused_by_server = json.loads(answer.read())
+    assert refused_by_server["stat"] == "error" and refused_by_server["code"] == 100
