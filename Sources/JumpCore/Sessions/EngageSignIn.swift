@@ -42,7 +42,22 @@ public final class EngageSignIn: Sendable {
         return try state.withLock { s throws(JumpError) -> PendingSignIn in
             let now = Clock.now()
             s.pendingSignIns = s.pendingSignIns.filter { now - $0.value.created < PendingSignIn.lifetimeSeconds }
-            guard let stateToken, let pending = s.pendingSignIns[stateToken] else {
+            guard let stateToken else {
+                // Engage's /signin/device ending need not echo the state: it completes the one browser sign-in
+                // of this client pending there (its token is then checked with Engage through /signin/device).
+                let candidates = s.pendingSignIns.values.filter { $0.completion == .device && $0.location == location }
+                guard candidates.count == 1, let pending = candidates.first else {
+                    if candidates.isEmpty {
+                        throw JumpError(.invalidArgument, "this URL does not complete a sign-in begun by this client (no state, and no "
+                                        + "sign-in pending at \(location))", detail: ["argument": "url", "reason": "unknown_state"])
+                    }
+                    throw JumpError(.invalidArgument, "this URL carries no state and \(candidates.count) sign-ins are pending there: "
+                                    + "complete with the URL that carries its state", detail: ["argument": "url", "reason": "ambiguous"])
+                }
+                s.pendingSignIns[pending.state] = nil
+                return pending
+            }
+            guard let pending = s.pendingSignIns[stateToken] else {
                 throw JumpError(.invalidArgument, "this URL does not complete a sign-in begun by this client (no pending sign-in has its state)",
                                 detail: ["argument": "url", "reason": "unknown_state"])
             }

@@ -343,7 +343,6 @@ def test_completion_urls_that_do_not_belong(emu, idp, social_config) -> None:
         users_before = len(emu.users())
         wrong = [
             (with_query(url, state="x" * len(begun["state"])), "unknown_state"),
-            (with_query(url, state=None), "unknown_state"),
             (urllib.parse.urlunsplit(parts._replace(path="/elsewhere")), "wrong_location"),
             (urllib.parse.urlunsplit(parts._replace(netloc=f"localhost:{parts.port}")), "wrong_location"),
         ]
@@ -367,6 +366,25 @@ def test_completion_urls_that_do_not_belong(emu, idp, social_config) -> None:
         assert used.value.detail.get("reason") == "unknown_state"
         assert c.state["uuid"] == result["uuid"] and emu.counters() == {}
         assert len(emu.users()) == users_before + 1
+
+
+def test_device_completion_without_state_completes_the_one_pending_sign_in(emu, idp, social_config) -> None:
+    """Engage's /signin/device ending need not echo the state: with one browser sign-in pending there, the
+    URL without it completes that one (Engage checks the token); with two, it is ambiguous and takes none."""
+    config = social_config(captureEnableThinRegistration=True, storageDirectory=":memory:")
+    with jump.Client(config) as c:
+        first = c.social_begin("facebook")
+        url = with_query(idp.finish(first["url"], name="No State", email=unique_email("nostate")), state=None)
+        second = c.social_begin("google")
+        with pytest.raises(jump.InvalidArgument) as ambiguous:
+            c.social_complete(url)
+        assert ambiguous.value.detail.get("reason") == "ambiguous" and not c.is_signed_in
+        c.social_complete(with_query(idp.finish(second["url"], name="Se Cond", email=unique_email("second")),
+                                     state=second["state"]))
+        assert c.social_complete(url)["outcome"] == "registered"  # the one left pending
+        with pytest.raises(jump.InvalidArgument) as used:
+            c.social_complete(url)
+        assert used.value.detail.get("reason") == "unknown_state"
 
 
 def test_user_cancels_on_the_provider(emu, idp, social_config) -> None:
