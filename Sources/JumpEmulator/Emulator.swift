@@ -26,10 +26,20 @@ public final class Emulator: Sendable {
         self.passwords = PasswordHasher(cost: options.passwordHashCost)
     }
 
-    /// Opens (or creates) the database, adds the default app and team when they are missing, and
-    /// loads the stored settings; a token lifetime given in the options overrides the stored one.
+    /// Opens (or creates) the database, loads the import file if one is given, adds the default app
+    /// and team when they are missing, and loads the stored settings; a token lifetime given in the
+    /// options overrides the stored one. A database or import that fails throws a `StartupError`.
     public static func open(_ options: EmulatorOptions) async throws -> Emulator {
-        let emulator = Emulator(options: options, store: try Store.open(path: options.databasePath))
+        let store: Store
+        do {
+            store = try Store.open(path: options.databasePath)
+        } catch {
+            throw StartupError.database(path: options.databasePath, error: error)
+        }
+        if let importPath = options.importPath {
+            try await importExport(from: importPath, into: store, databasePath: options.databasePath)
+        }
+        let emulator = Emulator(options: options, store: store)
         let (offset, storedLifetime, tokenSettings) = try await emulator.store.read { db in
             (try SettingsTable.double(SettingsTable.clockOffset, in: db),
              try SettingsTable.double(SettingsTable.tokenLifetime, in: db),

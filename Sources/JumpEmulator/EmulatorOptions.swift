@@ -10,13 +10,16 @@ public struct EmulatorOptions: Sendable {
     public var tokenLifetime: Int?
     /// Writes one stderr line per request (method, path, status).
     public var logRequests: Bool
+    /// An export file (or a directory holding `jump-emulator-export.json`) loaded at start-up into a
+    /// database without users; nil starts from what the database holds.
+    public var importPath: String?
 
     public static let defaultTokenLifetime = 3600
     public static let version = "0.1.0"
 
     public init(
         host: String = "127.0.0.1", port: Int = 9080, databasePath: String = ":memory:", passwordHashCost: Int = 10,
-        tokenLifetime: Int? = nil, logRequests: Bool = false
+        tokenLifetime: Int? = nil, logRequests: Bool = false, importPath: String? = nil
     ) {
         self.host = host
         self.port = port
@@ -24,5 +27,6 @@ public struct EmulatorOptions: Sendable {
         self.passwordHashCost = passwordHashCost
         self.tokenLifetime = tokenLifetime
         self.logRequests = logRequests
+        self.importPath = importPath
     }
 }

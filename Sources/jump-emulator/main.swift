@@ -31,6 +31,16 @@ struct JumpEmulatorCommand: AsyncParsableCommand {
     @Option(help: "Access-token lifetime in seconds (default: the stored setting, 3600 on a new database).")
     var tokenLifetime: Int?
 
+    @Option(help: ArgumentHelp(
+        "Load apps, users, identities and settings from an export file (or a directory holding jump-emulator-export.json) before serving; the database must have no users.",
+        valueName: "path"))
+    var `import`: String?
+
+    @Option(help: ArgumentHelp(
+        "On SIGTERM or SIGINT, write apps, users, identities and settings to this file (or to jump-emulator-export.json in this directory).",
+        valueName: "path"))
+    var exportOnExit: String?
+
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0...65535") }
         guard (4...31).contains(passwordHashCost) else { throw ValidationError("--password-hash-cost must be 4...31") }
@@ -40,14 +50,29 @@ struct JumpEmulatorCommand: AsyncParsableCommand {
     func run() async throws {
         let options = EmulatorOptions(
             host: host, port: port, databasePath: db, passwordHashCost: passwordHashCost,
-            tokenLifetime: tokenLifetime, logRequests: true)
-        let emulator = try await Emulator.open(options)
-        let app = emulator.makeApplication { url in
-            // Tests wait for this line: write it whole and flush at once.
-            FileHandle.standardOutput.write(Data((url + "\n").utf8))
+            tokenLifetime: tokenLifetime, logRequests: true, importPath: `import`)
+        do {
+            let emulator = try await Emulator.open(options)
+            let app = emulator.makeApplication { url in
+                // Tests wait for this line: write it whole and flush at once.
+                FileHandle.standardOutput.write(Data((url + "\n").utf8))
+            }
+            do {
+                // Stops gracefully on SIGTERM and SIGINT and returns, so the process exits 0.
+                try await app.runService()
+            } catch {
+                throw StartupError.listening(host: host, port: port, error: error) ?? error
+            }
+            if let exportOnExit {
+                let file = try await emulator.export(to: exportOnExit)
+                FileHandle.standardError.write(Data("jump-emulator: exported to \(file)\n".utf8))
+            }
+        } catch let error as StartupError {
+            // A sentence naming the address or file, not ArgumentParser's "Error: " plus a system
+            // message; ExitCode makes it exit 1 without printing anything more.
+            FileHandle.standardError.write(Data("jump-emulator: \(error.description)\n".utf8))
+            throw ExitCode.failure
         }
-        // Stops gracefully on SIGTERM and SIGINT and returns, so the process exits 0.
-        try await app.runService()
     }
 }
 
