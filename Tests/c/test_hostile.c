@@ -452,173 +452,148 @@ static void check_no_secret_in_recorder(const char *file, int line, const char *
     }
 }
 
+/* One echoing server, a client on it, and recorders for log lines, completions and events: the set-up the
+ * three tests below share. `granted`: the server grants the sign-in (then refuses what follows). */
+typedef struct echo_run {
+    echo_state state;
+    tiny_server server;
+    jump_client *client;
+    recorder logs, done, events;
+    secret_list secrets;
+    char *error_text;
+    int started;
+} echo_run;
+
+static int echo_begin(echo_run *run, int granted) {
+    memset(run, 0, sizeof *run);
+    run->state.grant_sign_in = granted;
+    recorder_init(&run->logs);
+    recorder_init(&run->done);
+    recorder_init(&run->events);
+    if (tiny_start(&run->server, echo_handler, &run->state) != 0) return 0;
+    run->started = 1;
+    run->client = echo_client(&run->server);
+    if (run->client == NULL) return 0;
+    CHECK_OK(J.set_log_callback(recorder_callback, &run->logs, recorder_free));
+    CHECK_OK(J.client_set_event_callback(run->client, recorder_callback, &run->events, recorder_free));
+    return 1;
+}
+
+/* The password and refresh secret of every sign-in the server received, as sent and as given. */
+static int echo_add_sign_in_secrets(echo_run *run) {
+    const tiny_request *sent;
+    int i;
+    secret_add(&run->secrets, "password", ECHO_PASSWORD);
+    for (i = 0; (sent = tiny_find(&run->server, "/oauth/auth_native_traditional", i)) != NULL; i++) {
+        secret_add_form(&run->secrets, "password (as sent)", sent->body, "currentPassword");
+        secret_add_form(&run->secrets, "refresh secret", sent->body, "refresh_secret");
+    }
+    return i;
+}
+
+/* No secret in the last error, the completions, the events, nor (once the log callback is released) the logs. */
+static void echo_check(const char *file, int line, echo_run *run, const char *what) {
+    char where[128];
+    snprintf(where, sizeof where, "jump_error_last() after %s", what);
+    check_no_secret_in(file, line, where, run->error_text, &run->secrets);
+    check_no_secret_in_recorder(file, line, "completion", &run->done, &run->secrets);
+    check_no_secret_in_recorder(file, line, "event", &run->events, &run->secrets);
+    CHECK_OK(J.set_log_callback(NULL, NULL, NULL));
+    CHECK(recorder_wait_frees(&run->logs, 1, 5000));
+    check_no_secret_in_recorder(file, line, "log line", &run->logs, &run->secrets);
+}
+
+static void echo_end(echo_run *run) {
+    J.set_log_callback(NULL, NULL, NULL);
+    if (run->client != NULL) {
+        J.client_free(run->client);
+        recorder_wait_frees(&run->events, 1, 5000);
+    }
+    if (run->started) tiny_stop(&run->server);
+    recorder_destroy(&run->logs);
+    recorder_destroy(&run->done);
+    recorder_destroy(&run->events);
+    secret_free(&run->secrets);
+    free(run->error_text);
+}
+
 TEST(sign_in_refusal_echoing_the_form_keeps_password_and_refresh_secret_out) {
     /* Capture's error_description is server text; a server (or a proxy) that repeats the request in it would
      * carry the password and the refresh secret into jump_error_last(), completions and logs. */
-    echo_state state = {0};
-    tiny_server server;
-    jump_client *client;
-    recorder logs, done;
-    secret_list secrets = {{0}, {0}, 0};
-    char *error_text = NULL, *out = NULL;
+    echo_run run;
+    char *out = NULL, *password;
     const tiny_request *sent;
-    int i;
     REQUIRE(emu_url() != NULL);
-    REQUIRE(tiny_start(&server, echo_handler, &state) == 0);
-    recorder_init(&logs);
-    recorder_init(&done);
-    client = echo_client(&server);
-    if (client == NULL) goto out;
-    CHECK_OK(J.set_log_callback(recorder_callback, &logs, recorder_free));
-
-    CHECK_STATUS(J.client_sign_in(client, "echo@example.com", ECHO_PASSWORD, &out), JUMP_E_BAD_CREDENTIALS);
-    error_text = strdup(J.error_last());
-    CHECK_OK(J.client_sign_in_async(client, "echo@example.com", ECHO_PASSWORD, recorder_callback, &done, recorder_free,
-                                    NULL));
-    CHECK(recorder_wait_calls(&done, 1, 10000));
-    CHECK(recorder_wait_frees(&done, 1, 5000));
-
-    /* What the server received: the password and a refresh secret per sign-in (so the echo had them). */
-    secret_add(&secrets, "password", ECHO_PASSWORD);
-    for (i = 0; (sent = tiny_find(&server, "/oauth/auth_native_traditional", i)) != NULL; i++) {
-        char *password = tiny_form_value(sent->body, "currentPassword");
+    if (echo_begin(&run, 0)) {
+        CHECK_STATUS(J.client_sign_in(run.client, "echo@example.com", ECHO_PASSWORD, &out), JUMP_E_BAD_CREDENTIALS);
+        run.error_text = strdup(J.error_last());
+        CHECK_OK(J.client_sign_in_async(run.client, "echo@example.com", ECHO_PASSWORD, recorder_callback, &run.done,
+                                        recorder_free, NULL));
+        CHECK(recorder_wait_calls(&run.done, 1, 10000));
+        CHECK(recorder_wait_frees(&run.done, 1, 5000));
+        /* The echo had what the server received: the password and a refresh secret per sign-in. */
+        sent = tiny_find(&run.server, "/oauth/auth_native_traditional", 0);
+        password = sent != NULL ? tiny_form_value(sent->body, "currentPassword") : NULL;
         CHECK_MSG(password != NULL && strcmp(password, ECHO_PASSWORD) == 0,
-                  "the sign-in request did not carry the password as currentPassword: %s", sent->body);
+                  "the sign-in request did not carry the password as currentPassword");
         free(password);
-        secret_add_form(&secrets, "password (as sent)", sent->body, "currentPassword");
-        secret_add_form(&secrets, "refresh secret", sent->body, "refresh_secret");
+        CHECK_MSG(echo_add_sign_in_secrets(&run) == 2, "the server did not see the 2 sign-in requests");
+        echo_check(__FILE__, __LINE__, &run, "sign-in");
+    } else {
+        CHECK_MSG(0, "the echoing server or its client could not be set up");
     }
-    CHECK_MSG(i == 2, "the server saw %d sign-in requests, expected 2", i);
-
-    check_no_secret_in(__FILE__, __LINE__, "jump_error_last() after sign-in", error_text, &secrets);
-    check_no_secret_in_recorder(__FILE__, __LINE__, "the sign_in_async completion", &done, &secrets);
-    CHECK_OK(J.set_log_callback(NULL, NULL, NULL));
-    CHECK(recorder_wait_frees(&logs, 1, 5000));
-    check_no_secret_in_recorder(__FILE__, __LINE__, "log line", &logs, &secrets);
-out:
-    J.set_log_callback(NULL, NULL, NULL);
-    J.client_free(client);
-    tiny_stop(&server);
-    recorder_destroy(&logs);
-    recorder_destroy(&done);
-    secret_free(&secrets);
-    free(error_text);
+    echo_end(&run);
 }
 
 TEST(failed_call_echoing_the_request_keeps_the_access_token_out) {
     /* After a sign-in the access token rides in every Capture request (form field or Authorization header);
      * an echoed error must not hand it back to the host in an error, a completion, an event or a log. */
-    echo_state state = {1};
-    tiny_server server;
-    jump_client *client;
-    recorder logs, done, events;
-    secret_list secrets = {{0}, {0}, 0};
-    char *error_text = NULL, *out = NULL;
+    echo_run run;
+    char *out = NULL;
     const tiny_request *sent;
     REQUIRE(emu_url() != NULL);
-    REQUIRE(tiny_start(&server, echo_handler, &state) == 0);
-    recorder_init(&logs);
-    recorder_init(&done);
-    recorder_init(&events);
-    client = echo_client(&server);
-    if (client == NULL) goto out;
-    CHECK_OK(J.set_log_callback(recorder_callback, &logs, recorder_free));
-    CHECK_OK(J.client_set_event_callback(client, recorder_callback, &events, recorder_free));
-    if (!CHECK_OK(J.client_sign_in(client, "echo@example.com", ECHO_PASSWORD, &out))) goto out;
-    J.string_free(out);
-
-    CHECK_STATUS(J.client_fetch_record(client), JUMP_E_SERVER);
-    error_text = strdup(J.error_last());
-    CHECK_OK(J.client_fetch_record_async(client, recorder_callback, &done, recorder_free, NULL));
-    CHECK(recorder_wait_calls(&done, 1, 10000));
-    CHECK(recorder_wait_frees(&done, 1, 5000));
-
-    secret_add(&secrets, "access token", ECHO_ACCESS_TOKEN);
-    secret_add(&secrets, "password", ECHO_PASSWORD);
-    sent = tiny_find(&server, "/oauth/auth_native_traditional", 0);
-    if (CHECK(sent != NULL)) {
-        secret_add_form(&secrets, "password (as sent)", sent->body, "currentPassword");
-        secret_add_form(&secrets, "refresh secret", sent->body, "refresh_secret");
+    if (echo_begin(&run, 1) && CHECK_OK(J.client_sign_in(run.client, "echo@example.com", ECHO_PASSWORD, &out))) {
+        J.string_free(out);
+        CHECK_STATUS(J.client_fetch_record(run.client), JUMP_E_SERVER);
+        run.error_text = strdup(J.error_last());
+        CHECK_OK(J.client_fetch_record_async(run.client, recorder_callback, &run.done, recorder_free, NULL));
+        CHECK(recorder_wait_calls(&run.done, 1, 10000));
+        CHECK(recorder_wait_frees(&run.done, 1, 5000));
+        secret_add(&run.secrets, "access token", ECHO_ACCESS_TOKEN);
+        CHECK(echo_add_sign_in_secrets(&run) >= 1);
+        sent = tiny_find(&run.server, "/entity", 0);
+        CHECK_MSG(sent != NULL && (contains(sent->body, ECHO_ACCESS_TOKEN) || contains(sent->authorization, ECHO_ACCESS_TOKEN)),
+                  "the /entity request did not carry the access token");
+        echo_check(__FILE__, __LINE__, &run, "fetch_record");
     }
-    sent = tiny_find(&server, "/entity", 0);
-    CHECK_MSG(sent != NULL && (contains(sent->body, ECHO_ACCESS_TOKEN) || contains(sent->authorization, ECHO_ACCESS_TOKEN)),
-              "the /entity request did not carry the access token");
-
-    check_no_secret_in(__FILE__, __LINE__, "jump_error_last() after fetch_record", error_text, &secrets);
-    check_no_secret_in_recorder(__FILE__, __LINE__, "the fetch_record_async completion", &done, &secrets);
-    check_no_secret_in_recorder(__FILE__, __LINE__, "event", &events, &secrets);
-    CHECK_OK(J.set_log_callback(NULL, NULL, NULL));
-    CHECK(recorder_wait_frees(&logs, 1, 5000));
-    check_no_secret_in_recorder(__FILE__, __LINE__, "log line", &logs, &secrets);
-out:
-    J.set_log_callback(NULL, NULL, NULL);
-    J.client_free(client);
-    if (client != NULL) recorder_wait_frees(&events, 1, 5000);
-    tiny_stop(&server);
-    recorder_destroy(&logs);
-    recorder_destroy(&done);
-    recorder_destroy(&events);
-    secret_free(&secrets);
-    free(error_text);
+    echo_end(&run);
 }
 
 TEST(refused_refresh_echoing_the_request_keeps_token_secret_and_signature_out) {
     /* The refresh request carries the access token and the HMAC signature made with the refresh secret; a
      * refusal ends the session with JUMP_E_EXPIRED and the event session_expired, whose text comes from the
      * server's error. Neither may repeat what the request carried. */
-    echo_state state = {1};
-    tiny_server server;
-    jump_client *client;
-    recorder logs, events;
-    secret_list secrets = {{0}, {0}, 0};
-    char *error_text = NULL, *out = NULL;
+    echo_run run;
+    char *out = NULL;
     const tiny_request *sent;
+    int waited;
     REQUIRE(emu_url() != NULL);
-    REQUIRE(tiny_start(&server, echo_handler, &state) == 0);
-    recorder_init(&logs);
-    recorder_init(&events);
-    client = echo_client(&server);
-    if (client == NULL) goto out;
-    CHECK_OK(J.set_log_callback(recorder_callback, &logs, recorder_free));
-    CHECK_OK(J.client_set_event_callback(client, recorder_callback, &events, recorder_free));
-    if (!CHECK_OK(J.client_sign_in(client, "echo@example.com", ECHO_PASSWORD, &out))) goto out;
-    J.string_free(out);
-
-    CHECK_STATUS(J.client_refresh_access_token(client), JUMP_E_EXPIRED);
-    error_text = strdup(J.error_last());
-    {
-        int waited;
-        for (waited = 0; waited < 3000 && recorder_find(&events, 0, "event", "session_expired") < 0; waited += 20)
+    if (echo_begin(&run, 1) && CHECK_OK(J.client_sign_in(run.client, "echo@example.com", ECHO_PASSWORD, &out))) {
+        J.string_free(out);
+        CHECK_STATUS(J.client_refresh_access_token(run.client), JUMP_E_EXPIRED);
+        run.error_text = strdup(J.error_last());
+        for (waited = 0; waited < 3000 && recorder_find(&run.events, 0, "event", "session_expired") < 0; waited += 20)
             sleep_ms(20);
-        CHECK_MSG(recorder_find(&events, 0, "event", "session_expired") >= 0,
+        CHECK_MSG(recorder_find(&run.events, 0, "event", "session_expired") >= 0,
                   "no session_expired event after the refused refresh");
+        secret_add(&run.secrets, "access token", ECHO_ACCESS_TOKEN);
+        CHECK(echo_add_sign_in_secrets(&run) >= 1);
+        sent = tiny_find(&run.server, "/oauth/refresh_access_token", 0);
+        if (CHECK_MSG(sent != NULL, "no refresh request reached the server"))
+            secret_add_form(&run.secrets, "refresh signature", sent->body, "signature");
+        echo_check(__FILE__, __LINE__, &run, "the refused refresh");
     }
-
-    secret_add(&secrets, "access token", ECHO_ACCESS_TOKEN);
-    secret_add(&secrets, "password", ECHO_PASSWORD);
-    sent = tiny_find(&server, "/oauth/auth_native_traditional", 0);
-    if (CHECK(sent != NULL)) {
-        secret_add_form(&secrets, "password (as sent)", sent->body, "currentPassword");
-        secret_add_form(&secrets, "refresh secret", sent->body, "refresh_secret");
-    }
-    sent = tiny_find(&server, "/oauth/refresh_access_token", 0);
-    if (CHECK_MSG(sent != NULL, "no refresh request reached the server"))
-        secret_add_form(&secrets, "refresh signature", sent->body, "signature");
-
-    check_no_secret_in(__FILE__, __LINE__, "jump_error_last() after the refused refresh", error_text, &secrets);
-    check_no_secret_in_recorder(__FILE__, __LINE__, "event", &events, &secrets);
-    CHECK_OK(J.set_log_callback(NULL, NULL, NULL));
-    CHECK(recorder_wait_frees(&logs, 1, 5000));
-    check_no_secret_in_recorder(__FILE__, __LINE__, "log line", &logs, &secrets);
-out:
-    J.set_log_callback(NULL, NULL, NULL);
-    J.client_free(client);
-    if (client != NULL) recorder_wait_frees(&events, 1, 5000);
-    tiny_stop(&server);
-    recorder_destroy(&logs);
-    recorder_destroy(&events);
-    secret_free(&secrets);
-    free(error_text);
+    echo_end(&run);
 }
 
 /* ======================================================================================================== */
