@@ -27,7 +27,7 @@ struct FlowTests {
             #expect(fields["currentPassword"]?["type"] == "password")
             #expect(fields["birthdate"]?["type"] == "dateselect")
             #expect(fields["birthdate"]?["schemaId"] == "birthday")
-            #expect(fields["newPasswordConfirm"]?["schemaId"] == nil)
+            #expect(fields["newPasswordConfirm"]?["schemaId"] == "password")
             #expect(fields["firstName"]?["schemaId"] == "givenName")
             #expect(fields["emailAddress"]?["label"] == "Email address")
             let rules = fields["newPassword"]?["validation"]?.arrayValue ?? []

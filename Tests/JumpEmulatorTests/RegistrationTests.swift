@@ -40,6 +40,25 @@ struct RegistrationTests {
         }
     }
 
+    /// jump.android and jump.ios fill a form only from the fields that have a schemaId, taking each value
+    /// from the user object (protocol.md §6.3): registering that way against the default flow must work.
+    @Test func registersWithTheFieldsAReferenceSDKFills() async throws {
+        try await Harness.run { h in
+            let response = try await h.request(.get, "\(FlowTests.base)/20261121000000000001/en-US.json")
+            let flow = try #require(JSONValue.parse(String(buffer: response.body)))
+            let user: [String: String] = ["email": "sdk@example.com", "password": "correct horse", "displayName": "Sdk",
+                                          "givenName": "Ref", "familyName": "Erence"]
+            var params = Harness.registrationDefaults + [("refresh_secret", "secret-1")]
+            for name in (flow["fields"]?["registrationForm"]?["fields"]?.arrayValue ?? []).compactMap(\.stringValue) {
+                guard let schemaId = flow["fields"]?[name]?["schemaId"]?.stringValue, let value = user[schemaId] else { continue }
+                params.append((name, value))
+            }
+            let answer = try await h.capture("/oauth/register_native_traditional", params)
+            #expect(answer["stat"] == "ok", "\(answer.serialized())")
+            #expect(answer["capture_user"]?["email"] == "sdk@example.com")
+        }
+    }
+
     @Test func codeAndTokenAddsAnAuthorizationCode() async throws {
         try await Harness.run { h in
             let answer = try await h.register(email: "code@example.com", [("response_type", "code_and_token")])

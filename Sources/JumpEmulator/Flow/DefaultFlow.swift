@@ -79,7 +79,9 @@ enum DefaultFlow {
             "newPassword": field("password", schemaId: "password", label: t.newPasswordLabel, [
                 rule("required", true, t.passwordRequired), rule("minLength", 8, t.passwordTooShort),
             ]),
-            "newPasswordConfirm": field("password", schemaId: nil, label: t.confirmPasswordLabel, [
+            // Mapped to the password, as real flows do: the reference SDKs fill a form only from fields with a
+            // schemaId, so a confirmation without one could never be sent (and registration always fail).
+            "newPasswordConfirm": field("password", schemaId: "password", label: t.confirmPasswordLabel, [
                 rule("required", true, t.confirmRequired), rule("match", "newPassword", t.passwordsDiffer),
             ]),
             "displayName": field("text", schemaId: "displayName", label: t.displayNameLabel, [

@@ -7,7 +7,7 @@
 ///   (`changePasswordFormNoAuth`, used after a reset code was exchanged).
 ///
 /// The new password is the password field another field must `match` (or `newPassword`); any other
-/// field that writes `password` is the current one. Other forms (sign-in, registration) are not
+/// field that writes `password`, a confirmation aside, is the current one. Other forms (sign-in, registration) are not
 /// profile forms.
 enum ProfileForm {
     case editProfile
@@ -24,7 +24,8 @@ enum ProfileForm {
         guard let new = passwordFields.first(where: { matched.contains($0.name) })
             ?? passwordFields.first(where: { $0.name == "newPassword" })
         else { return nil }
-        let others = passwordFields.filter { $0.name != new.name }
+        // A confirmation (a field that must match another) writes the new password too; it is no current one.
+        let others = passwordFields.filter { $0.name != new.name && $0.rule("match") == nil }
         let writesOtherAttributes = fields.contains { $0.type != "password" && $0.schemaId != .none }
         switch (others.count, writesOtherAttributes) {
         case (1, false): self = .changePassword(current: others[0], new: new)
