@@ -8,7 +8,17 @@ EMULATOR  := $(BUILD)/bin/jump-emulator
 CFLAGS    ?= -std=c99 -Wall -Wextra -Werror -O1 -g
 EXAMPLE_C := $(BUILD)/bin/quickstart
 
-.PHONY: all deps lib emulator examples demo test test-swift test-c test-python test-abi bench torture clean
+.PHONY: all deps lib emulator examples demo test test-swift test-c test-python test-abi test-install bench torture \
+        install uninstall clean
+
+# Installation layout (GNU conventions); DESTDIR stages a package root.
+PREFIX     ?= /usr/local
+LIBDIR     ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
+PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+# The version has one source: include/jump.h.
+VERSION    := $(shell sed -n 's/^\#define JUMP_VERSION "\(.*\)"/\1/p' include/jump.h)
+SONAME_MAJOR := $(shell sed -n 's/^\#define JUMP_ABI_VERSION \([0-9]*\)/\1/p' include/jump.h)
 
 all: lib emulator
 
@@ -50,6 +60,29 @@ test-python: lib emulator
 
 test-abi: lib
 	@bash scripts/run-tests.sh abi
+
+test-install: lib
+	@bash scripts/run-tests.sh install
+
+# libjump.so.$(VERSION) (stripped; its debug info apart, found through .gnu_debuglink) <- libjump.so.1
+# (the soname) <- libjump.so (for -ljump), jump.h and jump.pc.
+install: lib
+	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(PKGCONFIGDIR)
+	objcopy --only-keep-debug $(LIB) $(BUILD)/libjump.so.$(VERSION).debug
+	strip --strip-unneeded -o $(BUILD)/libjump.so.$(VERSION) $(LIB)
+	cd $(BUILD) && objcopy --add-gnu-debuglink=libjump.so.$(VERSION).debug libjump.so.$(VERSION)
+	install -m 0755 $(BUILD)/libjump.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libjump.so.$(VERSION)
+	install -m 0644 $(BUILD)/libjump.so.$(VERSION).debug $(DESTDIR)$(LIBDIR)/libjump.so.$(VERSION).debug
+	ln -sf libjump.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libjump.so.$(SONAME_MAJOR)
+	ln -sf libjump.so.$(SONAME_MAJOR) $(DESTDIR)$(LIBDIR)/libjump.so
+	install -m 0644 include/jump.h $(DESTDIR)$(INCLUDEDIR)/jump.h
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' \
+	    -e 's|@VERSION@|$(VERSION)|' scripts/jump.pc.in > $(DESTDIR)$(PKGCONFIGDIR)/jump.pc
+
+uninstall:
+	rm -f $(DESTDIR)$(LIBDIR)/libjump.so $(DESTDIR)$(LIBDIR)/libjump.so.$(SONAME_MAJOR) \
+	      $(DESTDIR)$(LIBDIR)/libjump.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libjump.so.$(VERSION).debug \
+	      $(DESTDIR)$(INCLUDEDIR)/jump.h $(DESTDIR)$(PKGCONFIGDIR)/jump.pc
 
 bench: lib emulator
 	@bash benchmarks/run.sh

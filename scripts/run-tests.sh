@@ -9,7 +9,7 @@ export JUMP_EMULATOR=${JUMP_EMULATOR:-$here/build/bin/jump-emulator}
 logs=$here/build/test-logs
 mkdir -p "$logs"
 suites=("$@")
-((${#suites[@]})) || suites=(swift c python abi)
+((${#suites[@]})) || suites=(swift c python abi install)
 
 ensure_pytest() {
     python3 -c "import pytest" 2>/dev/null && return 0
@@ -26,6 +26,7 @@ run_suite() {
         c) bash Tests/c/run.sh ;;
         python) ensure_pytest && python3 -m pytest -q -p no:cacheprovider bindings/python/tests ;;
         abi) python3 Tests/abi/check_abi.py ;;
+        install) bash Tests/install/run.sh ;;
         *) echo "unknown suite '$1'"; return 2 ;;
     esac
 }

@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# Installs libjump the way a distribution package would (make install DESTDIR=<tmp> PREFIX=/usr), then checks
+# what a C developer relies on: the link chain and soname, a stripped library whose debug info is apart and
+# linked, jump.pc, a program built with `pkg-config --cflags --libs jump` and linked (not dlopen'ed) against it,
+# and make uninstall. Ends with "N passed, N failed".
+set -uo pipefail
+here=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$here"
+stage=$(mktemp -d)
+trap 'rm -rf "$stage"' EXIT
+passed=0
+failed=0
+check() { # check "what" command...
+    local what=$1
+    shift
+    if "$@" >/dev/null 2>&1; then
+        echo "PASS $what"
+        passed=$((passed + 1))
+    else
+        echo "FAIL $what"
+        failed=$((failed + 1))
+    fi
+}
+
+version=$(sed -n 's/^#define JUMP_VERSION "\(.*\)"/\1/p' include/jump.h)
+abi=$(sed -n 's/^#define JUMP_ABI_VERSION \([0-9]*\)/\1/p' include/jump.h)
+lib=$stage/usr/lib
+if ! make --no-print-directory install DESTDIR="$stage" PREFIX=/usr >"$stage/install.log" 2>&1; then
+    cat "$stage/install.log"
+    echo "FAIL make install"
+    echo "0 passed, 1 failed"
+    exit 1
+fi
+
+check "libjump.so.$version is the real file" test -f "$lib/libjump.so.$version" -a ! -L "$lib/libjump.so.$version"
+check "libjump.so.$abi -> libjump.so.$version (the soname link)" test "$(readlink "$lib/libjump.so.$abi")" = "libjump.so.$version"
+check "libjump.so -> libjump.so.$abi (the development link)" test "$(readlink "$lib/libjump.so")" = "libjump.so.$abi"
+check "the soname is libjump.so.$abi" sh -c "readelf -d '$lib/libjump.so.$version' | grep -q 'SONAME.*\[libjump.so.$abi\]'"
+check "the installed library is stripped (no .debug_info)" sh -c "! readelf -S '$lib/libjump.so.$version' | grep -q '\.debug_info'"
+check "its debug info is apart, linked by .gnu_debuglink" sh -c \
+    "readelf -S '$lib/libjump.so.$version' | grep -q '\.gnu_debuglink' && readelf -S '$lib/libjump.so.$version.debug' | grep -q '\.debug_info'"
+check "jump.h is installed" cmp include/jump.h "$stage/usr/include/jump.h"
+
+export PKG_CONFIG_PATH=$lib/pkgconfig PKG_CONFIG_SYSROOT_DIR=$stage
+check "pkg-config knows jump $version" test "$(pkg-config --modversion jump)" = "$version"
+check "jump.pc names jansson and libcurl in Requires.private" sh -c "pkg-config --print-requires-private jump | grep -q jansson && pkg-config --print-requires-private jump | grep -q libcurl"
+
+cat >"$stage/hello.c" <<'C'
+#include <jump.h>
+#include <stdio.h>
+#include <string.h>
+int main(void) {
+    /* A program built against the header refuses a library of another ABI (jump.h says so). */
+    if (jump_abi_version() != JUMP_ABI_VERSION) return 2;
+    printf("%s %s\n", jump_version(), jump_status_str(JUMP_E_STORAGE));
+    return strcmp(jump_version(), JUMP_VERSION) == 0 ? 0 : 1;
+}
+C
+# shellcheck disable=SC2046
+check "a program builds with pkg-config --cflags --libs jump" \
+    ${CC:-cc} -std=c99 -Wall -Werror -o "$stage/hello" "$stage/hello.c" $(pkg-config --cflags --libs jump)
+check "it needs libjump.so.$abi and runs against the installed library" sh -c \
+    "readelf -d '$stage/hello' | grep -q 'NEEDED.*\[libjump.so.$abi\]' && LD_LIBRARY_PATH='$lib' '$stage/hello' | grep -q '^$version '"
+
+make --no-print-directory uninstall DESTDIR="$stage" PREFIX=/usr >/dev/null 2>&1
+check "make uninstall removes every installed file" sh -c "test -z \"\$(find '$stage/usr' -type f -o -type l)\""
+
+echo
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]
