@@ -179,10 +179,10 @@ jump_status jump_config_set_int(jump_config *config, const char *key, int64_t va
  * its pending record edits), "credential-*" (the sign-in-token or API-key secrets), "gist-*" (no secret:
  * keep it readable while the secret store is locked, so status still works), "social-*" (sharing device
  * tokens: secrets), "flow-*", "schema-*", "engage-*" (the Engage configuration), "quarantine-*" and
- * "quarantined-*" (sessions set aside: record edits, no credentials). The callbacks run on the calling
- * thread or, for _async calls, on a libjump thread ("jump-work"), never concurrently for one key of one
- * client, and must not call jump_* functions of the client they serve. Each returns JUMP_OK or a negative
- * jump_status. */
+ * "quarantined-*" (sessions set aside: record edits, no credentials). The callbacks run on the thread of
+ * the jump_* call that needs them, which for _async calls is a libjump thread ("jump-work"), never on a
+ * thread pool worker and never concurrently for one key of one client; they must not call jump_* functions
+ * of the client they serve. Each returns JUMP_OK or a negative jump_status. */
 /* Receives the bytes a load found (at most 64 MiB); libjump copies them before the sink returns. */
 typedef void (*jump_storage_sink)(void *sink_context, const char *data, size_t length);
 /* Loads key: calls sink once with the bytes and returns JUMP_OK, or returns JUMP_E_NOT_FOUND when nothing is

@@ -3,7 +3,8 @@
 # --test also installs what the tests need beyond the build: Chromium and its driver (apt) and selenium
 # (pip), for the headless-browser social sign-in test. Idempotent: nothing is fetched when all is there.
 set -euo pipefail
-packages=(libjansson-dev libcurl4-openssl-dev libsqlite3-dev pkg-config)
+# binutils: objcopy, strip and readelf for make install (stripped library, debug info apart) and its tests.
+packages=(libjansson-dev libcurl4-openssl-dev libsqlite3-dev pkg-config binutils)
 python_packages=()
 if [ "${1:-}" = "--test" ]; then
     packages+=(chromium chromium-driver)

@@ -20,9 +20,10 @@ extension CaptureSessionState {
 }
 
 extension QuarantineEntry {
+    /// "unsynced_changes" is always true: only a session that may hold edits not yet synced is set aside.
     var json: JSON {
         ["entry": .string(id), "reason": .string(reason.rawValue), "uuid": .optional(uuid),
-         "unsynced_changes": .bool(unsyncedChanges), "quarantined_at": .int(quarantinedAt), "message": .string(message)]
+         "unsynced_changes": true, "quarantined_at": .int(quarantinedAt), "message": .string(message)]
     }
 }
 

@@ -20,7 +20,7 @@ struct LoopbackRequestLine: Equatable {
         let parts = bytes.split(separator: UInt8(ascii: " "), omittingEmptySubsequences: false)
         guard parts.count == 3, let methodBytes = parts.first, let target = parts.dropFirst().first,
               let version = parts.last else { return nil }
-        guard !methodBytes.isEmpty, methodBytes.count <= 16, methodBytes.allSatisfy(Self.isTokenByte) else { return nil }
+        guard !methodBytes.isEmpty, methodBytes.count <= 16, methodBytes.allSatisfy(HeaderGrammar.isTokenByte) else { return nil }
         guard Self.isHTTP1(version), !target.isEmpty, target.allSatisfy(Self.isTargetByte) else { return nil }
         guard let (path, query) = Self.split(target: target) else { return nil }
         self.method = String(decoding: methodBytes, as: UTF8.self)
@@ -52,17 +52,6 @@ struct LoopbackRequestLine: Equatable {
         guard version.count == prefix.count + 1, version.prefix(prefix.count).elementsEqual(prefix),
               let minor = version.last else { return false }
         return minor >= UInt8(ascii: "0") && minor <= UInt8(ascii: "9")
-    }
-
-    /// RFC 9110 tchar.
-    private static func isTokenByte(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-             UInt8(ascii: "0")...UInt8(ascii: "9"):
-            return true
-        default:
-            return Array("!#$%&'*+-.^_`|~".utf8).contains(byte)
-        }
     }
 
     /// Visible ASCII, plus raw high bytes that some clients send unencoded (they are re-encoded).

@@ -94,12 +94,7 @@ public final class FileSessionStore: SessionStore {
 
     /// A rename: an unreadable file is set aside as it is, byte for byte.
     public func moveAside(to other: any SessionStore) throws(JumpError) -> Bool {
-        guard let target = other as? FileSessionStore else {
-            guard let bytes = try load() else { return false }
-            try other.save(bytes)
-            try erase()
-            return true
-        }
+        guard let target = other as? FileSessionStore else { return try copyAside(to: other) }
         if rename(path, target.path) != 0 {
             if errno == ENOENT { return false }
             throw storageError("cannot set aside", errno)

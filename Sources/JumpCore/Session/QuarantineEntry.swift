@@ -13,7 +13,6 @@ public struct QuarantineEntry: Sendable, Equatable {
     public var reason: Reason
     /// The user the session belonged to, when it could be read.
     public var uuid: String?
-    public var unsyncedChanges: Bool
     public var quarantinedAt: Int64
     public var message: String
     /// The storage entries holding it now.
@@ -23,17 +22,16 @@ public struct QuarantineEntry: Sendable, Equatable {
 
     var saved: JSON {
         ["id": .string(id), "reason": .string(reason.rawValue), "uuid": .optional(uuid),
-         "unsynced_changes": .bool(unsyncedChanges), "quarantined_at": .int(quarantinedAt), "message": .string(message),
+         "quarantined_at": .int(quarantinedAt), "message": .string(message),
          "keys": .array(keys.map(JSON.string)), "session_id": .optional(sessionID)]
     }
 
-    init(id: String, reason: Reason, uuid: String?, unsyncedChanges: Bool, message: String, keys: [String],
+    init(id: String, reason: Reason, uuid: String?, message: String, keys: [String],
          sessionID: String? = nil) {
         self.sessionID = sessionID
         self.id = id
         self.reason = reason
         self.uuid = uuid
-        self.unsyncedChanges = unsyncedChanges
         quarantinedAt = Clock.now()
         self.message = message
         self.keys = keys
@@ -45,7 +43,6 @@ public struct QuarantineEntry: Sendable, Equatable {
         self.id = id
         self.reason = reason
         uuid = saved["uuid"]?.stringValue
-        unsyncedChanges = saved["unsynced_changes"]?.boolValue ?? false
         quarantinedAt = saved["quarantined_at"]?.intValue ?? 0
         message = saved["message"]?.stringValue ?? ""
         keys = (saved["keys"]?.arrayValue ?? []).compactMap(\.stringValue)

@@ -24,7 +24,10 @@ extension SessionStore {
 
     public var appendsCheaply: Bool { false }
 
-    public func moveAside(to other: any SessionStore) throws(JumpError) -> Bool {
+    public func moveAside(to other: any SessionStore) throws(JumpError) -> Bool { try copyAside(to: other) }
+
+    /// moveAside for stores that cannot rename: read, save there, erase here.
+    func copyAside(to other: any SessionStore) throws(JumpError) -> Bool {
         guard let bytes = try load() else { return false }
         try other.save(bytes)
         try erase()

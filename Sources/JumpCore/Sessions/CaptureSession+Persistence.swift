@@ -39,7 +39,7 @@ extension CaptureSession {
                 s.session?.absorbed = []
                 s.generation &+= 1
                 s.refresh = nil
-                s.saved = SavedSession(sessionID: loaded.sessionID, epoch: loaded.epoch)
+                s.sessionOnStorage = true
                 s.journalEpoch = journaled ? loaded.epoch : nil
                 s.journalBytes = 0
                 s.journalOnStorage = journaled
@@ -57,10 +57,10 @@ extension CaptureSession {
                 next.epoch &+= 1
                 try store.save(SessionCodec.encode(next))
                 s.session?.epoch = next.epoch
-                s.saved = SavedSession(sessionID: next.sessionID, epoch: next.epoch)
+                s.sessionOnStorage = true
             } else {
                 try store.erase()
-                s.saved = nil
+                s.sessionOnStorage = false
             }
             s.storageError = nil
             s.journalEpoch = nil
@@ -114,27 +114,26 @@ extension CaptureSession {
     private func appendToJournal(_ s: inout CaptureState, _ ops: [RecordOp]) throws(JumpError) {
         // After a failed full save the journal's base on storage is older than the record in memory (a
         // fetch, an acknowledgement): lines appended to it might not replay, so the change saves whole.
-        guard s.storageError == nil, let session = s.session, let saved = s.saved, saved.sessionID == session.sessionID,
-              saved.epoch == session.epoch else {
+        guard s.storageError == nil, s.sessionOnStorage, let session = s.session else {
             throw JumpError(.storage, "the session on storage is not this one")
         }
         let bytes = RecordJournal.encode(ops)
         do {
-            if s.journalEpoch == saved.epoch {
+            if s.journalEpoch == session.epoch {
                 try journalStore.append(bytes)
                 s.journalBytes += bytes.count
             } else {
                 let started = RecordJournal.header(for: session) + bytes
                 s.journalOnStorage = true
                 try journalStore.save(started)
-                s.journalEpoch = saved.epoch
+                s.journalEpoch = session.epoch
                 s.journalBytes = started.count
             }
         } catch {
             // A failed append may have left part of a line: nothing more is appended after it, the next
             // change saves the session whole (which starts a new journal).
             s.journalEpoch = nil
-            s.saved = nil
+            s.sessionOnStorage = false
             Log.warning("the record journal could not be written: \(error.message)")
             throw error
         }
@@ -174,8 +173,7 @@ extension CaptureSession {
             s.journalEpoch = nil
             s.journalOnStorage = false
             if !keys.isEmpty {
-                s.quarantine.append(QuarantineEntry(id: id, reason: reason, uuid: nil, unsyncedChanges: true,
-                                                    message: message, keys: keys))
+                s.quarantine.append(QuarantineEntry(id: id, reason: reason, uuid: nil, message: message, keys: keys))
                 do throws(JumpError) { try saveQuarantineIndex(&s) } catch { failure = failure ?? error }
             }
             if let failure {
@@ -190,7 +188,7 @@ extension CaptureSession {
             kept.refreshSecret = nil
             kept.pendingRefresh = nil
             let key = settings.quarantinedName(id, of: settings.sessionFileName)
-            let entry = QuarantineEntry(id: id, reason: reason, uuid: kept.record.uuid, unsyncedChanges: true,
+            let entry = QuarantineEntry(id: id, reason: reason, uuid: kept.record.uuid,
                                         message: message, keys: [key], sessionID: kept.sessionID)
             do {
                 try makeStore(key).save(SessionCodec.encode(kept))
@@ -259,10 +257,4 @@ extension CaptureSession {
             try quarantineStore.erase()
         }
     }
-}
-
-/// Which session, and which full save of it, the session entry on storage holds.
-struct SavedSession: Sendable, Equatable {
-    var sessionID: String
-    var epoch: Int64
 }

@@ -87,6 +87,7 @@ extension CaptureSession {
             }
             if let entry { session.absorbed = [entry] }
             s.session = session
+            s.sessionOnStorage = false
             s.generation &+= 1
             s.refresh = nil
             s.restoreError = nil

@@ -114,7 +114,7 @@ public final class CaptureSession: Sendable {
                 s.storageError = error
                 throw error
             }
-            s.saved = nil
+            s.sessionOnStorage = false
             s.journalOnStorage = false
             s.storageError = nil
             return uuid
@@ -153,8 +153,9 @@ struct CaptureState: Sendable {
     var flowDownloaded = false
     /// The record schema in use (captureSchemaFile, jump_client_load_schema or the cached copy).
     var schema: RecordSchema?
-    /// Which session (id and full save) the session entry on storage holds; nil: none of this one's.
-    var saved: SavedSession?
+    /// Whether the session in memory, as of its epoch, is the one on storage: journal lines may then be
+    /// appended to it. (The epoch moves only with a save that worked.)
+    var sessionOnStorage = false
     /// The session epoch the journal on storage belongs to; nil: the next journal write starts a new one.
     var journalEpoch: Int64?
     var journalBytes = 0

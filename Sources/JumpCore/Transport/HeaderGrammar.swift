@@ -13,6 +13,7 @@ enum HeaderGrammar {
         }
     }
 
+    /// RFC 9110 tchar (header names, and the method of a request line).
     static func isTokenByte(_ b: UInt8) -> Bool {
         switch b {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
