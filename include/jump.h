@@ -299,8 +299,11 @@ jump_status jump_client_fetch_record(jump_client *client);
 jump_status jump_client_fetch_record_async(jump_client *client, jump_callback callback, void *userdata,
                                            jump_free_fn userdata_free, jump_request **out_request);
 /* Sends the record's unsynced changes with the fewest requests: one entity.update per changed object (the
- * record root with its nested objects; each changed plural element), one entity.replace per plural that
- * gained or reordered elements, one entity.delete per removed element. A change stays unsynced until the
+ * record root with its nested objects; each changed plural element), one entity.update per plural that
+ * gained elements at its end (only the new ones: the server appends them, other elements keep their ids),
+ * one entity.replace per plural reordered or given elements before its existing ones (or none of whose
+ * elements stay), one entity.delete per removed element. An append the server applied but whose answer was
+ * lost is sent again on the next sync. A change stays unsynced until the
  * server acknowledged it, and an acknowledged one is never sent again (also after a partial failure, whose
  * detail lists "synced" and "pending" paths). out_result (may be NULL): {"changed":["/aboutMe",..],
  * "requests":N,"renamed":{"/photos#-1":"/photos#57",..}} (element paths whose id the server assigned). */
@@ -382,12 +385,14 @@ jump_status jump_client_providers(jump_client *client, char **out_json);
  * signed-in user),"merge_token": from JUMP_E_MERGE_REQUIRED (sign in with the existing provider and merge),
  * "redirect_uri": where the browser is sent with ?token= (default engageWhitelistedDomain in "token" mode;
  * in "token_profile" mode the browser ends on <baseurl>/signin/device)}. out_json: {"url","state",
- * "completion":"device"|"redirect","completion_prefix"}. Pending for 10 minutes; at most 16 at once. */
+ * "completion":"device"|"redirect","completion_prefix"}. Pending for 10 minutes; at most 16 at once. Engage
+ * does not echo "state" on /signin/device, so a new "device" sign-in replaces one still pending there. */
 jump_status jump_client_social_begin(jump_client *client, const char *provider, const char *options_json,
                                      char **out_json);
 /* Completes a begun sign-in with the URL the browser ended on (the /signin/device URL or the redirect
- * with ?token=). A URL that is not the completion of a pending sign-in (wrong place, unknown or used
- * state) is JUMP_E_INVALID_ARGUMENT and changes nothing. See "Social outcomes" above. */
+ * with ?token=; a /signin/device URL without "state" completes this client's pending "device" sign-in).
+ * A URL that is not the completion of a pending sign-in (wrong place, unknown or used state) is
+ * JUMP_E_INVALID_ARGUMENT and changes nothing. See "Social outcomes" above. */
 jump_status jump_client_social_complete(jump_client *client, const char *url, char **out_result);
 /* Asynchronous jump_client_social_complete. */
 jump_status jump_client_social_complete_async(jump_client *client, const char *url, jump_callback callback,

@@ -44,7 +44,7 @@ import Testing
         #expect(added == "/statuses#-1")
         let result = try client.capture.sync()
         #expect(result.requests == 3)
-        #expect(try entityCalls() == ["POST /entity.update": 2, "POST /entity.replace": 1])
+        #expect(try entityCalls() == ["POST /entity.update": 3])
         let match = result.renamed.first { $0.0 == added }?.1
         let renamed = try #require(match)
         #expect(try view.value(at: renamed + "/status") == "hi")
@@ -60,7 +60,7 @@ import Testing
         _ = try view.append(["displayName": "Cy"], to: profile + "/friends")
         try view.remove(try #require(try view.elementPaths("/photos").last))
         _ = try client.capture.sync()
-        #expect(try entityCalls() == ["POST /entity.replace": 1, "POST /entity.delete": 1])
+        #expect(try entityCalls() == ["POST /entity.update": 1, "POST /entity.delete": 1])
         let stored = try emulator.admin("GET", "/emulator/users/\(uuid)")["user"]
         #expect(stored?["photos"]?.arrayValue?.count == 1)
         #expect(stored?["profiles"]?.arrayValue?.first?["friends"]?.arrayValue?.count == 2)
@@ -76,7 +76,7 @@ import Testing
         let second = try JumpClient(config: emulator.config(storage: storage))
         #expect(try second.capture.recordView().changes() == pending)
         _ = try second.capture.sync()
-        #expect(try entityCalls() == ["POST /entity.update": 1, "POST /entity.replace": 1])
+        #expect(try entityCalls() == ["POST /entity.update": 2])
         let third = try JumpClient(config: emulator.config(storage: storage))
         #expect(try third.capture.sync().requests == 0)
     }

@@ -12,7 +12,7 @@ import Testing
     ]
 
     func plan(_ record: UserRecord) -> [String] {
-        record.plan(schema: nil).map { "\($0.kind.rawValue) \($0.path)" }
+        record.plan(schema: nil).map { "\($0.kind) \($0.path)" }
     }
 
     @Test(arguments: ["/", "/aboutMe", "/primaryAddress/city", "/photos#1/value", "/photos#-1", "/profiles#3/friends#4"])
@@ -54,33 +54,48 @@ import Testing
     @Test func elementEditIsAnUpdateAtTheElement() throws {
         var record = UserRecord(server: server)
         try record.set(RecordPath("/photos#2/value"), to: "r.png")
-        #expect(plan(record) == ["entity.update /photos#2"])
+        #expect(plan(record) == ["update /photos#2"])
         #expect(record.plan(schema: nil).first?.attributes == ["value": "r.png"])
     }
 
-    @Test func appendedElementsReplaceThePluralWithoutIDs() throws {
+    @Test func appendedElementsAreAnUpdateOfTheParentWithOnlyThem() throws {
         var record = UserRecord(server: server)
         let (_, path) = try record.append(["value": "new.png"], to: RecordPath("/photos"))
         #expect(path.description == "/photos#-1")
         try record.set(path.appending("type"), to: "other")
         let requests = record.plan(schema: nil)
-        #expect(plan(record) == ["entity.replace /photos"])
-        #expect(requests.first?.attributes == [["value": "p.png"], ["value": "q.png"], ["type": "other", "value": "new.png"]])
+        #expect(plan(record) == ["append /"])
+        #expect(requests.first?.kind.endpoint == "entity.update")
+        #expect(requests.first?.attributes == ["photos": [["type": "other", "value": "new.png"]]])
+    }
+
+    @Test func aReorderOrAnInsertionBeforeTheServersElementsIsAReplace() throws {
+        var reordered = UserRecord(server: server)
+        reordered.apply(.set(try RecordPath("/photos"), [["id": 2, "value": "q.png"], ["id": 1, "value": "p.png"]]))
+        #expect(plan(reordered) == ["replace /photos"])
+        var inserted = UserRecord(server: server)
+        inserted.apply(.set(try RecordPath("/photos"), [["id": -1, "value": "first.png"], ["id": 1, "value": "p.png"],
+                                                         ["id": 2, "value": "q.png"]]))
+        #expect(plan(inserted) == ["replace /photos"])
+        // Removing one and appending one: a delete and an append, the other element untouched.
+        var mixed = UserRecord(server: server)
+        mixed.apply(.set(try RecordPath("/photos"), [["id": 2, "value": "q.png"], ["id": -1, "value": "n.png"]]))
+        #expect(plan(mixed) == ["delete /photos#1", "append /"])
     }
 
     @Test func removalsAreDeletes() throws {
         var record = UserRecord(server: server)
         try record.remove(RecordPath("/photos#1"))
-        #expect(plan(record) == ["entity.delete /photos#1"])
+        #expect(plan(record) == ["delete /photos#1"])
         try record.remove(RecordPath("/photos#2"))
-        #expect(plan(record) == ["entity.delete /photos"])
+        #expect(plan(record) == ["delete /photos"])
     }
 
     @Test func nestedPluralInsideAnElement() throws {
         var record = UserRecord(server: server)
         _ = try record.append(["displayName": "Cy"], to: RecordPath("/profiles#3/friends"))
         try record.set(RecordPath("/profiles#3/identifier"), to: "y")
-        #expect(plan(record) == ["entity.update /profiles#3", "entity.replace /profiles#3/friends"])
+        #expect(plan(record) == ["update /profiles#3", "append /profiles#3"])
     }
 
     @Test func twoObjectsAndAPluralAreThreeRequests() throws {
@@ -88,7 +103,7 @@ import Testing
         try record.set(RecordPath("/aboutMe"), to: "a")
         try record.set(RecordPath("/photos#1/value"), to: "b")
         _ = try record.append(["status": "hi"], to: RecordPath("/statuses"))
-        #expect(plan(record) == ["entity.update /", "entity.update /photos#1", "entity.replace /statuses"])
+        #expect(plan(record) == ["update /", "update /photos#1", "append /"])
     }
 
     @Test func acknowledgementsMoveOnlyWhatWasAccepted() throws {
@@ -98,23 +113,29 @@ import Testing
         let requests = record.plan(schema: nil)
         var renamed: [(String, String)] = []
         for op in try record.acknowledgements(of: requests[0], result: nil, renamed: &renamed) { record.apply(op) }
-        #expect(plan(record) == ["entity.replace /photos"])
-        let result: JSON = [["id": 10, "value": "p.png"], ["id": 11, "value": "q.png"], ["id": 12, "value": "n.png"]]
+        #expect(plan(record) == ["append /"])
+        // The parent as the server has it: another writer's element (11) came in before ours (12).
+        let result: JSON = ["photos": [["id": 1, "value": "p.png"], ["id": 2, "value": "q.png"], ["id": 11, "value": "theirs.png"],
+                                       ["id": 12, "value": "n.png"]]]
         for op in try record.acknowledgements(of: requests[1], result: result, renamed: &renamed) { record.apply(op) }
         #expect(record.plan(schema: nil).isEmpty)
-        #expect(renamed.map(\.0) == ["/photos#1", "/photos#2", "/photos#-1"])
-        #expect(renamed.map(\.1) == ["/photos#10", "/photos#11", "/photos#12"])
+        #expect(renamed.map(\.0) == ["/photos#-1"])
+        #expect(renamed.map(\.1) == ["/photos#12"])
         #expect(try record.value(at: RecordPath("/photos#12/value")) == "n.png")
+        #expect(try record.value(at: RecordPath("/photos#1/value")) == "p.png")
     }
 
-    @Test func replaceWithoutResultIsAnErrorAndStaysPending() throws {
+    @Test func appendWithoutResultIsAnErrorAndStaysPending() throws {
         var record = UserRecord(server: server)
         _ = try record.append(["value": "n.png"], to: RecordPath("/photos"))
         var renamed: [(String, String)] = []
         #expect(throws: JumpError.self) {
             try record.acknowledgements(of: record.plan(schema: nil)[0], result: nil, renamed: &renamed)
         }
-        #expect(plan(record) == ["entity.replace /photos"])
+        #expect(throws: JumpError.self) {  // fewer elements than were appended
+            try record.acknowledgements(of: record.plan(schema: nil)[0], result: ["photos": []], renamed: &renamed)
+        }
+        #expect(plan(record) == ["append /"])
     }
 
     @Test func editsDuringASyncStayPending() throws {

@@ -109,12 +109,74 @@ TEST(two_objects_and_a_plural_send_three_requests) {
     CHECK_STR_EQ(added, "/statuses#-1");
     result = sync_result(s.client);
     CHECK_EQ_INT(json_integer_value(json_object_get(result, "requests")), 3);
-    CHECK_EQ_INT(emu_counter("POST /entity.update"), 2);
-    CHECK_EQ_INT(emu_counter("POST /entity.replace"), 1);
+    /* The root's two objects in one update, the element's own update, and the append (an update too). */
+    CHECK_EQ_INT(emu_counter("POST /entity.update"), 3);
+    CHECK_EQ_INT(emu_counter("POST /entity.replace"), 0);
     json_decref(result);
     J.string_free(added);
     free(first);
 done:
+    close_session(&s);
+}
+
+/* Appending sends only the new element (entity.update appends it): the elements the server has keep their
+ * ids, and an element another device added meanwhile stays. A replace of the whole plural would lose it. */
+TEST(append_keeps_ids_and_a_concurrent_writers_element) {
+    session s;
+    jump_client *other = NULL;
+    jump_record *theirs = NULL;
+    json_t *user = NULL, *photos, *result = NULL;
+    char *before_first = NULL, *before_second = NULL, *added = NULL, *id_text;
+    const char *renamed;
+    long long first_id = 0, second_id = 0;
+    if (!open_session(&s)) goto done;
+    before_first = element_path(s.record, "/photos", 0);
+    before_second = element_path(s.record, "/photos", 1);
+    REQUIRE(before_first != NULL && before_second != NULL);
+    first_id = atoll(strchr(before_first, '#') + 1);
+    second_id = atoll(strchr(before_second, '#') + 1);
+    /* Another device of the same user appends a photo first. */
+    other = new_client(NULL, NULL);
+    REQUIRE(other != NULL);
+    REQUIRE_OK(J.client_sign_in(other, s.email, TEST_PASSWORD, NULL));
+    REQUIRE_OK(J.client_record(other, &theirs));
+    CHECK_OK(J.record_append(theirs, "/photos", "{\"value\":\"theirs.png\"}", NULL));
+    json_decref(sync_result(other));
+    emu_clear_counters();
+
+    CHECK_OK(J.record_append(s.record, "/photos", "{\"value\":\"mine.png\"}", &added));
+    REQUIRE(added != NULL);
+    result = sync_result(s.client);
+    REQUIRE(result != NULL);
+    CHECK_EQ_INT(emu_counter("POST /entity.update"), 1);
+    CHECK_EQ_INT(emu_counter("POST /entity.replace"), 0);
+    user = emu_get_user(s.uuid, NULL);
+    photos = json_object_get(user, "photos");
+    CHECK_MSG(json_array_size(photos) == 4, "the server has %zu photos (theirs lost?)", json_array_size(photos));
+    CHECK_EQ_INT(json_integer_value(json_object_get(json_array_get(photos, 0), "id")), first_id);
+    CHECK_EQ_INT(json_integer_value(json_object_get(json_array_get(photos, 1), "id")), second_id);
+    CHECK_STR_EQ(json_string_value(json_object_get(json_array_get(photos, 2), "value")), "theirs.png");
+    CHECK_STR_EQ(json_string_value(json_object_get(json_array_get(photos, 3), "value")), "mine.png");
+    /* The local element took the server's id; the client's own elements kept theirs. */
+    renamed = json_string_value(json_object_get(json_object_get(result, "renamed"), added));
+    REQUIRE_MSG(renamed != NULL, "no new id for %s", added);
+    CHECK_EQ_INT(atoll(strchr(renamed, '#') + 1), json_integer_value(json_object_get(json_array_get(photos, 3), "id")));
+    id_text = element_path(s.record, "/photos", 0);
+    CHECK_STR_EQ(id_text, before_first);
+    free(id_text);
+    CHECK(!record_has_pending(s.record, "/photos"));
+    /* Nothing is left to send. */
+    emu_clear_counters();
+    json_decref(sync_result(s.client));
+    CHECK_EQ_INT(entity_calls(), 0);
+done:
+    json_decref(user);
+    json_decref(result);
+    J.string_free(added);
+    free(before_first);
+    free(before_second);
+    J.record_free(theirs);
+    J.client_free(other);
     close_session(&s);
 }
 
@@ -168,12 +230,22 @@ TEST(remove_clear_replace_and_nested) {
     CHECK_OK(J.record_clear(s.record, "/aboutMe"));
     json_decref(sync_result(s.client));
     CHECK_EQ_INT(emu_counter("POST /entity.delete"), 1);
-    CHECK_EQ_INT(emu_counter("POST /entity.replace"), 2);
+    /* The nested friend and the (empty) statuses only gain elements: two appends, no replace. */
+    CHECK_EQ_INT(emu_counter("POST /entity.update"), 2);
+    CHECK_EQ_INT(emu_counter("POST /entity.replace"), 0);
     user = emu_get_user(s.uuid, NULL);
     CHECK_EQ_INT(json_array_size(json_object_get(user, "photos")), 1);
     CHECK_EQ_INT(json_array_size(json_object_get(user, "statuses")), 2);
     CHECK_EQ_INT(json_array_size(json_object_get(json_array_get(json_object_get(user, "profiles"), 0), "friends")), 2);
     json_decref(user);
+    /* Replacing a plural none of whose elements stay is one entity.replace. */
+    emu_clear_counters();
+    json_decref(elements);
+    elements = json_pack("[{s:s}]", "status", "three");
+    CHECK_OK(J.record_replace_plural_jansson(s.record, "/statuses", elements));
+    json_decref(sync_result(s.client));
+    CHECK_EQ_INT(emu_counter("POST /entity.replace"), 1);
+    CHECK_EQ_INT(entity_calls(), 1);
     /* Clearing a plural removes every element: one entity.delete of the plural. */
     emu_clear_counters();
     CHECK_OK(J.record_clear(s.record, "/statuses"));
@@ -191,26 +263,29 @@ done:
 
 TEST(failure_in_the_middle_keeps_the_rest_dirty) {
     session s;
-    char *out = NULL;
+    char *out = NULL, *first = NULL;
     json_t *detail, *again;
     if (!open_session(&s)) goto done;
+    first = element_path(s.record, "/photos", 0);
+    REQUIRE(first != NULL);
     CHECK_OK(J.record_set_string(s.record, "/aboutMe", "first"));
-    CHECK_OK(J.record_append(s.record, "/statuses", "{\"status\":\"second\"}", NULL));
-    CHECK(emu_fault("http_500", 1, "/entity.replace", 0) == 0);
+    CHECK_OK(J.record_remove(s.record, first));
+    CHECK(emu_fault("http_500", 1, "/entity.delete", 0) == 0);
     CHECK_STATUS(J.client_sync(s.client, &out), JUMP_E_SERVER);
     CHECK(out == NULL);
     detail = json_parse(J.error_last());
     CHECK_MSG(json_array_has_string(json_object_get(detail, "synced"), "/aboutMe"), "synced: %s", J.error_last());
-    CHECK_MSG(json_array_has_string(json_object_get(detail, "pending"), "/statuses"), "pending: %s", J.error_last());
+    CHECK_MSG(json_array_has_string(json_object_get(detail, "pending"), first), "pending: %s", J.error_last());
     json_decref(detail);
     CHECK(!record_has_pending(s.record, "/aboutMe"));
-    CHECK(record_has_pending(s.record, "/statuses"));
+    CHECK(record_has_pending(s.record, first));
     emu_clear_counters();
     again = sync_result(s.client);
     CHECK_EQ_INT(emu_counter("POST /entity.update"), 0);
-    CHECK_EQ_INT(emu_counter("POST /entity.replace"), 1);
+    CHECK_EQ_INT(emu_counter("POST /entity.delete"), 1);
     json_decref(again);
 done:
+    free(first);
     close_session(&s);
 }
 
@@ -240,8 +315,8 @@ TEST(offline_edits_restored_sync_exactly_once) {
     CHECK_OK(J.record_changes(record, &after));
     CHECK_STR_EQ(after, before);
     json_decref(sync_result(restored));
-    CHECK_EQ_INT(emu_counter("POST /entity.update"), 1);
-    CHECK_EQ_INT(emu_counter("POST /entity.replace"), 1);
+    CHECK_EQ_INT(emu_counter("POST /entity.update"), 2); /* /aboutMe, and the photo appended */
+    CHECK_EQ_INT(emu_counter("POST /entity.replace"), 0);
     emu_clear_counters();
     json_decref(sync_result(restored));
     CHECK_EQ_INT(entity_calls(), 0);

@@ -909,16 +909,18 @@ static char *browser_existing_by_name(const char *url) {
 TEST(pending_sign_ins_are_capped_at_sixteen) {
     jump_client *client;
     json_t *first, *begun, *result = NULL;
-    char *location, *email = unique_email("cap");
+    char options[200], *location, *email = unique_email("cap");
     int i;
     REQUIRE_EMULATOR();
+    /* Redirect endings carry the state (inside token_url), so many can be pending at once. */
+    snprintf(options, sizeof options, "{\"redirect_uri\":\"http://127.0.0.1:%d/app/done\"}", emu_closed_port());
     client = social_client(THIN);
     REQUIRE(client != NULL);
-    first = begin(client, "google", NULL);
+    first = begin(client, "google", options);
     REQUIRE(first != NULL);
     sleep_ms(1100); /* the first one is strictly the oldest (begin times are kept in seconds) */
     for (i = 0; i < 16; i++) {
-        begun = begin(client, "google", NULL);
+        begun = begin(client, "google", options);
         REQUIRE(begun != NULL);
         if (i < 15) json_decref(begun);
     }
@@ -937,6 +939,38 @@ TEST(pending_sign_ins_are_capped_at_sixteen) {
     json_decref(result);
     free(location);
     json_decref(first);
+    free(email);
+    J.client_free(client);
+}
+
+/* Engage's /signin/device ending carries no state: the client binds it to its one pending "device" sign-in,
+ * and a sign-in begun again (the user closed the first tab) takes the place of the one before. */
+TEST(device_ending_without_state_completes_the_newest_device_sign_in) {
+    jump_client *client;
+    json_t *abandoned, *retried, *result = NULL;
+    char *location, *state, *email = unique_email("retry");
+    REQUIRE_EMULATOR();
+    client = social_client(THIN);
+    REQUIRE(client != NULL);
+    abandoned = begin(client, "google", NULL);
+    retried = begin(client, "google", NULL);
+    REQUIRE(abandoned != NULL && retried != NULL);
+    CHECK(str_is(retried, "completion", "device"));
+    location = idp_create(json_str(retried, "url"), "Re Try", email, NULL);
+    REQUIRE(location != NULL);
+    state = query_param(location, "state");
+    CHECK_MSG(state == NULL, "the emulator echoed the state (Engage does not): %s", location);
+    free(state);
+    CHECK_OK(complete(client, location, &result));
+    CHECK_MSG(str_is(result, "outcome", "registered"), "outcome %s", str_or(result, "outcome"));
+    json_decref(result);
+    result = NULL;
+    /* Used once; the abandoned sign-in was replaced, so nothing is left for a second ending. */
+    CHECK_STATUS(complete(client, location, &result), JUMP_E_INVALID_ARGUMENT);
+    CHECK(last_detail_is("reason", "unknown_state"));
+    free(location);
+    json_decref(abandoned);
+    json_decref(retried);
     free(email);
     J.client_free(client);
 }
@@ -1212,7 +1246,7 @@ TEST(redirect_completion_through_token_url) {
 TEST(completion_urls_that_do_not_belong_change_nothing) {
     jump_client *client, *other;
     json_t *begun, *result = NULL;
-    char *email = unique_email("belong"), *location, *before, *after, *forged, *elsewhere, *uuid;
+    char *email = unique_email("belong"), *location, *before, *after, *forged, *elsewhere, *uuid, *state;
     const char *query;
     REQUIRE_EMULATOR();
     client = social_client(THIN);
@@ -1221,23 +1255,27 @@ TEST(completion_urls_that_do_not_belong_change_nothing) {
     begun = begin(client, "google", NULL);
     REQUIRE(begun != NULL);
     location = idp_create(json_str(begun, "url"), "Bea Long", email, NULL);
+    state = dup_or_null(json_str(begun, "state"));
     json_decref(begun);
-    REQUIRE(location != NULL);
+    REQUIRE(location != NULL && state != NULL);
     before = state_text(client);
 
-    /* Unknown state. */
-    forged = with_param(location, "state", "not-a-state-of-this-client");
+    /* Unknown state (Engage's device ending carries none; a forged one must still be refused). */
+    forged = malloc(strlen(location) + 64);
+    REQUIRE(forged != NULL);
+    sprintf(forged, "%s&state=not-a-state-of-this-client", location);
     CHECK_STATUS(complete(client, forged, &result), JUMP_E_INVALID_ARGUMENT);
     CHECK_MSG(last_detail_is("reason", "unknown_state"), "reason: %s", J.error_last());
     free(forged);
     /* The right state, another place. */
     query = strchr(location, '?');
     REQUIRE(query != NULL);
-    elsewhere = malloc(strlen(emu_url()) + strlen(query) + 32);
-    sprintf(elsewhere, "%s/elsewhere%s", emu_url(), query);
+    elsewhere = malloc(strlen(emu_url()) + strlen(query) + strlen(state) + 32);
+    sprintf(elsewhere, "%s/elsewhere%s&state=%s", emu_url(), query, state);
     CHECK_STATUS(complete(client, elsewhere, &result), JUMP_E_INVALID_ARGUMENT);
     CHECK_MSG(last_detail_is("reason", "wrong_location"), "reason: %s", J.error_last());
     free(elsewhere);
+    free(state);
     /* A URL without a state, and one that is not a URL at all. */
     CHECK_STATUS(complete(client, "https://example.com/signin/device?token=abc", &result), JUMP_E_INVALID_ARGUMENT);
     CHECK_STATUS(complete(client, "not a url", &result), JUMP_E_INVALID_ARGUMENT);

@@ -44,7 +44,7 @@ extension LinkedIdentity {
 
 extension SyncRequest {
     var json: JSON {
-        var members: [String: JSON] = ["endpoint": .string(kind.rawValue),
+        var members: [String: JSON] = ["endpoint": .string(kind.endpoint),
                                        "attribute_name": path.isRoot ? .null : .string(path.description)]
         if let attributes { members["attributes"] = attributes }
         return .object(members)

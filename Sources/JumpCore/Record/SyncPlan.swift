@@ -1,18 +1,32 @@
 /// One request of a sync, and what it settles once the server accepts it.
 public struct SyncRequest: Sendable, Equatable {
-    public enum Kind: String, Sendable {
-        case update = "entity.update"
-        case replace = "entity.replace"
-        case delete = "entity.delete"
+    public enum Kind: Sendable {
+        case update
+        /// New elements added at the end of a plural: an entity.update of the plural's parent with only
+        /// them, which the server appends, so the elements already there keep their ids and a concurrent
+        /// writer's additions stay.
+        case append
+        case replace
+        case delete
+
+        public var endpoint: String {
+            switch self {
+            case .update, .append: return "entity.update"
+            case .replace: return "entity.replace"
+            case .delete: return "entity.delete"
+            }
+        }
     }
 
     public let kind: Kind
     /// attribute_name (the root is sent without one).
     public let path: RecordPath
-    /// What is sent: the changed attributes (update) or the elements without ids (replace).
+    /// What is sent: the changed attributes (update, append) or the elements without ids (replace).
     public let attributes: JSON?
-    /// replace: the elements with their current ids, matched in order with the new ids of the result.
+    /// replace and append: the elements with their current ids, matched in order with the ids of the result.
     let sentElements: [JSON]
+    /// append: the plural the elements go to (`path` is its parent).
+    var plural: RecordPath? = nil
     /// The edited paths this request syncs.
     public let changed: [String]
 
@@ -82,23 +96,37 @@ struct SyncPlanner {
             return
         }
         let oldIDs = old.compactMap { $0["id"]?.intValue }
-        let newIDs = new.compactMap { $0["id"]?.intValue }
-        let oldSet = Set(oldIDs), newSet = Set(newIDs)
-        let added = newIDs.contains { !oldSet.contains($0) } || newIDs.count != new.count
-        let keptInOldOrder = oldIDs.filter { newSet.contains($0) }
-        if added || keptInOldOrder != newIDs {
+        let oldSet = Set(oldIDs)
+        // The elements the server has (their id is in the baseline) come first; new ones may only follow.
+        let serverCount = new.prefix { $0["id"]?.intValue.map(oldSet.contains) ?? false }.count
+        let serverIDs = new[..<serverCount].compactMap { $0["id"]?.intValue }
+        let added = Array(new[serverCount...])
+        let serverSet = Set(serverIDs)
+        let appendsOnly = added.allSatisfy { !($0["id"]?.intValue.map(oldSet.contains) ?? false) }
+            && serverSet.count == serverIDs.count && oldIDs.filter { serverSet.contains($0) } == serverIDs
+        guard appendsOnly, serverCount > 0 || old.isEmpty else {
+            // A reorder, or an element put before the server's: only a replace says that (new ids for all).
+            // So does a plural none of whose elements stay: one request instead of a delete for each.
             requests.append(SyncRequest(kind: .replace, path: path, attributes: RecordTree.strippingIDs(.array(new)),
                                         sentElements: new, changed: [path.description]))
             return
         }
+        let newSet = serverSet
         for id in oldIDs where !newSet.contains(id) {
             let element = path.element(id)
             requests.append(SyncRequest(kind: .delete, path: element, attributes: nil, sentElements: [],
                                         changed: [element.description]))
         }
-        for after in new {
+        for after in new[..<serverCount] {
             guard let id = after["id"]?.intValue, let before = TouchTree.element(id, of: .array(old)), before != after else { continue }
             planElement(path.element(id), before, after, TouchTree(whole: true), requests: &requests)
+        }
+        if !added.isEmpty, let name = path.components.last?.name {
+            var append = SyncRequest(kind: .append, path: path.parent,
+                                     attributes: .object([name: RecordTree.strippingIDs(.array(added))]),
+                                     sentElements: added, changed: [path.description])
+            append.plural = path
+            requests.append(append)
         }
     }
 
@@ -134,6 +162,20 @@ extension UserRecord {
         switch request.kind {
         case .update:
             return [.acknowledgeMerge(request.path, request.attributes?.objectValue ?? [:])]
+        case .append:
+            // The result is the parent as the server has it now: the appended elements are the plural's last.
+            guard let plural = request.plural, let name = plural.components.last?.name,
+                  case .array(let all)? = result?[name], all.count >= request.sentElements.count else {
+                throw JumpError(.server, "entity.update of '\(request.path)' did not answer the appended elements (include_record)")
+            }
+            let elements = Array(all.suffix(request.sentElements.count))
+            var pairs: [RecordOp.Renumbering] = []
+            UserRecord.renumber(request.sentElements, elements, plural: plural, oldPlural: plural, into: &pairs, renamed: &renamed)
+            let known = RecordTree.value(at: plural, in: baseline)?.arrayValue ?? []
+            if RecordTree.value(at: plural, in: current) == .array(known + request.sentElements) {
+                return [.adopt(plural, .array(known + elements))]
+            }
+            return [.acknowledge(plural, .array(known + elements)), .renumber(plural, pairs)]
         case .delete:
             return [request.path.isElement ? .acknowledgeRemoval(request.path) : .acknowledge(request.path, .array([]))]
         case .replace:

@@ -59,7 +59,7 @@ extension CaptureSession {
             for (index, request) in requests.enumerated() {
                 do throws(JumpError) {
                     let (answer, tokenGeneration) = try authorized(cancellation: cancellation) { token throws(JumpError) in
-                        try capture.post("/" + request.kind.rawValue, CaptureSession.parameters(of: request, token: token),
+                        try capture.post("/" + request.kind.endpoint, CaptureSession.parameters(of: request, token: token),
                                          cancellation: cancellation)
                     }
                     sent += 1
@@ -103,7 +103,7 @@ extension CaptureSession {
         p.add("access_token", token)
         if !request.path.isRoot { p.add("attribute_name", request.path.description) }
         if let attributes = request.attributes { p.add("attributes", Jansson.serialize(attributes)) }
-        if request.kind == .replace { p.add("include_record", "true") }
+        if request.kind == .replace || request.kind == .append { p.add("include_record", "true") }
         return p
     }
 

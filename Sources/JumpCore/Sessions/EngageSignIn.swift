@@ -26,6 +26,11 @@ public final class EngageSignIn: Sendable {
         state.withLock { s in
             let now = Clock.now()
             s.pendingSignIns = s.pendingSignIns.filter { now - $0.value.created < PendingSignIn.lifetimeSeconds }
+            if pending.completion == .device {
+                // Engage's /signin/device ending carries no state, so the client can tell only one sign-in
+                // pending there from another: the newest is the one the user is going through.
+                s.pendingSignIns = s.pendingSignIns.filter { $0.value.completion != .device || $0.value.location != pending.location }
+            }
             while s.pendingSignIns.count >= PendingSignIn.maximumPending,
                   let oldest = s.pendingSignIns.min(by: { $0.value.created < $1.value.created }) {
                 s.pendingSignIns[oldest.key] = nil
@@ -43,16 +48,17 @@ public final class EngageSignIn: Sendable {
             let now = Clock.now()
             s.pendingSignIns = s.pendingSignIns.filter { now - $0.value.created < PendingSignIn.lifetimeSeconds }
             guard let stateToken else {
-                // Engage's /signin/device ending need not echo the state: it completes the one browser sign-in
-                // of this client pending there (its token is then checked with Engage through /signin/device).
-                let candidates = s.pendingSignIns.values.filter { $0.completion == .device && $0.location == location }
-                guard candidates.count == 1, let pending = candidates.first else {
-                    if candidates.isEmpty {
-                        throw JumpError(.invalidArgument, "this URL does not complete a sign-in begun by this client (no state, and no "
-                                        + "sign-in pending at \(location))", detail: ["argument": "url", "reason": "unknown_state"])
+                // Engage's /signin/device ending does not echo the state: it completes the browser sign-in of
+                // this client pending there (addPending keeps one; its token is checked with Engage through
+                // /signin/device).
+                let device = s.pendingSignIns.values.filter { $0.completion == .device }
+                guard let pending = device.first(where: { $0.location == location }) else {
+                    if let elsewhere = device.first {
+                        throw JumpError(.invalidArgument, "this URL is not where the sign-in was to end (\(elsewhere.location))",
+                                        detail: ["argument": "url", "reason": "wrong_location"])
                     }
-                    throw JumpError(.invalidArgument, "this URL carries no state and \(candidates.count) sign-ins are pending there: "
-                                    + "complete with the URL that carries its state", detail: ["argument": "url", "reason": "ambiguous"])
+                    throw JumpError(.invalidArgument, "this URL does not complete a sign-in begun by this client (no state, and no "
+                                    + "sign-in pending at \(location))", detail: ["argument": "url", "reason": "unknown_state"])
                 }
                 s.pendingSignIns[pending.state] = nil
                 return pending

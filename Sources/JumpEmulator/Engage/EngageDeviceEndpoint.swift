@@ -1,4 +1,4 @@
-/// `GET /signin/device?token=..&state=..` (or `?error=..`): the end of a browser sign-in in
+/// `GET /signin/device?token=..` (or `?error=..`): the end of a browser sign-in in
 /// "token_profile" mode, read by the client (protocol.md §2.4). Always HTTP 200 with `rpx_result`.
 struct EngageDeviceEndpoint: Sendable {
     let emulator: Emulator

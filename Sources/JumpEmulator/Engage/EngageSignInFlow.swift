@@ -157,8 +157,8 @@ struct EngageSignInFlow: Sendable {
         if let tokenURL = context.start.tokenURL {
             return EngageURLs.redirect(to: EngageURLs.appending(tokenURL, [pair]))
         }
-        var pairs = [pair]
-        if let state = context.start.state { pairs.append(("state", state)) }
-        return EngageURLs.redirect(to: EngageURLs.appending(context.base + "/signin/device", pairs))
+        // As Engage: the /signin/device ending carries the token only; `state` came in with the start URL
+        // and only returns where the client put it itself (inside token_url).
+        return EngageURLs.redirect(to: EngageURLs.appending(context.base + "/signin/device", [pair]))
     }
 }

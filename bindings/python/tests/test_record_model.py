@@ -63,10 +63,10 @@ def test_two_objects_and_a_plural_are_three_requests(emu, client) -> None:
         record["/aboutMe"] = "root object"
         record["/primaryAddress/city"] = "Lyon"  # same object as /aboutMe: the root update carries both
         record[first + "/value"] = "edited.png"  # a plural element: its own update
-        record.append("/statuses", {"status": "hello"})  # a plural that grew: entity.replace
+        record.append("/statuses", {"status": "hello"})  # a plural that grew: entity.update appends it
     result = client.sync()
     assert result["requests"] == 3
-    assert entity_calls(emu) == {"POST /entity.update": 2, "POST /entity.replace": 1}
+    assert entity_calls(emu) == {"POST /entity.update": 3}
     user = emu.user(uuid)["user"]
     assert user["aboutMe"] == "root object" and user["primaryAddress"]["city"] == "Lyon"
     assert user["photos"][0]["value"] == "edited.png"
@@ -103,7 +103,7 @@ def test_remove_and_nested_plural(emu, client) -> None:
         profile = record.elements("/profiles")[0]
         record.append(profile + "/friends", {"displayName": "Cy"})
     client.sync()
-    assert entity_calls(emu) == {"POST /entity.delete": 1, "POST /entity.replace": 1}
+    assert entity_calls(emu) == {"POST /entity.delete": 1, "POST /entity.update": 1}  # the friend is appended
     user = emu.user(uuid)["user"]
     assert [p["value"] for p in user["photos"]] == ["b.png"]
     assert [f["displayName"] for f in user["profiles"][0]["friends"]] == ["Bo", "Cy"]
@@ -114,7 +114,8 @@ def test_failure_in_the_middle_keeps_the_right_dirty_set(emu, client) -> None:
     with client.record as record:
         record["/aboutMe"] = "synced first"
         record.append("/statuses", {"status": "fails once"})
-    emu.fault("http_500", "/entity.replace")
+    emu.fault("delay", "/entity.update", delay_ms=0)  # the first update (/aboutMe) goes through ...
+    emu.fault("http_500", "/entity.update")  # ... the append after it fails
     with pytest.raises(jump.ServerError) as failure:
         client.sync()
     assert failure.value.detail["synced"] == ["/aboutMe"]
@@ -124,7 +125,8 @@ def test_failure_in_the_middle_keeps_the_right_dirty_set(emu, client) -> None:
     emu.clear_counters()
     result = client.sync()
     assert result["changed"] == ["/statuses"]
-    assert entity_calls(emu) == {"POST /entity.replace": 1}  # /aboutMe is not sent again
+    assert entity_calls(emu) == {"POST /entity.update": 1}  # /aboutMe is not sent again
+    assert [s["status"] for s in emu.user(client.state["uuid"])["user"]["statuses"]] == ["fails once"]
 
 
 def test_offline_edits_survive_a_restart_and_sync_once(make_config, emu) -> None:
@@ -141,7 +143,7 @@ def test_offline_edits_survive_a_restart_and_sync_once(make_config, emu) -> None
         emu.clear_counters()
         second.sync()
         calls = entity_calls(emu)
-        assert calls == {"POST /entity.update": 1, "POST /entity.replace": 1}, calls
+        assert calls == {"POST /entity.update": 2, "POST /entity.delete": 1}, calls
     with jump.Client(make_config()) as third:
         assert not third.state["unsynced_changes"]
         emu.clear_counters()
