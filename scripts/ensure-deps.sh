@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the system packages libjump builds against, or prints the exact command when not root.
 # --test also installs what the tests need beyond the build: Chromium and its driver (apt) and selenium
-# (pip), for the headless-browser social sign-in test. Idempotent: nothing is fetched when all is there.
+# (pip), for the headless-browser social sign-in test; mypy (pip), for the test that the Python package passes
+# mypy --strict (bindings/python/tests/test_typing.py). Idempotent: nothing is fetched when all is there.
 set -euo pipefail
 # binutils: objcopy, strip and readelf for make install (stripped library, debug info apart) and its tests.
 packages=(libjansson-dev libcurl4-openssl-dev libsqlite3-dev pkg-config binutils)
@@ -10,6 +11,7 @@ if [ "${1:-}" = "--test" ]; then
     packages+=(chromium chromium-driver)
     python3 -c "import pytest" 2>/dev/null || python_packages+=(pytest)
     python3 -c "import selenium" 2>/dev/null || python_packages+=(selenium)
+    python3 -c "import mypy" 2>/dev/null || python_packages+=(mypy)
 fi
 missing=()
 for p in "${packages[@]}"; do

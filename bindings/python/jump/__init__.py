@@ -8,6 +8,12 @@
             record["/aboutMe"] = "Hello"
         client.sync()
 
+Beyond the C API: the exceptions are also builtin ones where that fits (``NetworkError`` is a
+``ConnectionError``, ``Timeout`` a ``TimeoutError``, ``InvalidArgument`` and ``InvalidHandle`` are ``ValueError``,
+``NotFound`` a ``KeyError``); ``jump.enable_logging()`` sends libjump's log lines to the ``"jump"`` logger;
+results are typed (:mod:`jump.results`, TypedDicts: plain dicts at run time); ``await client.sign_in_async(...)``
+works in asyncio; ``python -m jump`` is a small command line (``python -m jump --help``).
+
 The shared library is found through ``$JUMP_LIBRARY_PATH``, then ``libjump.so`` next to this package, then
 ``ctypes.util.find_library("jump")``; importing fails with ImportError when none works or when its ABI
 version is not the one this binding speaks.
@@ -15,7 +21,7 @@ version is not the one this binding speaks.
 
 from __future__ import annotations
 
-from typing import Any, Dict, Union
+from typing import Union, cast
 
 from . import _native
 from .client import Client, EventCallback, LogCallback, set_log_callback
@@ -43,8 +49,20 @@ from .errors import (
     ValidationFailed,
     error_class,
 )
+from .log import disable_logging, enable_logging, logging_enabled
 from .record import Record
 from .request import CompletionCallback, Request
+from .results import (
+    ClientState,
+    ClientStatus,
+    RecordChanges,
+    RegistrationResult,
+    SignInResult,
+    SignInTokenInfo,
+    SignInWithTokenResult,
+    SocialOutcome,
+    SyncResult,
+)
 
 #: The binding's own version.
 __version__ = "0.1.0"
@@ -54,7 +72,7 @@ ABI_VERSION = _native.ABI_VERSION
 
 def version() -> str:
     """The library's version string, e.g. "0.1.0"."""
-    return _native.lib.jump_version().decode("utf-8")
+    return cast(bytes, _native.lib.jump_version()).decode("utf-8")
 
 
 def version_number() -> int:
@@ -72,7 +90,7 @@ def status_str(status: int) -> str:
     return _native.status_str(status)
 
 
-def decode_sign_in_token(sign_in_token: Union[str, bytes]) -> Dict[str, Any]:
+def decode_sign_in_token(sign_in_token: Union[str, bytes]) -> SignInTokenInfo:
     """What a sign-in token says, without using it: ``{"user_id", "team_id", "environment", "region",
     "expires_at"}``. A malformed token raises InvalidArgument saying what is wrong."""
     import json
@@ -82,7 +100,7 @@ def decode_sign_in_token(sign_in_token: Union[str, bytes]) -> Dict[str, Any]:
 
     out = c_void_p()
     check(_native.lib.jump_sign_in_token_decode(_native.encode(sign_in_token, "sign_in_token"), byref(out)))
-    return json.loads(_native.take_string(out) or "null")
+    return cast(SignInTokenInfo, json.loads(_native.take_string(out) or "null"))
 
 
 def library_path() -> str:
@@ -92,6 +110,18 @@ def library_path() -> str:
 
 __all__ = [
     "ABI_VERSION",
+    "ClientState",
+    "ClientStatus",
+    "RecordChanges",
+    "RegistrationResult",
+    "SignInResult",
+    "SignInTokenInfo",
+    "SignInWithTokenResult",
+    "SocialOutcome",
+    "SyncResult",
+    "disable_logging",
+    "enable_logging",
+    "logging_enabled",
     "decode_sign_in_token",
     "BadCredentials",
     "Busy",

@@ -471,7 +471,7 @@ def _save(userdata: Optional[int], key: Optional[bytes], data: Optional[int], le
     def call(storage: Any, name: str) -> int:
         if length and not data:
             raise ValueError("libjump passed NULL data")
-        storage.save(name, ctypes.string_at(data, length) if length else b"")
+        storage.save(name, ctypes.string_at(data or 0, length) if length else b"")
         return JUMP_OK
 
     return _storage_call(userdata, key, "save", call)

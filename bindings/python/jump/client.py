@@ -1,7 +1,8 @@
 """Client: one app installation's session with Capture (a ``jump_client`` handle).
 
 Blocking methods release the GIL while libjump works (ctypes.CDLL), so other Python threads keep running;
-every method may be called from any thread. The ``*_async`` methods return a :class:`~jump.request.Request`.
+every method may be called from any thread. The ``*_async`` methods return a :class:`~jump.request.Request`,
+which asyncio code may ``await``. Results are :mod:`jump.results` TypedDicts: plain dicts with typed keys.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import json
 import logging
 import weakref
 from ctypes import byref, c_void_p
-from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Union
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Union, cast
 
 from . import _native
 from ._handle import NativeHandle
@@ -19,6 +20,21 @@ from .config import Config, _storage_configs
 from .errors import check, last_error
 from .record import Record
 from .request import CompletionCallback, Request
+from .results import (
+    ClientState,
+    ClientStatus,
+    EmptyResult,
+    EngageConfigResult,
+    HttpResponse,
+    IdentifyResult,
+    LinkedProfile,
+    RegistrationResult,
+    SignInResult,
+    SignInWithTokenResult,
+    SocialBegin,
+    SocialOutcome,
+    SyncResult,
+)
 
 __all__ = ["Client", "EventCallback", "LogCallback", "set_log_callback"]
 
@@ -78,7 +94,8 @@ class Client(NativeHandle):
         text = self._string_call(fn, *args)
         return None if text is None else json.loads(text)
 
-    def _async(self, operation: str, callback: Optional[CompletionCallback], fn: Callable[..., int], *args: Any) -> Request:
+    def _async(self, operation: str, callback: Optional[CompletionCallback], fn: Callable[..., int],
+               *args: Any) -> Request[Any]:
         h = self.handle
         return Request._start(operation, callback, self, lambda cb, ud, free, out: fn(h, *args, cb, ud, free, out))
 
@@ -91,10 +108,10 @@ class Client(NativeHandle):
     # -- state ----------------------------------------------------------------------------------------------
 
     @property
-    def state(self) -> Dict[str, Any]:
+    def state(self) -> ClientState:
         """``{"signed_in", "uuid", "email", "reauthentication_required", "access_token_expires_at",
         "unsynced_changes", "restore_error", "storage_error", "flow_version", "quarantine"}``."""
-        return self._json_call(_native.lib.jump_client_state)
+        return cast("ClientState", self._json_call(_native.lib.jump_client_state))
 
     @property
     def is_signed_in(self) -> bool:
@@ -117,24 +134,24 @@ class Client(NativeHandle):
 
     # -- sign-in and registration ---------------------------------------------------------------------------
 
-    def register_traditional(self, attributes: Union[Mapping[str, Any], str, bytes], password: StrIn) -> Dict[str, Any]:
+    def register_traditional(self, attributes: Union[Mapping[str, Any], str, bytes], password: StrIn) -> RegistrationResult:
         """Register a traditional account and sign it in: ``{"is_new": True, "uuid", "authorization_code"}``.
 
         ``attributes`` are record attributes (email, givenName, birthday "yyyy-MM-dd", ...) as a mapping, or
         JSON text. Raises ValidationFailed with ``invalid_fields`` keyed by form field name.
         """
-        return self._json_call(
+        return cast("RegistrationResult", self._json_call(
             _native.lib.jump_client_register_traditional,
             self._attributes(attributes),
             _native.encode(password, "password"),
-        )
+        ))
 
     def register_traditional_async(
         self,
         attributes: Union[Mapping[str, Any], str, bytes],
         password: StrIn,
         callback: Optional[CompletionCallback] = None,
-    ) -> Request:
+    ) -> Request[RegistrationResult]:
         """Asynchronous :meth:`register_traditional`."""
         return self._async(
             "register_traditional",
@@ -144,7 +161,7 @@ class Client(NativeHandle):
             _native.encode(password, "password"),
         )
 
-    def sign_in(self, user: StrIn, password: StrIn) -> Dict[str, Any]:
+    def sign_in(self, user: StrIn, password: StrIn) -> SignInResult:
         """Sign in with an email or user name (as the sign-in form expects) and a password.
 
         Returns ``{"is_new": False, "uuid", "authorization_code", "kept_changes"}`` (the same user's unsynced
@@ -152,11 +169,11 @@ class Client(NativeHandle):
         when a kept edit also changed on the server, StorageError when another user's unsynced edits cannot
         be set aside.
         """
-        return self._json_call(
+        return cast("SignInResult", self._json_call(
             _native.lib.jump_client_sign_in, _native.encode(user, "user"), _native.encode(password, "password")
-        )
+        ))
 
-    def sign_in_async(self, user: StrIn, password: StrIn, callback: Optional[CompletionCallback] = None) -> Request:
+    def sign_in_async(self, user: StrIn, password: StrIn, callback: Optional[CompletionCallback] = None) -> Request[SignInResult]:
         """Asynchronous :meth:`sign_in`."""
         return self._async(
             "sign_in",
@@ -177,7 +194,7 @@ class Client(NativeHandle):
         """A new :class:`~jump.record.Record` view of the signed-in user's record (NotSignedIn otherwise)."""
         out = c_void_p()
         check(_native.lib.jump_client_record(self.handle, byref(out)))
-        return Record(out.value, self)
+        return Record(cast(int, out.value), self)  # JUMP_OK always sets the handle
 
     def fetch_record(self) -> None:
         """Fetch the record from the server, keeping unsynced local edits on top (refreshes tokens as needed).
@@ -186,20 +203,21 @@ class Client(NativeHandle):
         fetched; the local values are kept)."""
         check(_native.lib.jump_client_fetch_record(self.handle))
 
-    def fetch_record_async(self, callback: Optional[CompletionCallback] = None) -> Request:
+    def fetch_record_async(self, callback: Optional[CompletionCallback] = None) -> Request[EmptyResult]:
         """Asynchronous :meth:`fetch_record` (result ``{}``)."""
         return self._async("fetch_record", callback, _native.lib.jump_client_fetch_record_async)
 
     # -- sign-in tokens, API keys, authorized requests ------------------------------------------------------
 
-    def sign_in_with_token(self, sign_in_token: StrIn) -> Dict[str, Any]:
+    def sign_in_with_token(self, sign_in_token: StrIn) -> SignInWithTokenResult:
         """Exchange a backend-issued sign-in token for a session: ``{"user_id", "changed", "migrated"}``.
 
         The same user already signed in is a no-op; another one raises :class:`~jump.errors.AlreadySignedIn`
         (``detail["mismatch"]`` names what differs)."""
-        return self._json_call(_native.lib.jump_client_sign_in_with_token, _native.encode(sign_in_token, "sign_in_token"))
+        return cast("SignInWithTokenResult", self._json_call(
+            _native.lib.jump_client_sign_in_with_token, _native.encode(sign_in_token, "sign_in_token")))
 
-    def sign_in_with_token_async(self, sign_in_token: StrIn, callback: Optional[CompletionCallback] = None) -> Request:
+    def sign_in_with_token_async(self, sign_in_token: StrIn, callback: Optional[CompletionCallback] = None) -> Request[SignInWithTokenResult]:
         """Asynchronous :meth:`sign_in_with_token`."""
         token = _native.encode(sign_in_token, "sign_in_token")
         return self._async("sign_in_with_token", callback, _native.lib.jump_client_sign_in_with_token_async, token)
@@ -212,13 +230,13 @@ class Client(NativeHandle):
             _native.encode(environment, "environment"), _native.encode(region, "region")))
 
     @property
-    def status(self) -> Dict[str, Any]:
+    def status(self) -> ClientStatus:
         """``{"configured", "signed_in", "use_api_key", "use_sign_in_token", "pending_reauthentication",
         "user_id", "team_id", "environment", "region", "external_user_id", "restore_error"}``."""
-        return self._json_call(_native.lib.jump_client_status)
+        return cast("ClientStatus", self._json_call(_native.lib.jump_client_status))
 
     def identify_external_user(self, external_user_id: StrIn,
-                               authenticate: Callable[[str], Mapping[str, Any]]) -> Dict[str, Any]:
+                               authenticate: Callable[[str], Mapping[str, Any]]) -> IdentifyResult:
         """Make the signed-in user the one of the app's ``external_user_id``.
 
         ``authenticate(external_user_id)`` is called (on this thread) only when the user differs; it returns
@@ -231,6 +249,8 @@ class Client(NativeHandle):
             try:
                 answer = authenticate((external or b"").decode("utf-8"))
                 data = json.dumps(dict(answer)).encode("utf-8")
+                if not sink:
+                    raise ValueError("libjump passed no sink")
                 _native.STORAGE_SINK(sink)(sink_context, data, len(data))
                 return 0
             except BaseException as exc:  # noqa: BLE001 - reported after the call returns
@@ -244,7 +264,7 @@ class Client(NativeHandle):
         if failure:
             raise failure[0]
         check(status)
-        return _native.take_json(out)
+        return cast("IdentifyResult", _native.take_json(out))
 
     def use_web_login(self, page_url: str, cookies: Optional[str] = None, title: Optional[str] = None) -> str:
         """Take the token a web login left in the page's cookies (Cookie header or Set-Cookie lines) or title,
@@ -256,7 +276,7 @@ class Client(NativeHandle):
         return _native.take_string(out) or ""
 
     def request(self, method: str, url: str, headers: Optional[Mapping[str, str]] = None,
-                body: Union[str, bytes, None] = None) -> Dict[str, Any]:
+                body: Union[str, bytes, None] = None) -> HttpResponse:
         """Send an authorized request with the client's credential (bearer token, API key or Capture token):
         ``{"status", "headers": [[name, value], ...], "body"}``. ``url`` is relative to the credential's
         server ("/v2/...") or absolute on it. A 401 refreshes once and replays once."""
@@ -266,22 +286,22 @@ class Client(NativeHandle):
         check(_native.lib.jump_client_request(
             self.handle, _native.encode(method, "method"), _native.encode(url, "url"), headers_json,
             data, len(data) if data else 0, byref(out)))
-        return _native.take_json(out)
+        return cast("HttpResponse", _native.take_json(out))
 
     def load_schema(self) -> None:
         """Download the record schema (and this client's write access schema) and cache it; record edits are
         then checked against it before any request (InvalidArgument naming the path)."""
         check(_native.lib.jump_client_load_schema(self.handle))
 
-    def sync(self) -> Dict[str, Any]:
+    def sync(self) -> SyncResult:
         """Send the record's unsynced changes with the fewest requests:
         ``{"changed": ["/aboutMe", ...], "requests": N, "renamed": {"/photos#-1": "/photos#57"}}``.
 
         A failure part-way raises with ``detail["synced"]`` and ``detail["pending"]``; what was synced is not
         sent again."""
-        return self._json_call(_native.lib.jump_client_sync)
+        return cast("SyncResult", self._json_call(_native.lib.jump_client_sync))
 
-    def sync_async(self, callback: Optional[CompletionCallback] = None) -> Request:
+    def sync_async(self, callback: Optional[CompletionCallback] = None) -> Request[SyncResult]:
         """Asynchronous :meth:`sync`."""
         return self._async("sync", callback, _native.lib.jump_client_sync_async)
 
@@ -303,7 +323,7 @@ class Client(NativeHandle):
         self,
         attributes: Union[Mapping[str, Any], str, bytes, None] = None,
         callback: Optional[CompletionCallback] = None,
-    ) -> Request:
+    ) -> Request[EmptyResult]:
         """Asynchronous :meth:`update_profile` (result ``{}``)."""
         encoded = self._attributes(attributes)
         return self._async("update_profile", callback, _native.lib.jump_client_update_profile_async, encoded)
@@ -323,7 +343,7 @@ class Client(NativeHandle):
 
     def change_password_async(
         self, current: StrIn, new: StrIn, callback: Optional[CompletionCallback] = None
-    ) -> Request:
+    ) -> Request[EmptyResult]:
         """Asynchronous :meth:`change_password` (result ``{}``)."""
         return self._async(
             "change_password",
@@ -341,7 +361,7 @@ class Client(NativeHandle):
         """
         check(_native.lib.jump_client_forgot_password(self.handle, _native.encode(email, "email")))
 
-    def forgot_password_async(self, email: StrIn, callback: Optional[CompletionCallback] = None) -> Request:
+    def forgot_password_async(self, email: StrIn, callback: Optional[CompletionCallback] = None) -> Request[EmptyResult]:
         """Asynchronous :meth:`forgot_password` (result ``{}``)."""
         return self._async(
             "forgot_password", callback, _native.lib.jump_client_forgot_password_async, _native.encode(email, "email")
@@ -354,7 +374,7 @@ class Client(NativeHandle):
         """
         check(_native.lib.jump_client_resend_verification_email(self.handle, _native.encode(email, "email")))
 
-    def resend_verification_email_async(self, email: StrIn, callback: Optional[CompletionCallback] = None) -> Request:
+    def resend_verification_email_async(self, email: StrIn, callback: Optional[CompletionCallback] = None) -> Request[EmptyResult]:
         """Asynchronous :meth:`resend_verification_email` (result ``{}``)."""
         return self._async(
             "resend_verification_email",
@@ -382,18 +402,18 @@ class Client(NativeHandle):
             value = list(value)
         return json.dumps(value, ensure_ascii=False).encode("utf-8")
 
-    def load_engage_config(self) -> Dict[str, Any]:
+    def load_engage_config(self) -> EngageConfigResult:
         """Fetch the Engage app configuration now (If-None-Match with the cached ETag) and cache it:
         ``{"changed": bool, "from_cache": bool}``. A 304 or an unreachable server keeps the cached copy (an
         error only when there is none)."""
-        return self._json_call(_native.lib.jump_client_load_engage_config)
+        return cast("EngageConfigResult", self._json_call(_native.lib.jump_client_load_engage_config))
 
     def providers(self) -> Dict[str, Any]:
         """The providers: ``{"sign_in": [{"name", "friendly_name", "requires_input", "input_prompt",
         "input_label", "custom": None|"openid"|"saml"}], "sharing": [{"name", "friendly_name", "properties"}],
         "hide_tagline"}`` -- the server's order, the app's custom providers (engageCustomProviders) last.
         Loads the configuration when needed (the cached copy when the server cannot be reached)."""
-        return self._json_call(_native.lib.jump_client_providers)
+        return cast("Dict[str, Any]", self._json_call(_native.lib.jump_client_providers))
 
     def social_begin(
         self,
@@ -403,7 +423,7 @@ class Client(NativeHandle):
         link: bool = False,
         merge_token: Optional[str] = None,
         redirect_uri: Optional[str] = None,
-    ) -> Dict[str, Any]:
+    ) -> SocialBegin:
         """Begin a browser sign-in: ``{"url", "state", "completion": "device"|"redirect", "completion_prefix"}``.
 
         Open ``url`` in the system browser; when it lands on a URL starting with ``completion_prefix`` (the
@@ -413,9 +433,10 @@ class Client(NativeHandle):
         signed-in user; ``merge_token`` finishes a merge (see :class:`~jump.errors.MergeRequired`)."""
         options = self._social_options(input=input, force_reauth=force_reauth, link=link, merge_token=merge_token,
                                        redirect_uri=redirect_uri)
-        return self._json_call(_native.lib.jump_client_social_begin, _native.encode(provider, "provider"), options)
+        return cast("SocialBegin", self._json_call(
+            _native.lib.jump_client_social_begin, _native.encode(provider, "provider"), options))
 
-    def social_complete(self, url: StrIn) -> Dict[str, Any]:
+    def social_complete(self, url: StrIn) -> SocialOutcome:
         """Complete a begun sign-in with the URL the browser ended on. Returns the outcome:
         ``{"outcome": "signed_in"|"registered"|"linked", "provider", "is_new", "uuid", "authorization_code",
         "merged", "identifier"}``, or without Capture (Engage-only) ``{"outcome": "authenticated", "provider",
@@ -425,9 +446,10 @@ class Client(NativeHandle):
         (``merge_token``, ``existing_provider``, ``conflicting_provider``), Cancelled (``reason`` "user_canceled")
         when the user cancelled on the provider, and InvalidArgument, changing nothing, for a URL that does
         not complete a sign-in begun here (``detail["reason"]`` "unknown_state" or "wrong_location")."""
-        return self._json_call(_native.lib.jump_client_social_complete, _native.encode(url, "url"))
+        return cast("SocialOutcome", self._json_call(
+            _native.lib.jump_client_social_complete, _native.encode(url, "url")))
 
-    def social_complete_async(self, url: StrIn, callback: Optional[CompletionCallback] = None) -> Request:
+    def social_complete_async(self, url: StrIn, callback: Optional[CompletionCallback] = None) -> Request[SocialOutcome]:
         """Asynchronous :meth:`social_complete`."""
         return self._async("social_complete", callback, _native.lib.jump_client_social_complete_async,
                            _native.encode(url, "url"))
@@ -442,7 +464,7 @@ class Client(NativeHandle):
         force_reauth: bool = False,
         link: bool = False,
         merge_token: Optional[str] = None,
-    ) -> Dict[str, Any]:
+    ) -> SocialOutcome:
         """Browser sign-in for desktop and command-line apps: libjump listens on 127.0.0.1, calls
         ``open_url(url)`` once (on this thread; hand the URL to the browser and return, e.g.
         ``webbrowser.open``), and returns the outcome (as :meth:`social_complete`) once the browser lands on
@@ -468,7 +490,7 @@ class Client(NativeHandle):
             _native.take_string(out)
             raise failure[0]
         check(status)
-        return _native.take_json(out)
+        return cast("SocialOutcome", _native.take_json(out))
 
     def social_sign_in_loopback_async(
         self,
@@ -481,7 +503,7 @@ class Client(NativeHandle):
         force_reauth: bool = False,
         link: bool = False,
         merge_token: Optional[str] = None,
-    ) -> Request:
+    ) -> Request[SocialOutcome]:
         """Asynchronous :meth:`social_sign_in_loopback`: ``open_url`` runs on a libjump thread; the result is
         the outcome. :meth:`Request.cancel` stops the wait (Cancelled). When ``open_url`` raises, the
         request fails (Cancelled) and the exception is logged to the "jump" logger."""
@@ -505,16 +527,16 @@ class Client(NativeHandle):
         token_secret: StrIn = None,
         link: bool = False,
         merge_token: Optional[str] = None,
-    ) -> Dict[str, Any]:
+    ) -> SocialOutcome:
         """Sign in with a provider SDK's own access token (and OAuth1 ``token_secret`` for twitter); the
         outcome as :meth:`social_complete`. No device token comes back, so such a sign-in cannot share."""
-        return self._json_call(
+        return cast("SocialOutcome", self._json_call(
             _native.lib.jump_client_social_sign_in_native,
             _native.encode(provider, "provider"),
             _native.encode(token, "token"),
             _native.encode(token_secret, "token_secret"),
             self._social_options(link=link, merge_token=merge_token),
-        )
+        ))
 
     def social_sign_in_native_async(
         self,
@@ -524,7 +546,7 @@ class Client(NativeHandle):
         link: bool = False,
         merge_token: Optional[str] = None,
         callback: Optional[CompletionCallback] = None,
-    ) -> Request:
+    ) -> Request[SocialOutcome]:
         """Asynchronous :meth:`social_sign_in_native`."""
         return self._async(
             "social_sign_in_native",
@@ -543,23 +565,23 @@ class Client(NativeHandle):
 
     def register_social(
         self, social_registration_token: StrIn, attributes: Union[Mapping[str, Any], str, bytes]
-    ) -> Dict[str, Any]:
+    ) -> RegistrationResult:
         """Finish a two-step social registration (after RegistrationRequired): ``attributes`` are record
         attributes (usually the error's ``prereg_record`` completed by the user), mapped to the social
         registration form. Signs the new user in: ``{"is_new": True, "uuid", ...}``. Raises ValidationFailed
         with ``invalid_fields`` keyed by form field name."""
-        return self._json_call(
+        return cast("RegistrationResult", self._json_call(
             _native.lib.jump_client_register_social,
             _native.encode(social_registration_token, "social_registration_token"),
             self._attributes(attributes),
-        )
+        ))
 
     def register_social_async(
         self,
         social_registration_token: StrIn,
         attributes: Union[Mapping[str, Any], str, bytes],
         callback: Optional[CompletionCallback] = None,
-    ) -> Request:
+    ) -> Request[RegistrationResult]:
         """Asynchronous :meth:`register_social`."""
         return self._async(
             "register_social",
@@ -569,19 +591,19 @@ class Client(NativeHandle):
             self._attributes(attributes),
         )
 
-    def sign_in_merge(self, user: StrIn, password: StrIn, merge_token: StrIn) -> Dict[str, Any]:
+    def sign_in_merge(self, user: StrIn, password: StrIn, merge_token: StrIn) -> SignInResult:
         """:meth:`sign_in` that also merges ``merge_token``'s identity (MergeRequired with existing_provider
         "capture") into the account: ``{"is_new": False, "uuid", "authorization_code", "merged": True}``."""
-        return self._json_call(
+        return cast("SignInResult", self._json_call(
             _native.lib.jump_client_sign_in_merge,
             _native.encode(user, "user"),
             _native.encode(password, "password"),
             _native.encode(merge_token, "merge_token"),
-        )
+        ))
 
     def sign_in_merge_async(
         self, user: StrIn, password: StrIn, merge_token: StrIn, callback: Optional[CompletionCallback] = None
-    ) -> Request:
+    ) -> Request[SignInResult]:
         """Asynchronous :meth:`sign_in_merge`."""
         return self._async(
             "sign_in_merge",
@@ -592,10 +614,10 @@ class Client(NativeHandle):
             _native.encode(merge_token, "merge_token"),
         )
 
-    def linked_profiles(self) -> List[Dict[str, Any]]:
+    def linked_profiles(self) -> List[LinkedProfile]:
         """The signed-in user's linked identities, from the record's profiles:
         ``[{"identifier", "domain", "provider", "display_name", "email", "path"}]``."""
-        return self._json_call(_native.lib.jump_client_linked_profiles)
+        return cast("List[LinkedProfile]", self._json_call(_native.lib.jump_client_linked_profiles))
 
     def unlink_account(self, identifier: StrIn) -> None:
         """Unlink an identity from the signed-in user, then fetch the record. The last identity of an
@@ -603,7 +625,7 @@ class Client(NativeHandle):
         ``detail["reason"] == "last_identity"``."""
         check(_native.lib.jump_client_unlink_account(self.handle, _native.encode(identifier, "identifier")))
 
-    def unlink_account_async(self, identifier: StrIn, callback: Optional[CompletionCallback] = None) -> Request:
+    def unlink_account_async(self, identifier: StrIn, callback: Optional[CompletionCallback] = None) -> Request[EmptyResult]:
         """Asynchronous :meth:`unlink_account` (result ``{}``)."""
         return self._async("unlink_account", callback, _native.lib.jump_client_unlink_account_async,
                            _native.encode(identifier, "identifier"))
@@ -618,15 +640,15 @@ class Client(NativeHandle):
         a failed provider ``{"ok": False, "error_class", "code", "message"}`` with error_class one of
         invalid_parameter, reauthenticate, rate_limit, media, duplicate, character_limit, provider,
         not_signed_in, failed."""
-        return self._json_call(_native.lib.jump_client_share, self._json_arg(activity, "activity"),
-                               self._json_arg(providers, "providers"))
+        return cast("Dict[str, Any]", self._json_call(_native.lib.jump_client_share, self._json_arg(activity, "activity"),
+                               self._json_arg(providers, "providers")))
 
     def share_async(
         self,
         activity: Union[Mapping[str, Any], str, bytes],
         providers: Union[Sequence[str], str, bytes],
         callback: Optional[CompletionCallback] = None,
-    ) -> Request:
+    ) -> Request[Dict[str, Any]]:
         """Asynchronous :meth:`share`."""
         return self._async("share", callback, _native.lib.jump_client_share_async, self._json_arg(activity, "activity"),
                            self._json_arg(providers, "providers"))
@@ -635,7 +657,7 @@ class Client(NativeHandle):
         """Email and SMS content for the app to send, from the activity's ``email`` / ``sms`` members
         (defaults from title, description and url), URLs shortened by Engage (kept long when that fails):
         ``{"email": {"subject", "body", "urls": {long: short}}, "sms": {"message", "urls": {...}}}``."""
-        return self._json_call(_native.lib.jump_client_share_content, self._json_arg(activity, "activity"))
+        return cast("Dict[str, Any]", self._json_call(_native.lib.jump_client_share_content, self._json_arg(activity, "activity")))
 
     # -- tokens ---------------------------------------------------------------------------------------------
 
@@ -758,17 +780,22 @@ _open_url_trampoline = _native.OPEN_URL(_open_url_async)
 # ---------------------------------------------------------------------------------------------------------
 
 _log_token: Optional[int] = None
+# The callable installed by set_log_callback (so jump.log can tell whether its bridge is the one installed).
+_log_callback: Optional[LogCallback] = None
 
 
 def set_log_callback(callback: Optional[LogCallback]) -> None:
     """Install a process-wide log callback receiving redacted log lines as dicts (None removes it).
 
-    It may run on any thread, concurrently; exceptions it raises are ignored.
+    It may run on any thread, concurrently; exceptions it raises are ignored. To get the lines as records of
+    the standard ``logging`` module instead, use :func:`jump.enable_logging` (which installs its callback
+    here: there is one process-wide slot).
     """
-    global _log_token
+    global _log_token, _log_callback
     if callback is None:
         check(_native.lib.jump_set_log_callback(_native.CALLBACK(), None, _native.FREE_FN()))
         _log_token = None
+        _log_callback = None
         return
 
     def handler(raw: bytes) -> None:
@@ -784,6 +811,12 @@ def set_log_callback(callback: Optional[LogCallback]) -> None:
         _native.unregister(token)
         raise error
     _log_token = token
+    _log_callback = callback
+
+
+def installed_log_callback() -> Optional[LogCallback]:
+    """The callback set with :func:`set_log_callback` (None when none is)."""
+    return _log_callback
 
 
 #: How long interpreter exit waits for libjump to deliver cancelled completions and release callbacks.

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import weakref
 from ctypes import byref, c_void_p
-from typing import Any, Dict, Mapping, Optional, Protocol, Union
+from typing import Any, Dict, Mapping, Optional, Protocol, Union, cast
 
 from . import _native
 from ._handle import NativeHandle
@@ -153,4 +153,4 @@ class Config(NativeHandle):
         """The effective settings, defaults included."""
         out = c_void_p()
         check(_native.lib.jump_config_to_json(self.handle, byref(out)))
-        return _native.take_json(out)
+        return cast("Dict[str, Any]", _native.take_json(out))

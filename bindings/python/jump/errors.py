@@ -3,11 +3,27 @@
 A synchronous failure is turned into an exception right after the failing call, on the same thread, from
 ``jump_error_last()`` (thread-local in libjump). An asynchronous failure carries the same detail object in
 its completion payload (``"error"`` key); :func:`error_from_detail` builds the exception from either.
+
+Where a builtin exception means the same thing, the class is also that builtin (multiple inheritance), so
+code that knows nothing of jump catches it the Python way:
+
+=====================  ======================  =================================================
+class                  also an instance of     why
+=====================  ======================  =================================================
+InvalidArgument        ``ValueError``          a bad value was passed in
+InvalidHandle          ``ValueError``          like I/O on a closed file: the object is closed
+NetworkError           ``ConnectionError``     the server could not be reached
+Timeout                ``TimeoutError``        no answer in time (also ``Request.wait(timeout)``)
+NotFound               ``KeyError``            ``record[path]`` of a missing path
+=====================  ======================  =================================================
+
+``ConnectionError`` and ``TimeoutError`` are ``OSError`` subclasses: on these two ``errno`` and ``filename``
+are None and ``strerror`` is the message (libjump does not report the OS error number).
 """
 
 from __future__ import annotations
 
-from typing import Any, Dict, Mapping, Optional, Type
+from typing import Any, Dict, List, Mapping, Optional, Tuple, Type
 
 from . import _native
 
@@ -32,6 +48,7 @@ __all__ = [
     "InternalError",
     "Conflict",
     "AlreadySignedIn",
+    "STATUS_NAMES",
     "check",
     "error_from_detail",
     "last_error",
@@ -78,30 +95,49 @@ class JumpError(Exception):
     def __repr__(self) -> str:
         return f"{type(self).__name__}(status={self.status}, message={self.message!r})"
 
-    def __reduce__(self):  # pickling (e.g. through multiprocessing) keeps the subclass and detail
+    def __reduce__(self) -> Tuple[Type["JumpError"], Tuple[int, str, Dict[str, Any]]]:
+        # Pickling (e.g. through multiprocessing) keeps the subclass and detail. Also overrides OSError's
+        # __reduce__ for the classes that are OSErrors too.
         return (type(self), (self.status, self.message, self.detail))
 
 
+class _OSErrorFix(JumpError, OSError):
+    """For the JumpErrors that are also OSErrors: OSError.__init__ takes the (status, message, detail) args
+    for (errno, strerror, filename). A jump status is no errno and the detail no file name, so put right
+    what OSError's own code (and code catching OSError) reads."""
+
+    def __init__(self, status: int, message: str = "", detail: Optional[Mapping[str, Any]] = None) -> None:
+        super().__init__(status, message, detail)
+        self.args = (self.status, self.message, self.detail)  # OSError keeps only (errno, strerror)
+        self.errno = None
+        self.strerror = self.message
+        self.filename = None
+
+
 class InvalidArgument(JumpError, ValueError):
-    """JUMP_E_INVALID_ARGUMENT: NULL where a value is needed, bad UTF-8/JSON, unknown config key, ..."""
+    """JUMP_E_INVALID_ARGUMENT: NULL where a value is needed, bad UTF-8/JSON, unknown config key, ... Also a
+    ``ValueError``."""
 
     code = -1
 
 
-class InvalidHandle(JumpError):
-    """JUMP_E_INVALID_HANDLE: a freed, NULL or wrong kind of handle (e.g. a closed object used again)."""
+class InvalidHandle(JumpError, ValueError):
+    """JUMP_E_INVALID_HANDLE: a freed, NULL or wrong kind of handle (e.g. a closed object used again). Also a
+    ``ValueError``, as I/O on a closed file is."""
 
     code = -2
 
 
-class NetworkError(JumpError):
-    """JUMP_E_NETWORK: could not reach the server (DNS, refused, TLS, reset)."""
+class NetworkError(_OSErrorFix, ConnectionError):
+    """JUMP_E_NETWORK: could not reach the server (DNS, refused, TLS, reset). Also a ``ConnectionError``."""
 
     code = -3
 
 
-class Timeout(JumpError):
-    """JUMP_E_TIMEOUT: the server did not answer in time (or Request.wait ran out of time)."""
+class Timeout(_OSErrorFix, TimeoutError):
+    """JUMP_E_TIMEOUT: the server did not answer in time (or Request.wait ran out of time). Also a
+    ``TimeoutError`` (which ``concurrent.futures.TimeoutError`` and, from Python 3.11,
+    ``asyncio.TimeoutError`` are)."""
 
     code = -4
 
@@ -217,7 +253,7 @@ class Conflict(JumpError):
     code = -18
 
     @property
-    def conflicts(self) -> list:
+    def conflicts(self) -> List[Dict[str, Any]]:
         return list(self.detail.get("conflicts") or [])
 
 
@@ -227,6 +263,30 @@ class AlreadySignedIn(JumpError):
 
     code = -19
 
+
+#: The jump_status names of include/jump.h (the "status_name" of the library's details).
+STATUS_NAMES: Dict[int, str] = {
+    0: "JUMP_OK",
+    -1: "JUMP_E_INVALID_ARGUMENT",
+    -2: "JUMP_E_INVALID_HANDLE",
+    -3: "JUMP_E_NETWORK",
+    -4: "JUMP_E_TIMEOUT",
+    -5: "JUMP_E_SERVER",
+    -6: "JUMP_E_NOT_SIGNED_IN",
+    -7: "JUMP_E_BAD_CREDENTIALS",
+    -8: "JUMP_E_MERGE_REQUIRED",
+    -9: "JUMP_E_REGISTRATION_REQUIRED",
+    -10: "JUMP_E_VALIDATION",
+    -11: "JUMP_E_NOT_FOUND",
+    -12: "JUMP_E_EXPIRED",
+    -13: "JUMP_E_STORAGE",
+    -14: "JUMP_E_CANCELLED",
+    -15: "JUMP_E_UNSUPPORTED",
+    -16: "JUMP_E_BUSY",
+    -17: "JUMP_E_INTERNAL",
+    -18: "JUMP_E_CONFLICT",
+    -19: "JUMP_E_ALREADY_SIGNED_IN",
+}
 
 _BY_CODE: Dict[int, Type[JumpError]] = {
     cls.code: cls
@@ -285,6 +345,6 @@ def check(status: int) -> None:
 def local_error(cls: Type[JumpError], message: str, **fields: Any) -> JumpError:
     """An error raised by the binding itself (no library call failed), shaped like the library's."""
     assert cls.code is not None
-    detail: Dict[str, Any] = {"status": cls.code, "message": message}
+    detail: Dict[str, Any] = {"status": cls.code, "status_name": STATUS_NAMES.get(cls.code), "message": message}
     detail.update(fields)
     return cls(cls.code, message, detail)

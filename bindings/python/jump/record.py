@@ -17,11 +17,14 @@ from __future__ import annotations
 
 import json
 from ctypes import byref, c_double, c_int, c_int64, c_size_t, c_void_p
-from typing import Any, Dict, Iterator, List, Optional, Union
+from typing import TYPE_CHECKING, Any, Dict, Iterator, List, Optional, Union, cast
 
 from . import _native
 from ._handle import NativeHandle
 from .errors import check
+
+if TYPE_CHECKING:
+    from .results import RecordChanges
 
 __all__ = ["Record"]
 
@@ -157,17 +160,17 @@ class Record(NativeHandle):
         """The paths of a plural's elements, in order (``["/photos#12", "/photos#-1"]``)."""
         out = c_void_p()
         check(_native.lib.jump_record_element_paths(self.handle, _path(plural_path), byref(out)))
-        return _native.take_json(out)
+        return cast("List[str]", _native.take_json(out))
 
     def revert(self, path: Path) -> None:
         """Drop the unsynced edits at ``path`` and below (e.g. to take the server's value after a Conflict)."""
         check(_native.lib.jump_record_revert(self.handle, _path(path)))
 
-    def changes(self) -> Dict[str, Any]:
+    def changes(self) -> RecordChanges:
         """What a sync would send now: ``{"changed": [paths], "update": {...}, "requests": [...]}``."""
         out = c_void_p()
         check(_native.lib.jump_record_changes(self.handle, byref(out)))
-        return _native.take_json(out)
+        return cast("RecordChanges", _native.take_json(out))
 
     def discard_changes(self) -> None:
         """Drop the unsynced changes, back to the last state the server acknowledged."""
@@ -175,7 +178,7 @@ class Record(NativeHandle):
 
     def to_dict(self) -> Dict[str, Any]:
         """The whole record (``get("/")``)."""
-        return self.get("/")
+        return cast("Dict[str, Any]", self.get("/"))
 
     def close(self) -> None:
         """Release the view (idempotent). The record itself belongs to the client."""

@@ -5,6 +5,11 @@ Returned by the ``*_async`` methods of :class:`~jump.client.Client`. It behaves 
 raise the mapped :class:`~jump.errors.JumpError`), :meth:`Request.cancel` asks libjump to stop, and
 :attr:`Request.done` says whether the completion arrived. An optional user callback receives
 ``(result_dict_or_None, error_or_None)`` on libjump's callback thread.
+
+A Request is also awaitable from asyncio (``result = await client.sign_in_async(email, password)``): the
+event loop is not blocked, and the completion, which arrives on libjump's thread, only schedules the
+future's resolution on the loop's own thread (see :mod:`jump.aio`). A Request is generic in its result type
+(``Request[SignInResult]``) for type checkers; at run time the result is a plain dict.
 """
 
 from __future__ import annotations
@@ -12,13 +17,19 @@ from __future__ import annotations
 import json
 import threading
 from ctypes import byref, c_void_p
-from typing import Any, Callable, Dict, Optional
+from typing import TYPE_CHECKING, Any, Callable, Dict, Generator, Generic, List, Optional, TypeVar, cast
 
 from . import _native
 from ._handle import NativeHandle
 from .errors import Busy, InternalError, JumpError, Timeout, error_from_detail, last_error, local_error
 
+if TYPE_CHECKING:
+    from .results import CompletionPayload
+
 __all__ = ["Request", "CompletionCallback"]
+
+#: The result type of a Request (a TypedDict of jump.results, or Dict[str, Any]).
+_R = TypeVar("_R")
 
 #: ``callback(result, error)``: exactly one of the two is not None.
 CompletionCallback = Callable[[Optional[Dict[str, Any]], Optional[JumpError]], None]
@@ -38,6 +49,8 @@ class _Completion:
         self.result: Optional[Dict[str, Any]] = None
         self.error: Optional[JumpError] = None
         self.callback_exception: Optional[BaseException] = None
+        # Run once the completion is recorded (Request.add_done_callback); None once they have run.
+        self.done_callbacks: Optional[List[Callable[[], None]]] = []
 
     # Runs on libjump's callback thread (or on the caller's, when the call fails to start).
     def on_payload(self, raw: bytes) -> None:
@@ -79,10 +92,27 @@ class _Completion:
                     self.callback = None  # drop closures (and whatever they hold) as early as possible
         finally:
             self.event.set()
+            with self.lock:
+                callbacks, self.done_callbacks = self.done_callbacks, None
+            for fn in callbacks or ():
+                try:
+                    fn()
+                except BaseException:  # noqa: BLE001 - ctypes would swallow it; one must not stop the others
+                    pass
+
+    def add_done_callback(self, fn: Callable[[], None]) -> None:
+        with self.lock:
+            if self.done_callbacks is not None:
+                self.done_callbacks.append(fn)
+                return
+        fn()  # already done: run now, on the caller's thread
 
 
-class Request(NativeHandle):
-    """An asynchronous libjump operation. Create it through ``Client.*_async``, not directly."""
+class Request(NativeHandle, Generic[_R]):
+    """An asynchronous libjump operation. Create it through ``Client.*_async``, not directly.
+
+    ``await request`` (in a coroutine) gives the result like :meth:`wait`, without blocking the event loop;
+    cancelling the awaiting task cancels the operation."""
 
     _free_fn = "jump_request_free"  # never waits, so __del__ may call it on any thread
     _name = "Request"
@@ -103,7 +133,7 @@ class Request(NativeHandle):
         owner: Any,
         start: Callable[..., int],
         wrap: Optional[Callable[[Callable[[bytes], None]], Any]] = None,
-    ) -> "Request":
+    ) -> "Request[Any]":
         """Run ``start(callback_fn, userdata, userdata_free, out_request_ptr) -> status``.
 
         libjump runs the completion exactly once, also when starting fails; the Request then completes with
@@ -112,7 +142,7 @@ class Request(NativeHandle):
         whose other callbacks share that userdata, e.g. the loopback sign-in's open_url); it must stay
         callable with the payload.
         """
-        self = cls(operation, callback, owner)
+        self: Request[Any] = cls(operation, callback, owner)
         completion = self._completion
         token = _native.register(completion.on_payload if wrap is None else wrap(completion.on_payload))
         out = c_void_p()
@@ -135,16 +165,16 @@ class Request(NativeHandle):
         return self._completion.event.is_set()
 
     @property
-    def payload(self) -> Optional[Dict[str, Any]]:
+    def payload(self) -> Optional[CompletionPayload]:
         """The raw completion document, once done."""
-        return self._completion.payload
+        return cast("Optional[CompletionPayload]", self._completion.payload)
 
     @property
     def callback_exception(self) -> Optional[BaseException]:
         """What the user callback raised, if it raised."""
         return self._completion.callback_exception
 
-    def wait(self, timeout: Optional[float] = None) -> Dict[str, Any]:
+    def wait(self, timeout: Optional[float] = None) -> _R:
         """Block until done (at most ``timeout`` seconds) and return the result dict.
 
         Raises the operation's JumpError subclass on failure; :class:`~jump.errors.Timeout` when ``timeout``
@@ -167,11 +197,22 @@ class Request(NativeHandle):
             raise c.error
         if c.callback_exception is not None:
             raise c.callback_exception
-        return dict(c.result or {})
+        return cast(_R, dict(c.result or {}))
 
-    def result(self, timeout: Optional[float] = None) -> Dict[str, Any]:
+    def result(self, timeout: Optional[float] = None) -> _R:
         """Same as :meth:`wait` (concurrent.futures spelling)."""
         return self.wait(timeout)
+
+    def add_done_callback(self, fn: Callable[["Request[_R]"], Any]) -> None:
+        """Call ``fn(request)`` once the operation is done (after the completion callback): at once, on this
+        thread, when it already is; otherwise on libjump's callback thread. Keep ``fn`` short and
+        thread-safe; what it raises is ignored. (concurrent.futures spelling.)"""
+        self._completion.add_done_callback(lambda: fn(self))
+
+    def __await__(self) -> Generator[Any, None, _R]:
+        from .aio import wrap_request  # asyncio is imported only by programs that await
+
+        return wrap_request(self).__await__()
 
     def exception(self, timeout: Optional[float] = None) -> Optional[JumpError]:
         """The operation's error (None on success), waiting like :meth:`wait`."""
