@@ -33,7 +33,8 @@ import Testing
     }
 
     @Test(arguments: [
-        ("example.com", "https://example.com"), ("example.com:8443/", "https://example.com:8443"),
+        ("example.com", "https://example.com"), ("example.com/", "https://example.com"),
+        ("https://example.com:8443/", "https://example.com:8443"),
         ("http://127.0.0.1:9080", "http://127.0.0.1:9080"), ("http://localhost:1", "http://localhost:1"),
         ("http://[::1]:80", "http://[::1]:80"), ("https://capture.example/base", "https://capture.example/base"),
     ])
@@ -44,5 +45,23 @@ import Testing
     @Test(arguments: ["http://example.com", "ftp://example.com", "", "https://", "https://a b", "https://u@host", "https://h/?q"])
     func refusedServerURLs(_ input: String) {
         #expect(throws: JumpError.self) { try ServerURL(input, key: "captureDomain") }
+    }
+
+    /// A bare host:port (or loopback host) would silently become https and fail later with a TLS error.
+    @Test(arguments: [("127.0.0.1:9080", "'http://127.0.0.1:9080'"), ("localhost", "'http://localhost'"),
+                      ("[::1]:8080", "'http://[::1]:8080'"), ("example.com:8443", "'https://example.com:8443'")])
+    func bareHostAndPortIsRefusedWithTheFix(_ input: String, _ fix: String) {
+        let error = #expect(throws: JumpError.self) { try ServerURL(input, key: "captureDomain") }
+        #expect(error?.status == .invalidArgument && error?.detail["argument"] == "captureDomain")
+        #expect(error?.message.contains("write \(fix)") == true, "\(error?.message ?? "")")
+    }
+
+    @Test func unknownKeySuggestsTheNearest() {
+        let typo = #expect(throws: JumpError.self) { try JumpConfig(json: ["captureDomian": "https://x.example"]) }
+        #expect(typo?.message.hasSuffix("did you mean 'captureDomain'?") == true, "\(typo?.message ?? "")")
+        let cased = #expect(throws: JumpError.self) { try JumpConfig(json: ["captureclientid": "x"]) }
+        #expect(cased?.message.contains("'captureClientId'") == true)
+        let unrelated = #expect(throws: JumpError.self) { try JumpConfig(json: ["colour": "red"]) }
+        #expect(unrelated?.message == "unknown configuration key 'colour'")
     }
 }

@@ -235,6 +235,7 @@ TEST(unknown_key_is_named) {
     REQUIRE_OK(J.config_new(&config));
     CHECK_STATUS(J.config_set_string(config, "captureDomian", "x"), JUMP_E_INVALID_ARGUMENT);
     CHECK_MESSAGE_NAMES("captureDomian");
+    CHECK_MESSAGE_NAMES("did you mean 'captureDomain'?");
     CHECK_STATUS(J.config_set_bool(config, "enableEverything", 1), JUMP_E_INVALID_ARGUMENT);
     CHECK_MESSAGE_NAMES("enableEverything");
     CHECK_STATUS(J.config_set_int(config, "timeoutMillis", 5), JUMP_E_INVALID_ARGUMENT);
@@ -242,8 +243,26 @@ TEST(unknown_key_is_named) {
     CHECK_STATUS(J.config_from_json("{\"captureClientId\":\"a\",\"bogusKey\":1}", &other), JUMP_E_INVALID_ARGUMENT);
     CHECK_MESSAGE_NAMES("bogusKey");
     CHECK(other == NULL);
-    /* Key names are case-sensitive. */
+    /* Key names are case-sensitive (the right spelling is suggested). */
     CHECK_STATUS(J.config_set_string(config, "capturedomain", "x"), JUMP_E_INVALID_ARGUMENT);
+    CHECK_MESSAGE_NAMES("did you mean 'captureDomain'?");
+    J.config_free(config);
+}
+
+/* A bare host:port would silently become https and fail later with "SSL connect error". */
+TEST(bare_host_and_port_is_refused_with_the_fix) {
+    jump_config *config = NULL;
+    jump_client *client = NULL;
+    REQUIRE_OK(J.config_new(&config));
+    CHECK_OK(J.config_set_string(config, "storageDirectory", ":memory:"));
+    CHECK_OK(J.config_set_string(config, "captureDomain", "127.0.0.1:9080"));
+    CHECK_STATUS(J.client_new(config, &client), JUMP_E_INVALID_ARGUMENT);
+    CHECK(client == NULL);
+    CHECK_MESSAGE_NAMES("write 'http://127.0.0.1:9080'");
+    CHECK_MESSAGE_NAMES("captureDomain");
+    CHECK_OK(J.config_set_string(config, "captureDomain", "http://127.0.0.1:9080"));
+    CHECK_OK(J.client_new(config, &client));
+    J.client_free(client);
     J.config_free(config);
 }
 

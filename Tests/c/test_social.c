@@ -2559,6 +2559,43 @@ TEST(loopback_sign_in_with_the_browser_on_another_thread) {
     J.client_free(client);
 }
 
+/* jump_open_url_fn of a host whose "open" blocks until the browser is closed (a console browser, or
+ * webbrowser.open with some $BROWSER): it starts the browser, then waits until the sign-in has finished. */
+typedef struct blocking_open {
+    browser_thread browser;
+    jump_client *client;
+    int finished_inside; /* the sign-in completed while open_url still ran */
+} blocking_open;
+
+static jump_status open_and_block(void *userdata, const char *url) {
+    blocking_open *o = userdata;
+    int i;
+    jump_status status = open_in_browser(&o->browser, url);
+    if (status != JUMP_OK) return status;
+    for (i = 0; i < 500 && !J.client_is_signed_in(o->client); i++) sleep_ms(10);
+    o->finished_inside = J.client_is_signed_in(o->client);
+    return JUMP_OK;
+}
+
+TEST(loopback_serves_while_open_url_blocks) {
+    blocking_open o;
+    char *out = NULL;
+    json_t *result;
+    REQUIRE_EMULATOR();
+    memset(&o, 0, sizeof o);
+    o.client = social_client(THIN);
+    REQUIRE(o.client != NULL);
+    o.browser.email = unique_email("blocking");
+    CHECK_OK(J.client_social_sign_in_loopback(o.client, "google", NULL, open_and_block, &o, 20000, &out));
+    result = take_json(out);
+    CHECK_MSG(o.finished_inside, "the sign-in did not finish while open_url blocked (the listener waited for it)");
+    CHECK_MSG(str_is(result, "outcome", "registered"), "loopback result %s", result ? dump(result) : "(none)");
+    CHECK_EQ_INT(o.browser.landing_status, 200);
+    json_decref(result);
+    browser_finish(&o.browser);
+    J.client_free(o.client);
+}
+
 TEST(loopback_listener_is_not_ended_by_stray_requests) {
     jump_client *client;
     browser_thread b;

@@ -1,5 +1,6 @@
 import Dispatch
 import Glibc
+import JumpCore
 import Synchronization
 
 /// A plain pthread owned by libjump that runs host callbacks one at a time, in order. Not a libdispatch

@@ -1,3 +1,6 @@
+import Dispatch
+import Synchronization
+
 /// Social sign-in (protocol.md 2.4-2.7, 3.3.1, 9.1): a browser sign-in begun here and completed with the URL
 /// the browser ended on (RFC 8252), or a provider SDK's token; then Capture's auth_native, account linking,
 /// or, for Engage-only apps, the auth_info result and the app's token URL.
@@ -79,17 +82,32 @@ extension JumpClient {
         defer { receiver.close() }
         members["redirect_uri"] = .string(receiver.redirectURI)
         let begun = try beginSocialSignIn(provider: provider, options: .object(members), cancellation: cancellation)
-        let url: String
+        // The listener serves, and the sign-in completes, while open_url runs: a host's open_url may block
+        // until the browser is closed (console browsers, webbrowser.open with some $BROWSER), and the
+        // timeout counts from when the listener serves.
+        let finished = LoopbackOutcome()
+        WorkerThread.start { [self] in
+            finished.set(Result { () throws(JumpError) -> SocialOutcome in
+                let url = try receiver.waitForRedirect(timeoutMs: timeoutMs > 0 ? timeoutMs : 300_000, cancellation: cancellation) {
+                    QueryString.parameters(of: $0)["state"] == begun.state
+                }
+                return try completeSocialSignIn(url: url, cancellation: cancellation)
+            })
+        }
         do throws(JumpError) {
             try openURL(begun.url)
-            url = try receiver.waitForRedirect(timeoutMs: timeoutMs > 0 ? timeoutMs : 300_000, cancellation: cancellation) {
-                QueryString.parameters(of: $0)["state"] == begun.state
-            }
         } catch {
+            receiver.close()  // ends the wait (unless the browser already came back: that outcome stands)
+            if case .success(let outcome) = finished.wait() { return outcome }
             engage.dropPending(state: begun.state)
             throw error
         }
-        return try completeSocialSignIn(url: url, cancellation: cancellation)
+        switch finished.wait() {
+        case .success(let outcome): return outcome
+        case .failure(let error):
+            engage.dropPending(state: begun.state)
+            throw error
+        }
     }
 
     /// Signs in with a provider SDK's own token: /signin/oauth_token gives the Engage token (2.6).
@@ -174,5 +192,23 @@ struct SocialOptions: Sendable {
         } else {
             purpose = .signIn(mergeToken: mergeToken)
         }
+    }
+}
+
+/// The result of the loopback sign-in's background half, handed to the thread that runs open_url.
+private final class LoopbackOutcome: Sendable {
+    private let result = Mutex<Result<SocialOutcome, JumpError>?>(nil)
+    private let done = DispatchSemaphore(value: 0)
+
+    func set(_ value: Result<SocialOutcome, JumpError>) {
+        result.withLock { $0 = value }
+        done.signal()
+    }
+
+    /// Blocks until set; once set, returns the same result every time.
+    func wait() -> Result<SocialOutcome, JumpError> {
+        done.wait()
+        done.signal()
+        return result.withLock { $0 } ?? .failure(JumpError(.internal, "the loopback sign-in ended without an outcome"))
     }
 }

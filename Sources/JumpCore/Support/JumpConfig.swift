@@ -17,7 +17,8 @@ public struct JumpConfig: Sendable, Equatable {
     /// Sets `key` to `value`; `.null` restores the default.
     public mutating func set(_ name: String, _ value: JSON) throws(JumpError) {
         guard let key = ConfigKey(rawValue: name) else {
-            throw .invalidArgument("unknown configuration key '\(name)'", argument: name)
+            let suggestion = ConfigKey.nearest(to: name).map { ": did you mean '\($0.rawValue)'?" } ?? ""
+            throw .invalidArgument("unknown configuration key '\(name)'\(suggestion)", argument: name)
         }
         if value == .null {
             values[key] = nil
@@ -85,5 +86,34 @@ extension ConfigKey.Kind: CustomStringConvertible {
         case .int: return "an integer"
         case .object: return "a JSON object"
         }
+    }
+}
+
+extension ConfigKey {
+    /// The known key a mistyped one most likely meant: the fewest single-character edits (case ignored), at
+    /// most a third of the name's length, so unrelated names get no suggestion.
+    static func nearest(to name: String) -> ConfigKey? {
+        let typed = Array(name.lowercased().utf8.prefix(64))
+        var best: (key: ConfigKey, distance: Int)?
+        for key in allCases {
+            let distance = editDistance(typed, Array(key.rawValue.lowercased().utf8))
+            if distance < (best?.distance ?? Int.max) { best = (key, distance) }
+        }
+        guard let best, best.distance <= max(1, typed.count / 3) else { return nil }
+        return best.key
+    }
+
+    /// Levenshtein distance, two rows (the names are short and bounded above).
+    private static func editDistance(_ a: [UInt8], _ b: [UInt8]) -> Int {
+        var previous = Array(0...b.count)
+        var current = [Int](repeating: 0, count: b.count + 1)
+        for (i, x) in a.enumerated() {
+            current[0] = i + 1
+            for (j, y) in b.enumerated() {
+                current[j + 1] = Swift.min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1))
+            }
+            swap(&previous, &current)
+        }
+        return previous[b.count]
     }
 }

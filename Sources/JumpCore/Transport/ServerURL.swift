@@ -6,7 +6,18 @@ public struct ServerURL: Sendable, Equatable {
     public init(_ text: String, key: String) throws(JumpError) {
         var value = text.trimmingSpaces()
         guard !value.isEmpty else { throw .invalidArgument("configuration key '\(key)' is empty", argument: key) }
-        if !value.contains("://") { value = "https://" + value }
+        if !value.contains("://") {
+            // A bare domain is https, as the reference SDKs read captureDomain. A bare host:port or loopback host
+            // is almost always a local server spoken to over http: guessing https would fail later, obscurely.
+            let authority = value.prefix { $0 != "/" }
+            let host = ServerURL.host(ofAuthority: String(authority))
+            let hasPort = authority.hasPrefix("[") ? authority.contains("]:") : authority.contains(":")
+            if hasPort || ServerURL.isLoopback(host) {
+                let fix = ServerURL.isLoopback(host) ? "'http://\(value)'" : "'https://\(value)' (or http:// for a loopback host)"
+                throw .invalidArgument("configuration key '\(key)' ('\(text)') has no scheme: write \(fix)", argument: key)
+            }
+            value = "https://" + value
+        }
         while value.hasSuffix("/") && !value.hasSuffix("://") { value.removeLast() }
         let schemeEnd = value.firstRange(of: "://")
         guard let schemeEnd else { throw .invalidArgument("configuration key '\(key)' is not a URL", argument: key) }

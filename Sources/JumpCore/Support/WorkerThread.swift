@@ -1,10 +1,11 @@
 import Glibc
 
-/// Runs an _async call's work on a thread libjump owns, named "jump-work". Not a libdispatch worker: the
-/// work calls host code (storage callbacks, open_url, authenticate), and a host runtime may end a foreign
-/// thread that calls into it while it shuts down (CPython does), which libdispatch takes as fatal.
-enum WorkerThread {
-    static func start(_ job: @escaping @Sendable () -> Void) {
+/// Runs work on a thread libjump owns, named "jump-work" (an _async call's work; the loopback sign-in's
+/// wait for the browser). Not a libdispatch worker: the work calls host code (storage callbacks, open_url,
+/// authenticate), and a host runtime may end a foreign thread that calls into it while it shuts down
+/// (CPython does), which libdispatch takes as fatal.
+public enum WorkerThread {
+    public static func start(_ job: @escaping @Sendable () -> Void) {
         let box = Unmanaged.passRetained(JobBox(job)).toOpaque()
         var attributes = pthread_attr_t()
         pthread_attr_init(&attributes)
@@ -28,7 +29,7 @@ enum WorkerThread {
 
     /// Names the calling thread (what debuggers, `top -H` and host code see). Through procfs, because
     /// pthread_setname_np needs _GNU_SOURCE, which Swift's Glibc module does not define.
-    static func nameThisThread(_ name: String) {
+    public static func nameThisThread(_ name: String) {
         let fd = open("/proc/thread-self/comm", O_WRONLY | O_CLOEXEC)
         guard fd >= 0 else { return }
         _ = name.withCString { write(fd, $0, strlen($0)) }
