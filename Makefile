@@ -9,13 +9,15 @@ CFLAGS    ?= -std=c99 -Wall -Wextra -Werror -O1 -g
 EXAMPLE_C := $(BUILD)/bin/quickstart
 
 .PHONY: all deps lib emulator examples demo test test-swift test-c test-python test-abi test-install bench torture \
-        install uninstall clean
+        install uninstall dist clean
 
 # Installation layout (GNU conventions); DESTDIR stages a package root.
 PREFIX     ?= /usr/local
 LIBDIR     ?= $(PREFIX)/lib
 INCLUDEDIR ?= $(PREFIX)/include
 PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+BINDIR     ?= $(PREFIX)/bin
+MANDIR     ?= $(PREFIX)/share/man
 # The version has one source: include/jump.h.
 VERSION    := $(shell sed -n 's/^\#define JUMP_VERSION "\(.*\)"/\1/p' include/jump.h)
 SONAME_MAJOR := $(shell sed -n 's/^\#define JUMP_ABI_VERSION \([0-9]*\)/\1/p' include/jump.h)
@@ -32,10 +34,13 @@ lib: deps
 	cp .build/release/libjump.so $(LIB).tmp && mv -f $(LIB).tmp $(LIB)  # a new inode: running processes keep the old file
 	ln -sf libjump.so $(BUILD)/lib/libjump.so.1
 
+# Standalone: release, with the Swift runtime linked in, so it runs where no Swift toolchain is (ldd names no
+# Swift library). EMULATOR_BUILD=debug gives a quicker build while working on the emulator itself.
+EMULATOR_BUILD ?= release
 emulator: deps
-	$(SWIFT) build --product jump-emulator
+	$(SWIFT) build -c $(EMULATOR_BUILD) --product jump-emulator --static-swift-stdlib
 	@mkdir -p $(BUILD)/bin
-	cp .build/debug/jump-emulator $(EMULATOR).tmp && mv -f $(EMULATOR).tmp $(EMULATOR)
+	cp .build/$(EMULATOR_BUILD)/jump-emulator $(EMULATOR).tmp && mv -f $(EMULATOR).tmp $(EMULATOR)
 
 $(EXAMPLE_C): examples/c/quickstart.c include/jump.h
 	@mkdir -p $(BUILD)/bin
@@ -61,13 +66,19 @@ test-python: lib emulator
 test-abi: lib
 	@bash scripts/run-tests.sh abi
 
-test-install: lib
+test-install: lib emulator
 	@bash scripts/run-tests.sh install
 
+$(BUILD)/man/jump.3: include/jump.h scripts/make-man.py
+	@mkdir -p $(BUILD)/man
+	$(PYTHON) scripts/make-man.py include/jump.h $@
+
 # libjump.so.$(VERSION) (stripped; its debug info apart, found through .gnu_debuglink) <- libjump.so.1
-# (the soname) <- libjump.so (for -ljump), jump.h and jump.pc.
-install: lib
-	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(PKGCONFIGDIR)
+# (the soname) <- libjump.so (for -ljump), jump.h, jump.pc, the jump(3) man page (made from jump.h) and
+# the standalone emulator (stripped).
+install: lib emulator $(BUILD)/man/jump.3
+	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(PKGCONFIGDIR) $(DESTDIR)$(BINDIR) \
+	    $(DESTDIR)$(MANDIR)/man3
 	objcopy --only-keep-debug $(LIB) $(BUILD)/libjump.so.$(VERSION).debug
 	strip --strip-unneeded -o $(BUILD)/libjump.so.$(VERSION) $(LIB)
 	cd $(BUILD) && objcopy --add-gnu-debuglink=libjump.so.$(VERSION).debug libjump.so.$(VERSION)
@@ -78,11 +89,26 @@ install: lib
 	install -m 0644 include/jump.h $(DESTDIR)$(INCLUDEDIR)/jump.h
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' \
 	    -e 's|@VERSION@|$(VERSION)|' scripts/jump.pc.in > $(DESTDIR)$(PKGCONFIGDIR)/jump.pc
+	install -m 0644 $(BUILD)/man/jump.3 $(DESTDIR)$(MANDIR)/man3/jump.3
+	strip --strip-unneeded -o $(BUILD)/jump-emulator.stripped $(EMULATOR)
+	install -m 0755 $(BUILD)/jump-emulator.stripped $(DESTDIR)$(BINDIR)/jump-emulator
 
 uninstall:
 	rm -f $(DESTDIR)$(LIBDIR)/libjump.so $(DESTDIR)$(LIBDIR)/libjump.so.$(SONAME_MAJOR) \
 	      $(DESTDIR)$(LIBDIR)/libjump.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libjump.so.$(VERSION).debug \
-	      $(DESTDIR)$(INCLUDEDIR)/jump.h $(DESTDIR)$(PKGCONFIGDIR)/jump.pc
+	      $(DESTDIR)$(INCLUDEDIR)/jump.h $(DESTDIR)$(PKGCONFIGDIR)/jump.pc $(DESTDIR)$(MANDIR)/man3/jump.3 \
+	      $(DESTDIR)$(BINDIR)/jump-emulator
+
+# A release tarball of what install installs, laid out under /usr/local (untar it at /):
+# build/dist/libjump-$(VERSION)-linux-$(ARCH).tar.gz.
+ARCH := $(shell uname -m)
+DIST := $(BUILD)/dist/libjump-$(VERSION)-linux-$(ARCH).tar.gz
+dist: lib emulator $(BUILD)/man/jump.3
+	rm -rf $(BUILD)/dist/stage && mkdir -p $(BUILD)/dist/stage
+	$(MAKE) --no-print-directory install DESTDIR=$(CURDIR)/$(BUILD)/dist/stage PREFIX=/usr/local
+	tar -C $(BUILD)/dist/stage --owner=0 --group=0 --sort=name -czf $(DIST) usr
+	rm -rf $(BUILD)/dist/stage
+	@echo "$(DIST)"
 
 bench: lib emulator
 	@bash benchmarks/run.sh

@@ -8,7 +8,8 @@ set -euo pipefail
 packages=(libjansson-dev libcurl4-openssl-dev libsqlite3-dev pkg-config binutils)
 python_packages=()
 if [ "${1:-}" = "--test" ]; then
-    packages+=(chromium chromium-driver)
+    # gdb and groff-base: the install suite checks the debug link and renders jump(3).
+    packages+=(chromium chromium-driver gdb groff-base)
     python3 -c "import pytest" 2>/dev/null || python_packages+=(pytest)
     python3 -c "import selenium" 2>/dev/null || python_packages+=(selenium)
     python3 -c "import mypy" 2>/dev/null || python_packages+=(mypy)

@@ -62,6 +62,41 @@ check "a program builds with pkg-config --cflags --libs jump" \
 check "it needs libjump.so.$abi and runs against the installed library" sh -c \
     "readelf -d '$stage/hello' | grep -q 'NEEDED.*\[libjump.so.$abi\]' && LD_LIBRARY_PATH='$lib' '$stage/hello' | grep -q '^$version '"
 
+# gdb finds the debug info through .gnu_debuglink and resolves a symbol of the stripped library to its source.
+# (An internal function: only the debug file knows it, and where in the sources it is.)
+check "gdb resolves a symbol of the stripped library through its debug file" sh -c \
+    "gdb -nx -batch -ex 'info functions socialSignInLoopback' '$lib/libjump.so.$version' 2>/dev/null \
+       | grep -q '^File .*JumpClient+SocialSignIn\.swift:'"
+
+# The emulator: standalone (no Swift library, runs with no toolchain on PATH or LD_LIBRARY_PATH), stripped.
+emu=$stage/usr/bin/jump-emulator
+check "jump-emulator is installed, stripped" sh -c "test -x '$emu' && ! readelf -S '$emu' | grep -q '\.debug_info'"
+check "ldd of jump-emulator and libjump names no Swift library" sh -c \
+    "! ldd '$emu' '$lib/libjump.so.$version' | grep -qi 'swift\|libFoundation\|libdispatch\|not found'"
+check "the installed emulator starts with no Swift toolchain around" sh -c \
+    "env -i PATH=/usr/bin:/bin '$emu' --port 0 --db :memory: > '$stage/emu.out' 2>&1 & pid=\$!; \
+     for i in \$(seq 50); do grep -q '^http://127.0.0.1:' '$stage/emu.out' && break; sleep 0.1; done; \
+     url=\$(grep -m1 '^http://' '$stage/emu.out'); kill \$pid; test -n \"\$url\""
+
+# jump(3): made from jump.h, renders without warnings, lists every function of the header.
+man3=$stage/usr/share/man/man3/jump.3
+check "jump(3) is installed and renders without warnings" sh -c \
+    "test -f '$man3' && test -z \"\$(groff -man -Tutf8 -ww -z '$man3' 2>&1)\""
+check "jump(3) lists every function of jump.h" sh -c \
+    "for f in \$(grep -oE '^[a-z_ ]*[ *]jump_[a-z0-9_]+\(' include/jump.h | grep -oE 'jump_[a-z0-9_]+\(' | tr -d '('); do \
+       grep -q \"^\.B \$f\$\" '$man3' || exit 1; done"
+
+# make dist: a tarball of exactly what install installs.
+if make --no-print-directory dist >"$stage/dist.log" 2>&1; then
+    tarball=$(tail -1 "$stage/dist.log")
+    check "make dist holds exactly what make install installs" bash -c \
+        "diff <(tar -tzf '$tarball' | grep -v '/\$' | sed 's|^usr/local/||' | sort) \
+              <(cd '$stage/usr' && find . -type f -o -type l | sed 's|^\./||' | sort)"
+else
+    cat "$stage/dist.log"
+    check "make dist" false
+fi
+
 make --no-print-directory uninstall DESTDIR="$stage" PREFIX=/usr >/dev/null 2>&1
 check "make uninstall removes every installed file" sh -c "test -z \"\$(find '$stage/usr' -type f -o -type l)\""
 

@@ -1,0 +1,130 @@
+#!/usr/bin/env python3
+"""Writes the jump(3) man page from include/jump.h, the one source of the conventions, the status codes and
+the function list: the page is an overview (what the library is, how to build against it, its conventions,
+its statuses, its functions by handle) that points to the header for each function's contract.
+
+Usage: make-man.py include/jump.h OUT    (standard library only)
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from typing import List, Tuple
+
+
+def roff(text: str) -> str:
+    """Plain text as roff: backslashes doubled, a leading dot or quote kept literal, dashes as hyphens."""
+    text = text.replace("\\", "\\e").replace("-", "\\-")
+    return "\\&" + text if text.startswith((".", "'")) else text
+
+
+def conventions(header: str) -> List[str]:
+    """The bullets of the header's "Conventions" comment, one string each."""
+    block = re.search(r"Conventions \(.*?\):\n(.*?)\n \*/", header, re.S)
+    if block is None:
+        raise SystemExit("include/jump.h: no Conventions block")
+    bullets: List[str] = []
+    for line in block.group(1).splitlines():
+        text = line.lstrip(" *").rstrip()
+        if line.lstrip().startswith("*  - "):
+            bullets.append(text[2:] if text.startswith("- ") else text)
+        elif bullets and text:
+            bullets[-1] += " " + text
+    return bullets
+
+
+def statuses(header: str) -> List[Tuple[str, str, str]]:
+    enum = re.search(r"typedef enum jump_status \{(.*?)\} jump_status;", header, re.S)
+    if enum is None:
+        raise SystemExit("include/jump.h: no jump_status enum")
+    found = []
+    for line in enum.group(1).splitlines():
+        match = re.match(r"\s*(JUMP_\w+)\s*=\s*(-?\d+),?\s*(?:/\*\s*(.*?)\s*\*/)?", line)
+        if match:
+            found.append((match.group(1), match.group(2), match.group(3) or "success"))
+    return found
+
+
+def sections(header: str) -> List[Tuple[str, List[str]]]:
+    """(section title, function names) in header order; a title is the first line of a banner comment."""
+    result: List[Tuple[str, List[str]]] = []
+    lines = header.splitlines()
+    for i, line in enumerate(lines):
+        below = lines[i + 1] if i + 1 < len(lines) else ""
+        if re.match(r"/\* -{20,}", line) and below.startswith("/* ") and not re.match(r"/\* -{20,}", below):
+            title = lines[i + 1].strip("/* ").rstrip()
+            title = title.split(". ")[0].split(" Keys (")[0].rstrip(":.")
+            result.append((title, []))
+        function = re.match(r"^(?:[A-Za-z_][\w ]*?[\s*]+)(jump_\w+)\(", line)
+        if function and result and not line.startswith(("#", " ", "typedef")):
+            result[-1][1].append(function.group(1))
+    return [(title, names) for title, names in result if names]
+
+
+def page(header: str) -> str:
+    version = re.search(r'#define JUMP_VERSION "([^"]+)"', header)
+    if version is None:
+        raise SystemExit("include/jump.h: no JUMP_VERSION")
+    out = [
+        '.TH JUMP 3 "" "libjump %s" "libjump manual"' % version.group(1),
+        ".SH NAME",
+        "jump \\- the JUMP sign\\-in and user\\-record SDK core (C API)",
+        ".SH SYNOPSIS",
+        ".nf",
+        ".B #include <jump.h>",
+        ".PP",
+        "cc app.c $(pkg\\-config \\-\\-cflags \\-\\-libs jump)",
+        ".fi",
+        ".SH DESCRIPTION",
+        "libjump signs users in (Janrain Capture traditional and social sign\\-in, Engage browser sign\\-in, "
+        "backend\\-issued sign\\-in tokens) and keeps their profile record, synced minimally and persisted "
+        "securely. It is a C ABI over a Swift core; the shared library carries its own runtime.",
+        ".PP",
+        "This page is an overview. The contract of each function (arguments, ownership, statuses, the JSON "
+        "it takes and gives) is written next to its declaration in",
+        ".IR jump.h ,",
+        "installed with the library.",
+        ".SH CONVENTIONS",
+    ]
+    for bullet in conventions(header):
+        out += [".IP \\(bu 2", roff(bullet)]
+    out += [".SH STATUS CODES", "Every fallible function returns one of these; they are never renumbered."]
+    for name, value, meaning in statuses(header):
+        out += [".TP", ".BR %s \" (%s)\"" % (name, value.replace("-", "\\-")), roff(meaning)]
+    out += [".SH FUNCTIONS"]
+    for title, names in sections(header):
+        out += [".SS " + roff(title), ".nf"] + [".B " + name for name in names] + [".fi"]
+    out += [
+        ".SH FILES",
+        ".TP",
+        ".I jump.h",
+        "the header, with the reference for every function",
+        ".TP",
+        ".I libjump.so.1",
+        "the library (soname); its debug information is in a separate file found through .gnu_debuglink",
+        ".TP",
+        ".I jump.pc",
+        "pkg\\-config metadata",
+        ".TP",
+        ".B jump\\-emulator",
+        "a local server speaking the same protocol, with an admin API and a dashboard at /emulator",
+        ".SH SEE ALSO",
+        ".BR pkg\\-config (1),",
+        ".BR jansson (3)",
+        "",
+    ]
+    return "\n".join(out)
+
+
+def main() -> None:
+    if len(sys.argv) != 3:
+        raise SystemExit(__doc__)
+    with open(sys.argv[1], encoding="utf-8") as source:
+        text = page(source.read())
+    with open(sys.argv[2], "w", encoding="utf-8") as target:
+        target.write(text)
+
+
+if __name__ == "__main__":
+    main()
