@@ -24,7 +24,8 @@ run_suite() {
     case "$1" in
         swift) swift test 2>&1 ;;
         c) bash Tests/c/run.sh ;;
-        python) ensure_pytest && python3 -m pytest -q -p no:cacheprovider bindings/python/tests ;;
+        # Tests/serverapi: the owner API driven by janrain-python-api (fetched by ensure-deps.sh --test).
+        python) ensure_pytest && python3 -m pytest -q -p no:cacheprovider bindings/python/tests Tests/serverapi ;;
         abi) python3 Tests/abi/check_abi.py ;;
         install) bash Tests/install/run.sh ;;
         *) echo "unknown suite '$1'"; return 2 ;;

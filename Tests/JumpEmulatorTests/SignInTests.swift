@@ -107,20 +107,33 @@ struct SignInTests {
         }
     }
 
-    @Test func acceptsParametersInTheQueryStringAndALeadingAmpersand() async throws {
+    @Test func readsTheBodyOnlyButAcceptsALeadingAmpersand() async throws {
         try await Harness.run { h in
             _ = try await h.registeredToken(email: "ada@example.com")
-            // iOS's token-URL style: everything in the query string of a POST with an empty body.
+            // Real Capture reads sign-in parameters from the POST body only: a query string is not
+            // enough (only auth_native keeps iOS's token-URL style), and the error says why.
             let query = "client_id=\(Harness.clientId)&form=signInForm&signInEmailAddress=ada%40example.com&currentPassword=correct+horse"
             let fromQuery = try await h.request(.post, "/oauth/auth_native_traditional?\(query)", body: "")
-            #expect(JSONValue.parse(String(buffer: fromQuery.body))?["stat"] == "ok")
+            let refused = try #require(JSONValue.parse(String(buffer: fromQuery.body)))
+            #expect(refused["code"] == 100)
+            #expect(refused["argument_name"] == "client_id")
+            #expect(refused["error_description"]?.stringValue?.contains("query string") == true)
 
-            // A body starting with '&', and the body overriding the query.
+            // A body starting with '&' is fine, and the query is ignored (its wrong password too).
             let body = "&client_id=\(Harness.clientId)&form=signInForm&signInEmailAddress=ada@example.com&currentPassword=correct+horse"
             let response = try await h.request(
                 .post, "/oauth/auth_native_traditional?currentPassword=wrong", body: body,
                 contentType: "application/x-www-form-urlencoded")
             #expect(JSONValue.parse(String(buffer: response.body))?["stat"] == "ok")
+
+            // A form field only in the query: the 390 names it as sent in the query string.
+            let partial = "client_id=\(Harness.clientId)&form=signInForm&signInEmailAddress=ada@example.com"
+            let split = try await h.request(
+                .post, "/oauth/auth_native_traditional?currentPassword=correct+horse", body: partial,
+                contentType: "application/x-www-form-urlencoded")
+            let splitAnswer = try #require(JSONValue.parse(String(buffer: split.body)))
+            #expect(splitAnswer["code"] == 390)
+            #expect(splitAnswer["error_description"]?.stringValue?.contains("currentPassword was sent in the query string") == true)
         }
     }
 }

@@ -24,37 +24,16 @@ struct AdminUsers: Sendable {
 
         let schema = app.schema
         let clientId = app.clientId
-        let now = emulator.clock.now().timeIntervalSince1970
-        let value = JSONValue.object(attributes)
         let user: UserRow
         let stored: [String: JSONValue]
         do {
-            (user, stored) = try await emulator.store.write { db -> (UserRow, [String: JSONValue]) in
-                var updater = RecordUpdater(schema: schema, nextElementId: 1)
-                let stored = try updater.update([:], at: .root, with: value)
-                try RecordConstraints.checkRequired(stored, schema: schema)
-                let unique = RecordConstraints.uniqueValues(stored, schema: schema)
-                try RecordConstraints.checkNoDuplicates(unique)
-                let conflicts = try UniquenessCheck.conflicts(
-                    unique, clientId: clientId, excludingUserId: nil, schema: schema, in: db)
-                if let first = conflicts.first { throw CaptureError.uniqueViolation(first) }
-                var user = UserRow(
-                    id: nil, uuid: UUID().uuidString.lowercased(), clientId: clientId, emailLower: nil,
-                    usernameLower: nil, passwordHash: passwordHash, record: "{}", created: now, lastUpdated: now,
-                    nextElementId: updater.nextElementId)
-                user.setAttributes(stored)
-                try user.insert(db)
-                // A fixture's profiles are identities auth_native finds, as if they had been linked.
-                try UserIdentityRow.sync(userId: user.id ?? 0, clientId: clientId, before: [:], after: stored, in: db)
-                return (user, stored)
-            }
+            (user, stored) = try await emulator.createRecord(.object(attributes), app: app, passwordHash: passwordHash)
         } catch let error as CaptureError {
             if error.code == 361, error.extras["attribute_name"] == "/email" {
                 throw AdminError.conflict("email_taken", "a user of \(clientId) already has the email \(email)")
             }
             throw AdminError.invalidRecord(error)
         }
-        emulator.records.remember(user, attributes: stored)
         return ["user": RecordShaper(schema: schema).shape(stored, reserved: user.reserved)]
     }
 

@@ -2,7 +2,7 @@ import GRDB
 
 /// `POST /entityType.setAccessSchema` and `POST /entityType.getAccessSchema`: which attributes an
 /// API client may read or write. Both authenticate the calling client (`client_id` +
-/// `client_secret`, or Basic); `for_client_id` names the client whose schema it is (default: the
+/// `client_secret`, Basic, or a janrain signature; parameters from the POST body only); `for_client_id` names the client whose schema it is (default: the
 /// caller). Only `write_with_token` is enforced by the emulator: it limits what the access tokens
 /// issued to that client may write with `entity.update`, `entity.replace` and `entity.delete`.
 struct AccessSchemaEndpoints: Sendable {

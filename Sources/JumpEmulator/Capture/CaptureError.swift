@@ -40,6 +40,20 @@ extension CaptureError {
                      description: "the client_id and client_secret do not match a known API client")
     }
 
+    /// An owner call's `uuid` or `id` names no record of the app (protocol.md §4.2 310; the 310 of
+    /// social sign-in adds `prereg_fields`, see SocialErrors).
+    static func recordNotFound(_ what: String) -> CaptureError {
+        CaptureError(code: 310, error: "record_not_found", description: "no record with \(what)")
+    }
+
+    /// A server-side call made with a user's access token: only the API client's own credentials
+    /// (secret, Basic or signature) may search, count or create records.
+    static func ownerCredentialsRequired(_ path: String) -> CaptureError {
+        CaptureError(code: 403, error: "client_permission_error",
+                     description: "\(path) needs the API client's credentials (client_id and client_secret, "
+                         + "HTTP Basic or a signature), not an access token")
+    }
+
     static func unknownEntityType(_ name: String) -> CaptureError {
         CaptureError(code: 222, error: "unknown_entity_type", description: "unknown entity type \(name)",
                      extras: ["type_name": .string(name)])

@@ -1,11 +1,25 @@
 import Foundation
 
-/// API-client authentication for server-style calls (`/oauth/token`, `entityType.*AccessSchema`):
-/// `client_id` with `client_secret` as parameters, or HTTP Basic (`Authorization: Basic
-/// base64(client_id:client_secret)`), as Capture accepts (protocol.md §3.3.12).
+/// API-client (owner) authentication for server-side calls (`/oauth/token`, `entity.find`,
+/// `entityType.*`, `/entity*` by uuid or id), the three ways Capture accepts it (protocol.md §3.0,
+/// §3.3.12):
+///
+/// - `client_id` with `client_secret` as parameters;
+/// - HTTP Basic, `Authorization: Basic base64(client_id:client_secret)`;
+/// - a janrain signature, `Authorization: Signature <client_id>:<b64>` plus `Date` (`RequestSignature`).
+///
+/// Callers pass a body-only call (`ParameterLocation.body`): a secret is never read from a URL.
 extension Emulator {
-    /// 100 when no client id or secret is given; 402 for an unknown client or a wrong secret.
+    /// 100 when no client id or secret is given; 402 for an unknown client, a wrong secret or a
+    /// signature that does not match; a signed call's `Date` errors as `RequestSignature.verify` says.
     func requireClientCredentials(_ call: CaptureCall) async throws -> AppConfig {
+        if let signed = try RequestSignature.parse(call) {
+            guard let app = try await apps.app(clientId: signed.clientId), let secret = app.row.clientSecret else {
+                throw CaptureError.invalidClient()
+            }
+            try signed.verify(call, secret: secret, now: Date())
+            return app
+        }
         let (clientId, secret) = try Self.clientCredentials(call)
         guard let app = try await apps.app(clientId: clientId), let expected = app.row.clientSecret,
             Tokens.constantTimeEquals(expected, secret)

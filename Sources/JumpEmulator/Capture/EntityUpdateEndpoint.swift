@@ -1,16 +1,18 @@
 /// `POST /entity.update` (protocol.md §3.3.10): merges `attributes` (or the older name `value`)
 /// into the record at `attribute_name`, enforcing the schema and the client's `write_with_token`
 /// access schema. All or nothing: the record is only stored when every check passed, in one
-/// transaction with the uniqueness check.
+/// transaction with the uniqueness check. With the API client's credentials, on the record named by
+/// `uuid` or `id`, and not limited by `write_with_token` (`EntityCaller`).
 struct EntityUpdateEndpoint: Sendable {
     let emulator: Emulator
 
     func handle(_ call: CaptureCall) async throws -> JSONValue {
-        let signedIn = try await emulator.authenticate(call)
+        let caller = try await emulator.entityCaller(call)
+        let call = caller.call
         let path = try AttributePath.parse(call.params["attribute_name"])
         let value = try Self.readValue(call.params)
-        let schema = signedIn.app.schema
-        try await emulator.checkWriteAccess(signedIn) { WrittenPaths.update(value, at: path, schema: schema) }
+        let schema = caller.app.schema
+        try await emulator.checkWriteAccess(caller) { WrittenPaths.update(value, at: path, schema: schema) }
 
         // Hash a new password before the transaction: bcrypt is slow on purpose.
         var passwordHash: String?
@@ -18,7 +20,7 @@ struct EntityUpdateEndpoint: Sendable {
             passwordHash = await emulator.passwords.hash(password)
         }
         let written = try await emulator.writeRecord(
-            userId: signedIn.user.id ?? 0, schema: schema, preparedPasswordHash: passwordHash
+            userId: caller.userId, schema: schema, preparedPasswordHash: passwordHash
         ) { updater, record in
             try updater.update(record, at: path, with: value)
         }

@@ -81,6 +81,13 @@ extension Emulator {
         }
     }
 
+    /// The same check for an entity call: only an access token is limited by `write_with_token`;
+    /// the API client's own credentials may write any attribute, as Capture's owner clients can.
+    func checkWriteAccess(_ caller: EntityCaller, written: () -> Set<String>) async throws {
+        guard case .accessToken(let signedIn) = caller.credential else { return }
+        try await checkWriteAccess(signedIn, written: written)
+    }
+
     /// The record a write answers with `include_record=true`: the value at `attribute_name`.
     static func includedRecord(
         _ written: (user: UserRow, attributes: [String: JSONValue]), at path: AttributePath, schema: Schema

@@ -9,8 +9,8 @@ import GRDB
 /// - `grant_type=refresh_token`, `refresh_token`: a new access token and refresh token (refresh
 ///   tokens are single use).
 ///
-/// The client authenticates with `client_id` + `client_secret` or HTTP Basic, and must be the one
-/// the code was issued to. Answer: `{"stat":"ok","access_token","expires_in","refresh_token"}`.
+/// The client authenticates with `client_id` + `client_secret`, HTTP Basic or a janrain signature
+/// (parameters from the POST body only), and must be the one the code was issued to. Answer: `{"stat":"ok","access_token","expires_in","refresh_token"}`.
 /// Every error is HTTP 400 in Capture's shape; argument errors also carry
 /// `"error":"invalid_request"` and a `sub_error`.
 struct TokenEndpoint: Sendable {

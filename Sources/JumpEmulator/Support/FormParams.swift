@@ -14,6 +14,8 @@ struct FormParams: Sendable, Equatable {
         self.values = merged
     }
 
+    static let empty = FormParams(query: nil, body: nil)
+
     /// The raw value, possibly empty.
     subscript(name: String) -> String? {
         values[name]
