@@ -4,8 +4,8 @@ import NIOCore
 
 /// Wires an `Emulator` into a Hummingbird router and application.
 extension Emulator {
-    /// The full router: Capture and Engage endpoints, flows, the sign-in-token API, web login and the admin API,
-    /// behind the request log, the JSON error bodies and the fault/counter layer (outermost first).
+    /// The full router: Capture and Engage endpoints, flows, the sign-in-token API, web login, the admin API and
+    /// its dashboard, behind the request log, the JSON error bodies and the fault/counter layer (outermost first).
     public func makeRouter(logger: Logger? = nil) -> Router<EmulatorRequestContext> {
         let logger = logger ?? Self.makeLogger()
         let router = Router(context: EmulatorRequestContext.self)
@@ -21,6 +21,7 @@ extension Emulator {
         SignInTokenRoutes(emulator: self, logger: logger).register(on: router)
         WebLoginRoutes(emulator: self).register(on: router)
         AdminRoutes(emulator: self, logger: logger).register(on: router)
+        DashboardRoutes(emulator: self, logger: logger).register(on: router)
         return router
     }
 

@@ -1,7 +1,7 @@
 import Hummingbird
 
 /// HTML of the fake identity provider. Every piece of text that came from a request or a test fixture goes
-/// through `escape`.
+/// through `escape` (or mustache's `{{ }}`, which escapes the same way).
 enum EngageHTML {
     static func escape(_ text: String) -> String {
         var escaped = ""
@@ -26,9 +26,19 @@ enum EngageHTML {
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: html)))
     }
 
-    /// A page with a title and one message (errors the flow cannot send back to the app).
+    /// What `IdentityProviderMessageTemplate` renders.
+    struct Message: Sendable {
+        let title: String
+        let text: String
+    }
+
+    /// A page with a title and one message (errors the flow cannot send back to the app). The plain page is
+    /// for when the compiled-in templates failed to load (the tests load them).
     static func message(_ title: String, _ text: String, status: HTTPResponse.Status) -> Response {
-        response("""
+        if let html = DashboardTemplates.render(.identityProviderMessage, Message(title: title, text: text)) {
+            return response(html, status: status)
+        }
+        return response("""
             <!DOCTYPE html>
             <html><head><meta charset="utf-8"><title>\(escape(title)) (jump-emulator)</title></head>
             <body><h1>\(escape(title))</h1><p class="error" role="alert">\(escape(text))</p></body></html>

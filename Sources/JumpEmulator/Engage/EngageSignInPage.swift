@@ -1,6 +1,8 @@
 /// The fake identity provider's sign-in page: one form per test identity ("Continue as ..."), a form that
 /// makes a new identity, and a cancel form. Each form posts to the provider's callback with the start
-/// parameters as hidden inputs.
+/// parameters as hidden inputs. A banner says it is the emulator, and each identity shows its number,
+/// identifier and creation time, so two identities with the same name and email can be told apart. The
+/// markup is `IdentityProviderTemplate`'s.
 struct EngageSignInPage: Sendable {
     var friendlyName: String
     var callbackPath: String
@@ -9,45 +11,51 @@ struct EngageSignInPage: Sendable {
     var forceReauth: Bool
     var error: String?
 
-    var html: String {
-        let e = EngageHTML.escape
-        let title = "Sign in with \(friendlyName) (jump-emulator)"
-        let hiddenInputs = hidden.map { "<input type=\"hidden\" name=\"\(e($0.0))\" value=\"\(e($0.1))\">" }.joined()
-        let open = "<form method=\"post\" action=\"\(e(callbackPath))\">\(hiddenInputs)"
-        var body = "<h1>Sign in with \(e(friendlyName))</h1>\n"
-        if forceReauth {
-            body += "<p class=\"note\" id=\"reauth\">Re-authentication requested</p>\n"
-        }
-        if let error {
-            body += "<p class=\"error\" role=\"alert\">\(e(error))</p>\n"
-        }
-        body += "<h2>Test identities</h2>\n"
-        if identities.isEmpty {
-            body += "<p>No test identities yet.</p>\n"
-        } else {
-            body += "<ul>\n"
-            for (index, identity) in identities.enumerated() {
-                let profile = identity.profile
-                let name = profile["displayName"]?.stringValue ?? identity.identifier
-                let email = profile["email"]?.stringValue ?? "no email"
-                body += "<li>\(open)<button type=\"submit\" id=\"identity-\(index + 1)\" name=\"identity_id\" "
-                    + "value=\"\(identity.id ?? 0)\">Continue as \(e(name)) (\(e(email)))</button></form></li>\n"
-            }
-            body += "</ul>\n"
-        }
-        body += """
-            <h2>New identity</h2>
-            \(open)<label>Name <input type="text" id="new-name" name="display_name"></label>
-            <label>Email <input type="email" id="new-email" name="email"></label>
-            <button type="submit" id="create-identity">Create and continue</button></form>
-            \(open)<button type="submit" id="cancel" name="cancel" value="1">Cancel</button></form>
+    /// What the template renders (plain stored values: the renderer reads them by reflection).
+    struct Model: Sendable {
+        let provider: String
+        let callbackPath: String
+        let hidden: [Hidden]
+        let forceReauth: Bool
+        let hasError: Bool
+        let error: String
+        let hasIdentities: Bool
+        let identities: [Identity]
+    }
 
-            """
-        return """
-            <!DOCTYPE html>
-            <html><head><meta charset="utf-8"><title>\(e(title))</title></head>
-            <body>
-            \(body)</body></html>
-            """
+    struct Hidden: Sendable {
+        let name: String
+        let value: String
+    }
+
+    struct Identity: Sendable {
+        /// 1-based position on the page: the button is `identity-<number>`.
+        let number: Int
+        let id: Int64
+        let name: String
+        let email: String
+        let identifier: String
+        let created: String
+        let appOnly: Bool
+    }
+
+    var model: Model {
+        let shown = identities.enumerated().map { index, identity in
+            let profile = identity.profile
+            return Identity(
+                number: index + 1, id: identity.id ?? 0,
+                name: profile["displayName"]?.stringValue ?? identity.identifier,
+                email: profile["email"]?.stringValue ?? "no email", identifier: identity.identifier,
+                created: DashboardText.time(identity.created), appOnly: identity.engageAppId != nil)
+        }
+        return Model(
+            provider: friendlyName, callbackPath: callbackPath, hidden: hidden.map { Hidden(name: $0.0, value: $0.1) },
+            forceReauth: forceReauth, hasError: error != nil, error: error ?? "", hasIdentities: !shown.isEmpty,
+            identities: shown)
+    }
+
+    /// The page; nil only when the compiled-in templates failed to load (the tests load them).
+    var html: String? {
+        DashboardTemplates.render(.identityProvider, model)
     }
 }

@@ -8,6 +8,8 @@ import Hummingbird
 ///   an unknown, used or expired code is HTTP 400;
 /// - `GET /password_recover?code=`: the default `password_recover_url`. It only shows the code: a
 ///   real site would exchange it with `/oauth/token` and post `changePasswordFormNoAuth`.
+///
+/// Both use the frame of the other emulator pages (`EmailLinkTemplate`).
 struct EmailLinkRoutes: Sendable {
     let emulator: Emulator
 
@@ -24,7 +26,7 @@ struct EmailLinkRoutes: Sendable {
         router.get("/password_recover") { request, _ in
             let code = FormParams(query: request.uri.query, body: nil).nonEmpty("code") ?? ""
             return Self.page(status: .ok, title: "Reset your password",
-                             text: "Reset code: <code>\(Self.escape(code))</code>. Exchange it with POST /oauth/token.")
+                             text: "A real site would ask for the new password here.", code: code)
         }
     }
 
@@ -53,14 +55,25 @@ struct EmailLinkRoutes: Sendable {
         }
     }
 
-    static func page(status: HTTPResponse.Status, title: String, text: String) -> Response {
+    /// What `EmailLinkTemplate` renders.
+    struct Page: Sendable {
+        let title: String
+        let text: String
+        let hasCode: Bool
+        let code: String
+    }
+
+    /// The page in the emulator's frame; a plain one if the compiled-in templates failed to load.
+    static func page(status: HTTPResponse.Status, title: String, text: String, code: String? = nil) -> Response {
         var headers = HTTPFields()
         headers[.contentType] = "text/html; charset=utf-8"
         headers[.cacheControl] = "no-store"
-        let html = """
+        let model = Page(title: title, text: text, hasCode: code != nil, code: code ?? "")
+        let codeLine = code.map { "<p>Reset code: <code>\(escape($0))</code></p>" } ?? ""
+        let html = DashboardTemplates.render(.emailLink, model) ?? """
             <!DOCTYPE html>
-            <html><head><meta charset="utf-8"><title>\(title)</title></head>
-            <body><h1>\(title)</h1><p>\(text)</p></body></html>
+            <html><head><meta charset="utf-8"><title>\(escape(title))</title></head>
+            <body><h1>\(escape(title))</h1><p>\(escape(text))</p>\(codeLine)</body></html>
             """
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: html)))
     }
