@@ -9,7 +9,7 @@ CFLAGS    ?= -std=c99 -Wall -Wextra -Werror -O1 -g
 EXAMPLE_C := $(BUILD)/bin/quickstart
 
 .PHONY: all deps lib emulator examples demo test test-swift test-c test-python test-abi test-install bench torture \
-        install uninstall clean
+        install uninstall wheel clean
 
 # Installation layout (GNU conventions); DESTDIR stages a package root.
 PREFIX     ?= /usr/local
@@ -83,6 +83,11 @@ uninstall:
 	rm -f $(DESTDIR)$(LIBDIR)/libjump.so $(DESTDIR)$(LIBDIR)/libjump.so.$(SONAME_MAJOR) \
 	      $(DESTDIR)$(LIBDIR)/libjump.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libjump.so.$(VERSION).debug \
 	      $(DESTDIR)$(INCLUDEDIR)/jump.h $(DESTDIR)$(PKGCONFIGDIR)/jump.pc
+
+# The Python package as a platform wheel with libjump.so (stripped) inside:
+# build/wheels/jump-$(VERSION)-py3-none-<platform>.whl (scripts/build-wheel.sh says how and why).
+wheel: lib
+	@bash scripts/build-wheel.sh $(LIB) $(BUILD)/wheels
 
 bench: lib emulator
 	@bash benchmarks/run.sh

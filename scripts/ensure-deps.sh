@@ -2,7 +2,8 @@
 # Installs the system packages libjump builds against, or prints the exact command when not root.
 # --test also installs what the tests need beyond the build: Chromium and its driver (apt) and selenium
 # (pip), for the headless-browser social sign-in test; mypy (pip), for the test that the Python package passes
-# mypy --strict (bindings/python/tests/test_typing.py). Idempotent: nothing is fetched when all is there.
+# mypy --strict (bindings/python/tests/test_typing.py); python3-venv when python3 lacks venv (the wheel test).
+# Idempotent: nothing is fetched when all is there.
 set -euo pipefail
 # binutils: objcopy, strip and readelf for make install (stripped library, debug info apart) and its tests.
 packages=(libjansson-dev libcurl4-openssl-dev libsqlite3-dev pkg-config binutils)
@@ -12,6 +13,9 @@ if [ "${1:-}" = "--test" ]; then
     python3 -c "import pytest" 2>/dev/null || python_packages+=(pytest)
     python3 -c "import selenium" 2>/dev/null || python_packages+=(selenium)
     python3 -c "import mypy" 2>/dev/null || python_packages+=(mypy)
+    # The wheel test (bindings/python/tests/test_wheel.py) installs the wheel into a fresh venv; Debian's own
+    # python3 has venv and ensurepip only with python3-venv.
+    python3 -c "import ensurepip, venv" 2>/dev/null || packages+=(python3-venv)
 fi
 missing=()
 for p in "${packages[@]}"; do
