@@ -9,7 +9,7 @@ CFLAGS    ?= -std=c99 -Wall -Wextra -Werror -O1 -g
 EXAMPLE_C := $(BUILD)/bin/quickstart
 
 .PHONY: all deps lib emulator examples demo test test-swift test-c test-python test-abi test-install bench torture \
-        install uninstall dist clean
+        install uninstall dist wheel clean
 
 # Installation layout (GNU conventions); DESTDIR stages a package root.
 PREFIX     ?= /usr/local
@@ -109,6 +109,11 @@ dist: lib emulator $(BUILD)/man/jump.3
 	tar -C $(BUILD)/dist/stage --owner=0 --group=0 --sort=name -czf $(DIST) usr
 	rm -rf $(BUILD)/dist/stage
 	@echo "$(DIST)"
+
+# The Python package as a platform wheel with libjump.so (stripped) inside:
+# build/wheels/jump-$(VERSION)-py3-none-<platform>.whl (scripts/build-wheel.sh says how and why).
+wheel: lib
+	@bash scripts/build-wheel.sh $(LIB) $(BUILD)/wheels
 
 bench: lib emulator
 	@bash benchmarks/run.sh

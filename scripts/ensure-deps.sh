@@ -2,9 +2,10 @@
 # Installs the system packages libjump builds against, or prints the exact command when not root.
 # --test also installs what the tests need beyond the build: Chromium and its driver (apt) and selenium
 # (pip), for the headless-browser social sign-in test; mypy (pip), for the test that the Python package passes
-# mypy --strict (bindings/python/tests/test_typing.py); and puts the unmodified janrain-python-api 0.4.0
-# sdist in build/third_party/ for Tests/serverapi (its setup.py needs use_2to3, which modern setuptools
-# lacks, so it is put on sys.path rather than installed). Idempotent: nothing is fetched when all is there.
+# mypy --strict (bindings/python/tests/test_typing.py); python3-venv when python3 lacks venv (the wheel test);
+# and puts the unmodified janrain-python-api 0.4.0 sdist in build/third_party/ for Tests/serverapi (its
+# setup.py needs use_2to3, which modern setuptools lacks, so it is put on sys.path rather than installed).
+# Idempotent: nothing is fetched when all is there.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 
@@ -57,6 +58,9 @@ if [ "${1:-}" = "--test" ]; then
     # requests is janrain-python-api's one dependency.
     python3 -c "import requests" 2>/dev/null || python_packages+=(requests)
     fetch_janrain_python_api
+    # The wheel test (bindings/python/tests/test_wheel.py) installs the wheel into a fresh venv; Debian's own
+    # python3 has venv and ensurepip only with python3-venv.
+    python3 -c "import ensurepip, venv" 2>/dev/null || packages+=(python3-venv)
 fi
 missing=()
 for p in "${packages[@]}"; do

@@ -7,7 +7,7 @@ Run against a local emulator:
     scripts/with-emulator.sh python3 examples/python/quickstart.py
 
 Environment: JUMP_EMULATOR_URL (the emulator's base URL, required) and JUMP_LIBRARY_PATH (libjump.so; the
-binding also looks next to its package and on the library path).
+binding also looks inside its package, where the wheel of `make wheel` puts it, and on the library path).
 """
 
 from __future__ import annotations
@@ -25,14 +25,16 @@ from pathlib import Path
 from typing import Any, Dict, List, Optional
 
 _ROOT = Path(__file__).resolve().parents[2]
-if "JUMP_LIBRARY_PATH" not in os.environ and (_ROOT / "build" / "lib" / "libjump.so").exists():
-    os.environ["JUMP_LIBRARY_PATH"] = str(_ROOT / "build" / "lib" / "libjump.so")
-
 try:
-    import jump
+    import jump  # installed: the wheel of `make wheel` carries its libjump.so
 except ModuleNotFoundError:  # not installed: use the source tree
     sys.path.insert(0, str(_ROOT / "bindings" / "python"))
     import jump
+# libjump is loaded on first use, so it is not too late to say where it is: a package without a libjump.so of
+# its own (the source tree) takes the one `make lib` built, unless JUMP_LIBRARY_PATH names one.
+_BUILT = _ROOT / "build" / "lib" / "libjump.so"
+if "JUMP_LIBRARY_PATH" not in os.environ and not (Path(jump.__file__).parent / "libjump.so").exists() and _BUILT.exists():
+    os.environ["JUMP_LIBRARY_PATH"] = str(_BUILT)
 
 
 def step(text: str) -> None:

@@ -120,7 +120,7 @@ def main() -> int:
             except jump.RegistrationRequired as err:
                 outcome = {"outcome": "registered", **register(client, err)}
             except jump.MergeRequired as err:
-                outcome = {"outcome": "merged", **merge(client, err, args.timeout)}
+                outcome = merge(client, err, args.timeout)
         except jump.Cancelled as err:
             print("sign-in cancelled" + (" on the provider's page" if err.reason == "user_canceled" else ""))
             return 1
@@ -130,7 +130,9 @@ def main() -> int:
         except jump.JumpError as err:
             print(f"sign-in failed: {err}")
             return 1
-        print(f"outcome: {outcome['outcome']}")
+        # A merge is a sign-in to the existing account ("outcome": "signed_in" from the social sign-in, none from
+        # sign_in_merge) whose result says "merged": true; that is what the user should hear about.
+        print(f"outcome: {'merged' if outcome.get('merged') else outcome.get('outcome', 'signed_in')}")
         print(f"uuid: {outcome.get('uuid')}")
         record = client.record
         print(f"email: {record.get('/email')}  display name: {record.get('/displayName')}")

@@ -10,13 +10,16 @@
 
 Beyond the C API: the exceptions are also builtin ones where that fits (``NetworkError`` is a
 ``ConnectionError``, ``Timeout`` a ``TimeoutError``, ``InvalidArgument`` and ``InvalidHandle`` are ``ValueError``,
-``NotFound`` a ``KeyError``); ``jump.enable_logging()`` sends libjump's log lines to the ``"jump"`` logger;
-results are typed (:mod:`jump.results`, TypedDicts: plain dicts at run time); ``await client.sign_in_async(...)``
-works in asyncio; ``python -m jump`` is a small command line (``python -m jump --help``).
+``NotFound`` a ``KeyError``); libjump's log lines are records of the ``"jump"`` logger (:mod:`jump.log`;
+``jump.disable_logging()`` turns that off); results are typed (:mod:`jump.results`, TypedDicts: plain dicts at
+run time); ``await client.sign_in_async(...)`` works in asyncio and ``request.future()`` is a
+``concurrent.futures.Future``; ``python -m jump`` is a small command line (``python -m jump --help``).
 
-The shared library is found through ``$JUMP_LIBRARY_PATH``, then ``libjump.so`` next to this package, then
-``ctypes.util.find_library("jump")``; importing fails with ImportError when none works or when its ABI
-version is not the one this binding speaks.
+The shared library is found through ``$JUMP_LIBRARY_PATH``, then ``libjump.so`` next to this package (where
+the platform wheel of ``make wheel`` puts it), then ``ctypes.util.find_library("jump")``. It is loaded on
+first use, not at import, so that ``import jump`` and ``help(jump)`` work on a machine without it: the first
+call that needs it raises ImportError when none of those works or when its ABI version is not the one this
+binding speaks.
 """
 
 from __future__ import annotations

@@ -3,7 +3,10 @@
 Everything that touches raw pointers lives here:
 
 * :func:`load` finds the shared library (``JUMP_LIBRARY_PATH``, then ``libjump.so`` next to this package,
-  then ``ctypes.util.find_library("jump")``), loads it and refuses an ABI version other than 1;
+  then ``ctypes.util.find_library("jump")``), loads it and refuses an ABI version other than 1. It runs on
+  first use, not at import (:func:`library`, or reading :data:`lib`): ``import jump``, ``help(jump)`` and IDEs
+  work on a machine without libjump, and the first call that needs it raises the ImportError saying where
+  it looked;
 * :data:`SIGNATURES` declares argtypes/restype for every function of jump.h;
 * :func:`encode`, :func:`take_string` and :func:`last_error_detail` convert strings in both directions;
 * the callback registry keeps Python callables alive for as long as libjump may call them: one module-level
@@ -275,7 +278,62 @@ def load() -> Tuple[ctypes.CDLL, str]:
     raise ImportError("cannot load libjump; tried:\n  " + "\n  ".join(tried))
 
 
-lib, library_path = load()
+#: The loaded library and where it came from. Not set until first use: reading ``_native.lib`` (or
+#: ``library_path``) before that goes through the module ``__getattr__`` below, which loads it and binds both
+#: names as plain module globals, so every later ``_native.lib.jump_x`` is an ordinary attribute lookup.
+#: Code in this module calls :func:`library` instead (a global name lookup would not reach ``__getattr__``).
+lib: ctypes.CDLL
+library_path: str
+
+_load_lock = threading.Lock()
+# Called once, right after the library is loaded (e.g. jump.log's default logging bridge); see on_load.
+_on_load: List[Callable[[], None]] = []
+
+
+def library() -> ctypes.CDLL:
+    """libjump, loaded on first use (raises the ImportError of :func:`load` when it cannot be)."""
+    loaded: Optional[ctypes.CDLL] = globals().get("lib")
+    if loaded is not None:
+        return loaded
+    with _load_lock:  # two threads using the package for the first time load (and declare) it once
+        loaded = globals().get("lib")
+        if loaded is None:
+            loaded, path = load()  # raises; a later call tries again (the environment may have been fixed)
+            globals()["library_path"] = path
+            globals()["lib"] = loaded
+            hooks = list(_on_load)
+        else:
+            hooks = []
+    for hook in hooks:  # outside the lock: a hook calls into the library (through library())
+        try:
+            hook()
+        except Exception:  # noqa: BLE001 - an optional extra (logging) must not make the library unusable
+            pass
+    return loaded
+
+
+def loaded() -> bool:
+    """True once the library has been loaded (nothing is loaded by asking)."""
+    return "lib" in globals()
+
+
+def on_load(hook: Callable[[], None]) -> None:
+    """Run ``hook()`` once the library is loaded: now, when it already is. Exceptions are ignored."""
+    _on_load.append(hook)
+    if loaded():
+        try:
+            hook()
+        except Exception:  # noqa: BLE001 - see library()
+            pass
+
+
+def __getattr__(name: str) -> Any:
+    # PEP 562: only reached while ``lib`` and ``library_path`` are not module globals yet, i.e. before the
+    # first load.
+    if name in ("lib", "library_path"):
+        library()
+        return globals()[name]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -302,7 +360,7 @@ def take_string(ptr: c_void_p) -> Optional[str]:
     try:
         return ctypes.string_at(address).decode("utf-8")
     finally:
-        lib.jump_string_free(address)
+        library().jump_string_free(address)
 
 
 def take_json(ptr: c_void_p) -> Any:
@@ -313,7 +371,7 @@ def take_json(ptr: c_void_p) -> Any:
 
 def last_error_detail() -> Dict[str, Any]:
     """The calling thread's jump_error_last() as a dict (call right after the failing function)."""
-    raw = lib.jump_error_last()
+    raw = library().jump_error_last()
     if not raw:
         return {}
     try:
@@ -325,7 +383,7 @@ def last_error_detail() -> Dict[str, Any]:
 
 def status_str(status: int) -> str:
     """jump_status_str(status) as a Python str."""
-    raw = lib.jump_status_str(status)
+    raw = library().jump_status_str(status)
     return raw.decode("utf-8", "replace") if raw else f"status {status}"
 
 

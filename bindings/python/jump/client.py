@@ -787,15 +787,12 @@ _log_callback: Optional[LogCallback] = None
 def set_log_callback(callback: Optional[LogCallback]) -> None:
     """Install a process-wide log callback receiving redacted log lines as dicts (None removes it).
 
-    It may run on any thread, concurrently; exceptions it raises are ignored. To get the lines as records of
-    the standard ``logging`` module instead, use :func:`jump.enable_logging` (which installs its callback
-    here: there is one process-wide slot).
+    It may run on any thread, concurrently; exceptions it raises are ignored. It replaces the default
+    bridge to the standard ``logging`` logger ``"jump"`` (:mod:`jump.log`; there is one process-wide slot);
+    :func:`jump.enable_logging` puts the bridge back.
     """
-    global _log_token, _log_callback
     if callback is None:
-        check(_native.lib.jump_set_log_callback(_native.CALLBACK(), None, _native.FREE_FN()))
-        _log_token = None
-        _log_callback = None
+        install_log_handler(None, None)
         return
 
     def handler(raw: bytes) -> None:
@@ -804,8 +801,22 @@ def set_log_callback(callback: Optional[LogCallback]) -> None:
         except BaseException:  # noqa: BLE001
             pass
 
+    install_log_handler(handler, callback)
+
+
+def install_log_handler(handler: Optional[Callable[[bytes], None]], callback: Optional[LogCallback]) -> None:
+    """Put ``handler(raw_json_bytes)`` in libjump's log slot (None empties it); ``callback`` is what
+    :func:`installed_log_callback` reports. jump.log passes a handler that reads only the lines the
+    ``"jump"`` logger wants, so a program that does not log pays no JSON parsing per line."""
+    global _log_token, _log_callback
+    lib = _native.lib  # loads the library first: a failed load must not leave a registration behind
+    if handler is None:
+        check(lib.jump_set_log_callback(_native.CALLBACK(), None, _native.FREE_FN()))
+        _log_token = None
+        _log_callback = None
+        return
     token = _native.register(handler)
-    status = _native.lib.jump_set_log_callback(_native.trampoline, _native.userdata(token), _native.release)
+    status = lib.jump_set_log_callback(_native.trampoline, _native.userdata(token), _native.release)
     if status != 0:
         error = last_error(status)
         _native.unregister(token)

@@ -1,7 +1,7 @@
 """Request: an in-flight asynchronous operation (a ``jump_request`` handle plus its completion).
 
 Returned by the ``*_async`` methods of :class:`~jump.client.Client`. It behaves like a small
-``concurrent.futures.Future``: :meth:`Request.wait` / :meth:`Request.result` block for the result dict (or
+``concurrent.futures.Future``, and :meth:`Request.future` gives a real one: :meth:`Request.wait` / :meth:`Request.result` block for the result dict (or
 raise the mapped :class:`~jump.errors.JumpError`), :meth:`Request.cancel` asks libjump to stop, and
 :attr:`Request.done` says whether the completion arrived. An optional user callback receives
 ``(result_dict_or_None, error_or_None)`` on libjump's callback thread.
@@ -24,6 +24,8 @@ from ._handle import NativeHandle
 from .errors import Busy, InternalError, JumpError, Timeout, error_from_detail, last_error, local_error
 
 if TYPE_CHECKING:
+    import concurrent.futures
+
     from .results import CompletionPayload
 
 __all__ = ["Request", "CompletionCallback"]
@@ -51,6 +53,8 @@ class _Completion:
         self.callback_exception: Optional[BaseException] = None
         # Run once the completion is recorded (Request.add_done_callback); None once they have run.
         self.done_callbacks: Optional[List[Callable[[], None]]] = []
+        # Request.future()'s concurrent.futures.Future, made on first request.
+        self.future: Optional[Any] = None
 
     # Runs on libjump's callback thread (or on the caller's, when the call fails to start).
     def on_payload(self, raw: bytes) -> None:
@@ -208,6 +212,45 @@ class Request(NativeHandle, Generic[_R]):
         thread, when it already is; otherwise on libjump's callback thread. Keep ``fn`` short and
         thread-safe; what it raises is ignored. (concurrent.futures spelling.)"""
         self._completion.add_done_callback(lambda: fn(self))
+
+    def future(self) -> "concurrent.futures.Future[_R]":
+        """This operation as a :class:`concurrent.futures.Future` (the same one on every call).
+
+        It resolves like :meth:`wait` (the result dict, or the exception ``wait`` would raise) when the
+        completion arrives, on libjump's callback thread (no thread of its own), so it composes with
+        ``concurrent.futures.wait``/``as_completed`` and with ``asyncio.wrap_future``. It stays PENDING until
+        then (libjump, not an executor, runs the operation): ``future.cancel()`` therefore succeeds while the
+        operation runs and cancels it (:meth:`cancel`), which is also what cancelling an
+        ``asyncio.wrap_future`` of it does. The Future keeps this Request alive."""
+        import concurrent.futures  # only programs that ask for a Future pay for the import
+
+        c = self._completion
+        with c.lock:
+            if c.future is not None:
+                return cast("concurrent.futures.Future[_R]", c.future)
+            future: concurrent.futures.Future[_R] = concurrent.futures.Future()
+            c.future = future
+
+        def on_future_done(f: "concurrent.futures.Future[_R]") -> None:
+            if f.cancelled() and not self.done:  # cancelled by its holder (or asyncio): stop the operation
+                try:
+                    self.cancel()
+                except Exception:  # noqa: BLE001 - e.g. the Request was closed; nothing left to stop
+                    pass
+
+        def settle(request: "Request[_R]") -> None:
+            if not future.set_running_or_notify_cancel():
+                return  # cancelled meanwhile
+            try:
+                result = request.wait(0)  # done: returns or raises at once
+            except BaseException as exc:  # noqa: BLE001 - handed to the Future's holder
+                future.set_exception(exc)
+            else:
+                future.set_result(result)
+
+        future.add_done_callback(on_future_done)
+        self.add_done_callback(settle)
+        return future
 
     def __await__(self) -> Generator[Any, None, _R]:
         from .aio import wrap_request  # asyncio is imported only by programs that await

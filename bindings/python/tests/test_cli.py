@@ -1,5 +1,6 @@
 """``python -m jump``, run as a subprocess against the emulator: outputs, exit codes from jump_status, errors on
-stderr (one line, plus the JSON detail with --json), the password read from stdin and never echoed."""
+stderr (one line, plus the JSON detail with --json), the password read from stdin and never echoed; every
+command over the session saved in a storage directory (--storage, or the config's storageDirectory)."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ import pytest
 
 import jump
 
-from conftest import BINDING, PASSWORD, closed_port_url
+from conftest import BINDING, ENGAGE_APP_ID, PASSWORD, closed_port_url
 
 
 def run(*args: str, stdin: str = "", env: Optional[Dict[str, str]] = None) -> subprocess.CompletedProcess:
@@ -146,5 +147,93 @@ def test_usage_and_argument_errors(tmp_path: Path, config_file) -> None:
 def test_help() -> None:
     done = run("--help")
     assert done.returncode == 0
-    for command in ("version", "state", "sign-in", "sign-out"):
+    for command in ("version", "status", "state", "sign-in", "sign-out", "record", "providers"):
         assert command in done.stdout
+    done = run("record", "--help")
+    assert done.returncode == 0 and all(action in done.stdout for action in ("get", "set", "sync"))
+
+
+def test_status_is_state(config_file, registered) -> None:
+    config = config_file()
+    assert run("sign-in", "--config", config, "--email", registered["email"], stdin=PASSWORD).returncode == 0
+    status = run("status", "--json", "--config", config)
+    state = run("state", "--json", "--config", config)
+    assert status.returncode == state.returncode == 0, status.stderr + state.stderr
+    assert json.loads(status.stdout) == json.loads(state.stdout)
+    assert json.loads(status.stdout)["uuid"] == registered["uuid"]
+
+
+def test_storage_option_picks_the_session(make_config, registered, tmp_path: Path) -> None:
+    # A config without storageDirectory; --storage says where the session is, before or after the command.
+    config = tmp_path / "config.json"
+    config.write_text(json.dumps({k: v for k, v in make_config().items() if k != "storageDirectory"}))
+    ann, bob = tmp_path / "ann", tmp_path / "bob"
+    done = run("sign-in", "--config", str(config), "--storage", str(ann), "--email", registered["email"],
+               stdin=PASSWORD)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(run("--storage", str(ann), "status", "--json", "--config", str(config)).stdout)["signed_in"]
+    assert not json.loads(run("status", "--json", "--config", str(config), "--storage", str(bob)).stdout)["signed_in"]
+    assert any(ann.iterdir())  # the session was saved where --storage said
+
+
+def test_record_get_set_sync(config_file, registered, emu) -> None:
+    config = config_file()
+    assert run("sign-in", "--config", config, "--email", registered["email"], stdin=PASSWORD).returncode == 0
+
+    done = run("record", "get", "/givenName", "--config", config)
+    assert done.returncode == 0 and done.stdout == "Ada\n", done.stderr
+    done = run("record", "get", "/givenName", "--config", config, "--json")
+    assert json.loads(done.stdout) == "Ada"
+    done = run("--json", "record", "get", "/", "--config", config)
+    assert json.loads(done.stdout)["email"] == registered["email"]
+
+    # set: saved in the storage directory (a later process sees it), not sent
+    done = run("record", "set", "/aboutMe", '"Hello from the CLI"', "--config", config, "--json")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == {"path": "/aboutMe", "unsynced": ["/aboutMe"]}
+    assert json.loads(run("status", "--json", "--config", config).stdout)["unsynced_changes"] is True
+    assert emu.user(registered["uuid"])["user"].get("aboutMe") != "Hello from the CLI"
+    done = run("record", "set", "/primaryAddress", '{"city": "Lyon"}', "--config", config)
+    assert done.returncode == 0 and done.stdout.startswith("set /primaryAddress (unsynced: "), done.stderr
+
+    done = run("record", "sync", "--config", config, "--json")
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout)
+    assert set(result["changed"]) == {"/aboutMe", "/primaryAddress/city"} and result["requests"] == 1
+    user = emu.user(registered["uuid"])["user"]
+    assert user["aboutMe"] == "Hello from the CLI" and user["primaryAddress"]["city"] == "Lyon"
+    assert json.loads(run("status", "--json", "--config", config).stdout)["unsynced_changes"] is False
+    done = run("record", "sync", "--config", config)
+    assert done.returncode == 0 and done.stdout.startswith("synced: nothing to send"), done.stdout
+    done = run("record", "get", "/primaryAddress/city", "--config", config)
+    assert done.stdout == "Lyon\n"
+
+
+def test_record_errors_exit_with_the_status(config_file, registered) -> None:
+    config = config_file()
+    done = run("record", "get", "/aboutMe", "--config", config, "--json")  # nobody signed in
+    assert done.returncode == 6, done.stderr  # -JUMP_E_NOT_SIGNED_IN
+    assert json.loads(lines(done.stderr)[-1])["status_name"] == "JUMP_E_NOT_SIGNED_IN"
+    assert run("record", "sync", "--config", config).returncode == 6
+    assert run("sign-in", "--config", config, "--email", registered["email"], stdin=PASSWORD).returncode == 0
+    done = run("record", "get", "/noSuchAttribute", "--config", config)
+    assert done.returncode == 11, done.stderr  # -JUMP_E_NOT_FOUND
+    assert lines(done.stderr)[0].startswith("python -m jump record get: ")
+    done = run("record", "set", "/aboutMe", "Hello", "--config", config, "--json")  # not JSON
+    assert done.returncode == 1 and json.loads(lines(done.stderr)[-1])["argument"] == "value"
+    done = run("record", "set", "/uuid", '"x"', "--config", config)  # reserved: refused by libjump
+    assert done.returncode == 1 and "(JUMP_E_INVALID_ARGUMENT, -1)" in done.stderr
+    assert run("record", "get", "--config", config).returncode == 2  # PATH is required
+
+
+def test_providers(config_file, emu) -> None:
+    config = config_file(engageAppId=ENGAGE_APP_ID, engageDomain=emu.url)
+    done = run("providers", "--config", config, "--json")
+    assert done.returncode == 0, done.stderr
+    names = [p["name"] for p in json.loads(done.stdout)["sign_in"]]
+    assert {"facebook", "google", "twitter"} <= set(names)
+    done = run("providers", "--config", config)
+    assert done.returncode == 0 and json.loads(done.stdout)["sign_in"] and "\n  " in done.stdout
+    done = run("providers", "--config", config_file())  # no Engage app configured
+    assert done.returncode == 1 and "engageAppId" in done.stderr  # -JUMP_E_INVALID_ARGUMENT naming the key
+    assert lines(done.stderr)[0].startswith("python -m jump providers: ")

@@ -15,10 +15,13 @@ from jump import _native
 from conftest import BINDING
 
 
-def _import_in_subprocess(env_path: str) -> subprocess.CompletedProcess:
+def _import_in_subprocess(env_path: str, code: str = "import jump; jump.version()") -> subprocess.CompletedProcess:
+    """Run ``code`` in a fresh interpreter with JUMP_LIBRARY_PATH=env_path and, so that nothing else is
+    found, ctypes.util.find_library answering None (as on a machine without libjump installed)."""
     env = dict(os.environ, JUMP_LIBRARY_PATH=env_path, PYTHONPATH=str(BINDING))
+    prelude = "import ctypes.util; ctypes.util.find_library = lambda name: None\n"
     return subprocess.run(
-        [sys.executable, "-c", "import jump"], env=env, capture_output=True, text=True, timeout=60
+        [sys.executable, "-c", prelude + code], env=env, capture_output=True, text=True, timeout=60
     )
 
 
@@ -59,6 +62,66 @@ def test_missing_library_names_what_was_tried(tmp_path) -> None:
     assert proc.returncode != 0
     assert "ImportError" in proc.stderr
     assert "JUMP_LIBRARY_PATH" in proc.stderr and missing in proc.stderr
+
+
+def test_import_and_help_work_without_the_library(tmp_path) -> None:
+    # The library is loaded on first use: importing the package, help() and an IDE's introspection need no
+    # libjump.so; the first call that does raises the ImportError naming every place that was tried.
+    assert not (BINDING / "jump" / _native.LIBRARY_NAME).exists(), "a packaged libjump.so in the source tree"
+    missing = str(tmp_path / "nope" / "libjump.so")
+    code = """
+import io, contextlib, jump, jump.aio, jump.cli, jump.log, jump.results
+from jump import _native
+text = io.StringIO()
+with contextlib.redirect_stdout(text):
+    help(jump)
+assert "class Client" in text.getvalue() and "sign_in" in text.getvalue(), text.getvalue()[:500]
+assert not _native.loaded() and not jump.logging_enabled()
+jump.disable_logging()  # before the library: nothing to load, nothing raised
+print("imported")
+try:
+    jump.Client({"captureDomain": "http://127.0.0.1:9"})
+except ImportError as exc:
+    print("Client:", exc)
+try:
+    jump.version()
+except ImportError as exc:
+    print("version: raised again")
+"""
+    proc = _import_in_subprocess(missing, code)
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout
+    assert out.startswith("imported\nClient: cannot load libjump; tried:\n"), out
+    assert "$JUMP_LIBRARY_PATH: " + missing + " (no such file)" in out
+    assert "version: raised again" in out
+    assert proc.stderr == ""  # no "Exception ignored in __del__" from the Client that was never made
+
+    # The CLI: usage works; a command that needs the library fails with the same message and status 1.
+    env = dict(os.environ, JUMP_LIBRARY_PATH=missing, PYTHONPATH=str(BINDING))
+    usage = subprocess.run([sys.executable, "-m", "jump", "--help"], env=env, capture_output=True, text=True,
+                           timeout=60)
+    assert usage.returncode == 0 and "sign-in" in usage.stdout, usage.stderr
+    version = subprocess.run([sys.executable, "-m", "jump", "version"], env=env, capture_output=True, text=True,
+                             timeout=60)
+    assert version.returncode == 125 and "cannot load libjump" in version.stderr, version.stderr
+
+
+def test_library_loads_once_on_first_use() -> None:
+    code = """
+import threading, jump
+from jump import _native
+assert not _native.loaded()
+versions = []
+threads = [threading.Thread(target=lambda: versions.append(jump.version())) for _ in range(8)]
+for t in threads: t.start()
+for t in threads: t.join()
+assert _native.loaded() and len(set(versions)) == 1, versions
+assert jump.logging_enabled()  # the logging bridge was installed when it loaded
+print(jump.library_path())
+"""
+    proc = _import_in_subprocess(jump.library_path(), code)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == jump.library_path()
 
 
 def test_not_a_library(tmp_path) -> None:
@@ -125,3 +188,4 @@ def test_log_callback_receives_redacted_lines(tmp_path) -> None:
     assert all(line["kind"] == "log" and line["level"] in {"debug", "info", "warning", "error"} for line in lines)
     assert not any("super-secret-password" in line["message"] for line in lines)
     assert token not in _native._registry  # libjump called userdata_free when the callback was removed
+    jump.enable_logging()  # back to the default for the tests that follow

@@ -1,173 +1,160 @@
-"""The Python code blocks of README.md and docs/*.md run, as written, against a fresh (reset) emulator.
+"""The code blocks of README.md (and docs/*.md) run as written, as programs, against a freshly reset emulator.
 
-The snippets are fragments: they use names the surrounding prose sets up (``url``, ``config``, ``email``,
-``password``, ``webbrowser``, even ``jump``). Each block's free names are found with ``symtable`` and bound
-here to the emulator's equivalents:
+Every ```python block is a complete script and every ```c block a complete program: they read the emulator's
+URL from JUMP_EMULATOR_URL (what scripts/with-emulator.sh exports), create the users they sign in with, and
+keep their sessions in a temporary directory or in memory. Nothing is bound or added here: a block is written
+to a file and run (a C block compiled with ``cc -std=c99 -Wall -Wextra -Werror -pedantic`` and linked against
+the libjump under test), and then what it did is checked on the emulator.
 
-* ``url``: the emulator's base URL; ``config``: a config for its Capture and Engage apps;
-* ``webbrowser``: a stand-in whose ``open(url)`` plays the browser on the emulator's fake identity provider
-  (a new identity, or the existing one of ``email`` in the merge variant), the way test_social_loopback does;
-* ``email`` / ``password``: an account with a password;
-* ``jump``: the package.
-
-An account a block signs in to with literal credentials (``client.sign_in("ann@example.com", "...")``) is
-registered first, as the prose assumes it exists. A name no rule knows fails the test, naming it: a new snippet
-needs a binding here (or an ``import``). Blocks that handle MergeRequired run a second time with the browser
-choosing an identity whose email belongs to the password account, so that branch runs too.
+The browser of a social sign-in (``webbrowser.open``) is $BROWSER: a small script that, like a browser,
+returns at once, then fills in the emulator's fake identity provider page over HTTP and lands on libjump's
+listener. Blocks that handle MergeRequired run a second time with the browser choosing an identity whose email
+is the password account's (the only account on the reset emulator at that point), so that branch runs too.
 """
 
 from __future__ import annotations
 
-import builtins
+import os
 import re
-import symtable
-import threading
-import time
+import shutil
+import subprocess
+import sys
+import textwrap
 from pathlib import Path
-from typing import Any, Dict, List, Set, Tuple
+from typing import Dict, List, Tuple
 
 import pytest
 
 import jump
 
-from conftest import ROOT, FakeIdP, http_call, unique_email
+from conftest import BINDING, ROOT, unique_email
 
-FENCE = re.compile(r"^```python[ \t]*\n(.*?)^```[ \t]*$", re.M | re.S)
-LITERAL_SIGN_IN = re.compile(r"""\.sign_in\(\s*(["'])([^"']+@[^"']+)\1\s*,\s*(["'])([^"']+)\3\s*\)""")
+FENCE = re.compile(r"^```(c|python)[ \t]*\n(.*?)^```[ \t]*$", re.M | re.S)
+TESTS = Path(__file__).resolve().parent
+
+BROWSER = textwrap.dedent('''
+    """$BROWSER for the snippets: detach (a browser returns at once), then drive the fake provider page."""
+    import os, subprocess, sys
+    url = sys.argv[1]
+    if os.environ.get("DRIVER_CHILD") != "1":
+        subprocess.Popen([sys.executable, __file__, url], env=dict(os.environ, DRIVER_CHILD="1"),
+                         start_new_session=True)
+        sys.exit(0)
+    sys.path.insert(0, os.environ["DRIVER_TESTS"])
+    log = open(os.environ["DRIVER_LOG"], "a")
+    try:
+        from conftest import Emulator, FakeIdP, http_call
+        email = os.environ["DRIVER_EMAIL"]
+        if email == "merge":  # the email of the account the snippet made: the only one on the reset emulator
+            [user] = Emulator(os.environ["JUMP_EMULATOR_URL"], None, None).users()
+            email = user["email"]
+        location = FakeIdP(None).finish(url, name="Ada Lovelace", email=email)
+        log.write(f"landed {http_call(location).status} {email}\\n")
+    except BaseException as exc:
+        log.write(f"error {exc!r}\\n")
+''')
 
 
 def documents() -> List[Path]:
     return [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 
 
-def snippets() -> List[Tuple[str, str]]:
-    """(id "README.md:92", code) for every ```python block."""
+def snippets(language: str) -> List[Tuple[str, str]]:
+    """(id "README.md:92", code) for every block of ``language``."""
     found = []
     for doc in documents():
         text = doc.read_text(encoding="utf-8")
         for m in FENCE.finditer(text):
-            line = text.count("\n", 0, m.start()) + 1
-            found.append((f"{doc.relative_to(ROOT)}:{line}", m.group(1)))
+            if m.group(1) == language:
+                found.append((f"{doc.relative_to(ROOT)}:{text.count(chr(10), 0, m.start()) + 1}", m.group(2)))
     return found
 
 
-def free_names(code: str) -> Set[str]:
-    """Names the block reads but never binds (nor are builtins)."""
-    top = symtable.symtable(code, "<snippet>", "exec")
-    bound = {s.get_name() for s in top.get_symbols() if s.is_assigned() or s.is_imported()}
-    used: Set[str] = set()
-    tables = [top]
-    while tables:
-        table = tables.pop()
-        tables.extend(table.get_children())
-        for s in table.get_symbols():
-            if s.is_referenced() and (table is top or s.is_global()):
-                used.add(s.get_name())
-    return {n for n in used - bound if not hasattr(builtins, n)}
+PYTHON = [(ident, code, "as-written") for ident, code in snippets("python")]
+PYTHON += [(ident, code, "merge") for ident, code in snippets("python") if "MergeRequired" in code]
+C = snippets("c")
 
 
-class Browser:
-    """``webbrowser`` for the snippets: open() plays the browser on the fake identity provider in a thread."""
-
-    def __init__(self, idp: FakeIdP, **page: Any) -> None:
-        self.idp = idp
-        self.page = page
-        self.threads: List[threading.Thread] = []
-        self.errors: List[BaseException] = []
-        self.landed: List[int] = []
-
-    def open(self, url: str, new: int = 0, autoraise: bool = True) -> bool:  # webbrowser.open's signature
-        thread = threading.Thread(target=self._run, args=(url,), daemon=True)
-        self.threads.append(thread)
-        thread.start()
-        return True
-
-    def _run(self, url: str) -> None:
-        try:
-            location = self.idp.finish(url, **self.page)
-            self.landed.append(http_call(location).status)  # the browser lands on libjump's loopback listener
-        except BaseException as exc:  # noqa: BLE001 - reported by the test
-            self.errors.append(exc)
+def test_the_readme_has_snippets() -> None:
+    assert sum(ident.startswith("README.md") for ident, _ in snippets("python")) >= 2
+    assert any(ident.startswith("README.md") for ident, _ in C)
 
 
-def run_snippet(ident: str, code: str, bindings: Dict[str, Any], browser: Browser) -> None:
-    """exec the block on a thread. When the stand-in browser fails, a loopback sign-in would wait its 5 minutes
-    for a browser that never comes: the failure is reported at once instead (the block's clients are closed
-    and its thread, a daemon, is left to end with its wait)."""
-    before = set(jump.client._live_clients)
-    failure: List[BaseException] = []
-
-    def target() -> None:
-        try:
-            exec(compile(code, ident, "exec"), bindings)  # noqa: S102 - the repository's own documentation
-        except BaseException as exc:  # noqa: BLE001 - re-raised on the test's thread
-            failure.append(exc)
-
-    runner = threading.Thread(target=target, name=f"snippet {ident}", daemon=True)
-    runner.start()
-    deadline = time.monotonic() + 120
-    while runner.is_alive() and time.monotonic() < deadline:
-        runner.join(0.05)
-        if browser.errors:
-            for client in set(jump.client._live_clients) - before:
-                client.close()
-            runner.join(2)
-            break
-    for thread in browser.threads:
-        thread.join(30)
-    assert not browser.errors, f"{ident}: the stand-in browser failed: {browser.errors!r}"
-    assert not runner.is_alive(), f"{ident}: still running after 120 s"  # the block itself hangs
-    if failure:
-        raise failure[0]
+def _environment(tmp_path: Path, emu, **extra: str) -> Dict[str, str]:
+    """The environment of a snippet run: the emulator's URL and the library under test; HOME and
+    XDG_DATA_HOME inside tmp_path, so that a session saved in the default place would be seen."""
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "JUMP_CONFIG")}
+    env.update(JUMP_EMULATOR_URL=emu.url, JUMP_LIBRARY_PATH=jump.library_path(), HOME=str(tmp_path / "home"),
+               XDG_DATA_HOME=str(tmp_path / "xdg"), PYTHONUNBUFFERED="1", **extra)
+    return env
 
 
-def register(make_config, email: str, password: str) -> str:
-    with jump.Client(make_config(storageDirectory=":memory:")) as c:
-        uuid = c.register_traditional({"email": email, "displayName": email.split("@")[0]}, password)["uuid"]
-    return uuid
+def _default_storage_untouched(tmp_path: Path) -> None:
+    for default in (tmp_path / "xdg" / "jump", tmp_path / "home" / ".local" / "share" / "jump"):
+        assert not default.exists(), f"the snippet saved a session in the default place {default}"
 
 
-VARIANTS = [(ident, code, "as-written") for ident, code in snippets()]
-VARIANTS += [(ident, code, "merge") for ident, code in snippets() if "MergeRequired" in code]
+@pytest.mark.parametrize("ident,code,variant", PYTHON, ids=[f"{i}-{v}" for i, _, v in PYTHON])
+def test_python_snippet_runs(ident: str, code: str, variant: str, emu, tmp_path: Path) -> None:
+    script = tmp_path / "snippet.py"
+    script.write_text(code)
+    browser = tmp_path / "browser.py"
+    browser.write_text(BROWSER)
+    browser_log = tmp_path / "browser.log"
+    google_email = unique_email("readme-google")
+    env = _environment(tmp_path, emu, PYTHONPATH=str(BINDING), BROWSER=f"{sys.executable} {browser} %s",
+                       DRIVER_TESTS=str(TESTS), DRIVER_LOG=str(browser_log),
+                       DRIVER_EMAIL="merge" if variant == "merge" else google_email)
+    (tmp_path / "home").mkdir()
+    done = subprocess.run([sys.executable, str(script)], cwd=str(tmp_path), env=env, capture_output=True,
+                          text=True, timeout=120)
+    log = browser_log.read_text() if browser_log.exists() else "(no browser ran)"
+    assert done.returncode == 0, f"{ident} ({variant}) failed:\n{done.stdout}{done.stderr}\nbrowser: {log}"
+    _default_storage_untouched(tmp_path)
 
-
-def test_the_documents_have_python_snippets() -> None:
-    assert any(ident.startswith("README.md") for ident, _ in snippets())
-
-
-@pytest.mark.parametrize("ident,code,variant", VARIANTS, ids=[f"{i}-{v}" for i, _, v in VARIANTS])
-def test_snippet_runs(ident: str, code: str, variant: str, emu, idp, social_config, make_config, tmp_path: Path,
-                      monkeypatch, capsys) -> None:
-    # A config without storageDirectory saves in $XDG_DATA_HOME/jump: keep that inside the test.
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
-    names = free_names(code)
-    email, password = unique_email("readme"), "readme password 1"
-    bindings: Dict[str, Any] = {"__name__": "__readme__"}
-    browser = Browser(idp, name="Ada Lovelace", email=unique_email("google"))
-    expect: Dict[str, Any] = {}
-    if "email" in names or variant == "merge":
-        expect["password_account"] = register(make_config, email, password)
-    if variant == "merge":  # a new google identity with the password account's email: MergeRequired
-        browser = Browser(idp, name="Ada Lovelace", email=email)
-    for literal_email, _, literal_password in ((m.group(2), m.group(3), m.group(4))
-                                               for m in LITERAL_SIGN_IN.finditer(code)):
-        expect.setdefault("accounts", {})[literal_email] = register(make_config, literal_email, literal_password)
-    known = {"url": emu.url, "config": social_config(), "webbrowser": browser, "email": email,
-             "password": password, "jump": jump}
-    unknown = names - set(known)
-    assert not unknown, f"{ident}: the snippet uses {sorted(unknown)}, which test_readme_snippets.py does not bind"
-    bindings.update({n: known[n] for n in names})
-
-    run_snippet(ident, code, bindings, browser)
-    out = capsys.readouterr().out
-    for uuid in expect.get("accounts", {}).values():
-        if 'record["/aboutMe"] = "Hello"' in code:  # README's quick start: the edit reached the server
-            assert emu.user(uuid)["user"]["aboutMe"] == "Hello"
+    users = emu.users()
+    if 'record["/aboutMe"] = "Hello"' in code:  # the edit reached the server
+        assert [emu.user(u["uuid"])["user"].get("aboutMe") for u in users] == ["Hello"]
     if "social_sign_in_loopback" in code:
-        assert browser.landed == [200], browser.landed
+        assert log.startswith("landed 200 "), log
+        [password_account] = [u for u in users if u["email"] != google_email]
+        profiles = emu.user(password_account["uuid"])["user"].get("profiles") or []
         if variant == "merge":  # the google identity was merged into the password account
-            profiles = emu.user(expect["password_account"])["user"].get("profiles") or []
-            assert len(profiles) == 1 and "google" in out, (profiles, out)
-        else:  # two-step registration with the snippet's givenName
-            [user] = [u for u in emu.users() if u.get("email") == browser.page["email"]]
+            assert len(profiles) == 1 and profiles[0]["domain"] == "google.com", profiles
+            assert "True [{" in done.stdout and "google" in done.stdout, done.stdout
+        else:  # a new user: two-step registration with the snippet's givenName
+            assert profiles == []
+            [user] = [u for u in users if u["email"] == google_email]
             assert emu.user(user["uuid"])["user"]["givenName"] == "Ada"
+
+
+@pytest.mark.parametrize("ident,code", C, ids=[i for i, _ in C])
+def test_c_snippet_runs(ident: str, code: str, emu, tmp_path: Path) -> None:
+    compiler = os.environ.get("CC", "cc")
+    if not shutil.which(compiler):
+        pytest.skip(f"no C compiler ({compiler})")
+    # The library under test as -ljump, and its soname (libjump.so.1) for the loader, found through the rpath.
+    libdir = tmp_path / "lib"
+    libdir.mkdir()
+    library = os.path.realpath(jump.library_path())
+    for name in ("libjump.so", "libjump.so.1"):
+        (libdir / name).symlink_to(library)
+    source = tmp_path / "hello.c"
+    source.write_text(code)
+    program = tmp_path / "hello"
+    built = subprocess.run([compiler, "-std=c99", "-Wall", "-Wextra", "-Werror", "-pedantic", f"-I{ROOT / 'include'}",
+                            "-o", str(program), str(source), f"-L{libdir}", "-ljump", f"-Wl,-rpath,{libdir}"],
+                           capture_output=True, text=True, timeout=120)
+    assert built.returncode == 0, f"{ident} does not compile:\n{built.stderr}"
+    done = subprocess.run([str(program)], cwd=str(tmp_path), env=_environment(tmp_path, emu), capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 0, f"{ident} failed:\n{done.stdout}{done.stderr}"
+    _default_storage_untouched(tmp_path)
+    if "jump_record_set_string(record, \"/aboutMe\", \"Hello\")" in code:
+        [user] = emu.users()
+        assert user["email"] in done.stdout and emu.user(user["uuid"])["user"]["aboutMe"] == "Hello"
+    # Without the emulator's URL it says so instead of guessing.
+    env = _environment(tmp_path, emu)
+    del env["JUMP_EMULATOR_URL"]
+    unset = subprocess.run([str(program)], env=env, capture_output=True, text=True, timeout=60)
+    assert unset.returncode != 0 and "JUMP_EMULATOR_URL" in unset.stderr

@@ -38,8 +38,12 @@ DRIVER = textwrap.dedent('''
     try:
         from conftest import FakeIdP, http_call
         mode = os.environ.get("DRIVER_MODE", "create")
-        page = {"cancel": True} if mode == "cancel" else {"name": os.environ["DRIVER_NAME"],
-                                                         "email": os.environ["DRIVER_EMAIL"]}
+        if mode == "cancel":
+            page = {"cancel": True}
+        elif mode == "identity":  # continue as the provider's existing identity with this email
+            page = {"identity": os.environ["DRIVER_EMAIL"]}
+        else:
+            page = {"name": os.environ["DRIVER_NAME"], "email": os.environ["DRIVER_EMAIL"]}
         location = FakeIdP(None).finish(url, **page)
         answer = http_call(location)
         log.write(f"landed {answer.status} {location}\\n")
@@ -118,6 +122,29 @@ def test_social_signin_merges_into_a_password_account(emu, browser_env) -> None:
     assert f"uuid: {owner['uuid']}" in done.stdout
     profiles = emu.user(owner["uuid"])["user"]["profiles"]
     assert len(profiles) == 1 and profiles[0]["domain"] == "facebook.com"
+
+
+def test_social_signin_merges_into_a_social_account(emu, idp, social_config, browser_env) -> None:
+    # The email's account signs in with google; a facebook identity with the same email signs in: the example
+    # signs in with google (the browser again) passing the merge token, and says it merged.
+    email = unique_email("ex-merge-social")
+    google = idp.create_identity("google", display_name="Mer Ge", email=email)  # both on the provider pages
+    facebook = idp.create_identity("facebook", display_name="Mer Ge", email=email)
+    with jump.Client(social_config(captureEnableThinRegistration=True, storageDirectory=":memory:")) as c:
+        begun = c.social_begin("google")
+        owner = c.social_complete(idp.finish(begun["url"], identity=email))
+        assert owner["outcome"] == "registered"
+    env = dict(browser_env, DRIVER_MODE="identity", DRIVER_EMAIL=email)  # both pages: the identity of email
+    done = run([SOCIAL_SIGNIN, "--emulator", emu.url, "--provider", "facebook", "--timeout", "60"], env)
+    assert done.returncode == 0, done.stdout + done.stderr + browser_log(env)
+    out = done.stdout
+    assert "it signs in with google" in out and "Sign in with google to add your facebook identity" in out
+    assert "outcome: merged" in out and "outcome: signed_in" not in out
+    assert f"uuid: {owner['uuid']}" in out
+    assert json.loads(out.strip().splitlines()[-1])["merged"] is True
+    assert browser_log(env).count("landed 200 ") == 2  # the facebook page, then the google one
+    identifiers = {p["identifier"] for p in emu.user(owner["uuid"])["user"]["profiles"]}
+    assert identifiers == {google["identifier"], facebook["identifier"]}
 
 
 def test_social_signin_cancelled(emu, browser_env) -> None:
