@@ -268,14 +268,30 @@ struct DashboardTests {
         }
     }
 
+    /// The JSON admin API reads any body, so a plain cross-site form post would reach it: the same guard.
+    @Test func crossSiteAdminCallsAreRefused() async throws {
+        try await Harness.run { h in
+            let refused = try await h.request(
+                .post, "/emulator/clock", body: "{\"advance_seconds\":86400}", contentType: "text/plain",
+                headers: Self.crossSite("cross-site", origin: "https://evil.example"))
+            #expect(refused.status == .forbidden)
+            #expect(h.emulator.clock.offsetSeconds == 0)
+            // Clients that are not browsers (no Sec-Fetch-Site, no Origin) still act.
+            let allowed = try await h.request(.post, "/emulator/clock", body: "{\"advance_seconds\":60}",
+                                              contentType: "application/json", headers: [:])
+            #expect(allowed.status == .ok)
+            #expect(h.emulator.clock.offsetSeconds == 60)
+        }
+    }
+
     @Test func sameOriginRules() {
-        #expect(CrossSiteFormGuard.isSameOrigin(fetchSite: nil, origin: nil, host: nil))
-        #expect(CrossSiteFormGuard.isSameOrigin(fetchSite: "same-origin", origin: "http://127.0.0.1:9080", host: "127.0.0.1:9080"))
-        #expect(CrossSiteFormGuard.isSameOrigin(fetchSite: "none", origin: nil, host: "127.0.0.1:9080"))
-        #expect(!CrossSiteFormGuard.isSameOrigin(fetchSite: "cross-site", origin: nil, host: "127.0.0.1:9080"))
-        #expect(!CrossSiteFormGuard.isSameOrigin(fetchSite: "same-site", origin: nil, host: "127.0.0.1:9080"))
-        #expect(!CrossSiteFormGuard.isSameOrigin(fetchSite: nil, origin: "http://127.0.0.1:3000", host: "127.0.0.1:9080"))
-        #expect(!CrossSiteFormGuard.isSameOrigin(fetchSite: nil, origin: "http://127.0.0.1:9080", host: nil))
+        #expect(CrossSiteGuard.isSameOrigin(fetchSite: nil, origin: nil, host: nil))
+        #expect(CrossSiteGuard.isSameOrigin(fetchSite: "same-origin", origin: "http://127.0.0.1:9080", host: "127.0.0.1:9080"))
+        #expect(CrossSiteGuard.isSameOrigin(fetchSite: "none", origin: nil, host: "127.0.0.1:9080"))
+        #expect(!CrossSiteGuard.isSameOrigin(fetchSite: "cross-site", origin: nil, host: "127.0.0.1:9080"))
+        #expect(!CrossSiteGuard.isSameOrigin(fetchSite: "same-site", origin: nil, host: "127.0.0.1:9080"))
+        #expect(!CrossSiteGuard.isSameOrigin(fetchSite: nil, origin: "http://127.0.0.1:3000", host: "127.0.0.1:9080"))
+        #expect(!CrossSiteGuard.isSameOrigin(fetchSite: nil, origin: "http://127.0.0.1:9080", host: nil))
     }
 
     // MARK: - The fake identity provider's page

@@ -78,6 +78,18 @@ check "the installed emulator starts with no Swift toolchain around" sh -c \
      for i in \$(seq 50); do grep -q '^http://127.0.0.1:' '$stage/emu.out' && break; sleep 0.1; done; \
      url=\$(grep -m1 '^http://' '$stage/emu.out'); kill \$pid; test -n \"\$url\""
 
+# The README's C program, built from the installed tree alone (pkg-config), run against the installed emulator
+# with no Swift toolchain around: what a C developer does after `make install`.
+awk '/^```c$/{on=1; next} /^```$/{on=0} on' README.md >"$stage/readme.c"
+check "the README's C program builds with pkg-config --cflags --libs jump" sh -c \
+    "${CC:-cc} -std=c99 -Wall -Werror -o '$stage/readme' '$stage/readme.c' \$(pkg-config --cflags --libs jump)"
+check "... and runs against the installed emulator" sh -c \
+    "env -i PATH=/usr/bin:/bin '$emu' --port 0 --db :memory: > '$stage/emu2.out' 2>/dev/null & pid=\$!; \
+     for i in \$(seq 50); do grep -q '^http://127.0.0.1:' '$stage/emu2.out' && break; sleep 0.1; done; \
+     url=\$(grep -m1 '^http://' '$stage/emu2.out'); \
+     env -i PATH=/usr/bin:/bin LD_LIBRARY_PATH='$lib' JUMP_EMULATOR_URL=\"\$url\" '$stage/readme' > '$stage/readme.out' 2>&1; \
+     rc=\$?; kill \$pid; test \$rc = 0 && grep -q 'synced {\"changed\":\[\"/aboutMe\"\]' '$stage/readme.out'"
+
 # jump(3): made from jump.h, renders without warnings, lists every function of the header.
 man3=$stage/usr/share/man/man3/jump.3
 check "jump(3) is installed and renders without warnings" sh -c \

@@ -38,7 +38,7 @@ enum DashboardResponse {
         DashboardHeaders.set(DashboardHeaders.xFrameOptions, "DENY", in: &headers)
         // Outbox links may lead to another site (an app's password_recover_url): it need not learn the
         // dashboard's address. Not `no-referrer`: browsers then send `Origin: null` with the dashboard's own
-        // form posts, which `CrossSiteFormGuard` has to refuse.
+        // form posts, which `CrossSiteGuard` has to refuse.
         DashboardHeaders.set(DashboardHeaders.referrerPolicy, "same-origin", in: &headers)
         return headers
     }

@@ -3,7 +3,7 @@ import Logging
 
 /// The dashboard: HTML pages for people at `GET /emulator` and under `/emulator/ui/`, beside the JSON admin
 /// API (whose routes are `/emulator/<name>`, none of them `ui`). Loopback clients only, like the admin
-/// API; form posts also have to come from the dashboard's own pages (`CrossSiteFormGuard`) and answer with
+/// API; form posts also have to come from the dashboard's own pages (`CrossSiteGuard`) and answer with
 /// a 303 back to the page, or the page again with the error (400).
 struct DashboardRoutes: Sendable {
     let emulator: Emulator
@@ -16,7 +16,7 @@ struct DashboardRoutes: Sendable {
 
         let ui = router.group(RouterPath(DashboardNav.prefix))
             .add(middleware: LoopbackOnlyMiddleware())
-            .add(middleware: CrossSiteFormGuard())
+            .add(middleware: CrossSiteGuard())
         page(ui, "apps") { DashboardResponse.page(.apps, try await AppsPage(emulator: emulator).model()) }
         page(ui, "users") { DashboardResponse.page(.users, try await UsersPage(emulator: emulator).model()) }
         page(ui, "identities") { DashboardResponse.page(.identities, try await IdentitiesPage(emulator: emulator).model()) }

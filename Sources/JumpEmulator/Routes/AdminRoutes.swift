@@ -10,6 +10,7 @@ struct AdminRoutes: Sendable {
 
     func register(on router: Router<EmulatorRequestContext>) {
         let group = router.group(RouterPath(AdminPaths.prefix)).add(middleware: LoopbackOnlyMiddleware())
+            .add(middleware: CrossSiteGuard())
         let control = AdminControl(emulator: emulator)
         let apps = AdminApps(emulator: emulator)
         let users = AdminUsers(emulator: emulator)

@@ -44,7 +44,8 @@ if _why:
 from selenium import webdriver  # noqa: E402
 from selenium.webdriver.chrome.options import Options  # noqa: E402
 from selenium.webdriver.chrome.service import Service  # noqa: E402
-from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException  # noqa: E402
+from selenium.common.exceptions import (  # noqa: E402
+    NoSuchElementException, StaleElementReferenceException, WebDriverException)
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
@@ -82,7 +83,10 @@ def wait_text(driver: Any, element_id: str, accept: Callable[[str], bool]) -> st
         return accept(box["text"])
 
     try:
-        WebDriverWait(driver, WAIT, ignored_exceptions=(NoSuchElementException, StaleElementReferenceException)).until(check)
+        # Mid page load Chromium may also answer "Node ... does not belong to the document" (a plain
+        # WebDriverException): the same race as a stale element, so it is waited out too.
+        WebDriverWait(driver, WAIT, ignored_exceptions=(NoSuchElementException, StaleElementReferenceException,
+                                                        WebDriverException)).until(check)
     except Exception as exc:
         raise AssertionError(f"#{element_id} shows {box['text']!r}; the page: {driver.page_source[:1500]}") from exc
     return box["text"]

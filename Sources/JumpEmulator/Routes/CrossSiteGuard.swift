@@ -1,10 +1,10 @@
 import Hummingbird
 
-/// Refuses dashboard form posts that another web page made. The dashboard has no login, and a page from any
-/// site can post a form to 127.0.0.1, so loopback-only is not enough for actions: the browser says where a
-/// request comes from (`Sec-Fetch-Site`, `Origin`) and only the dashboard's own pages, or clients that are
-/// not browsers (no such headers), may act.
-struct CrossSiteFormGuard: RouterMiddleware {
+/// Refuses admin calls and dashboard form posts that another web page made. Neither has a login, and a page
+/// from any site can post to 127.0.0.1 (a plain form post reaches the JSON admin API too), so loopback-only
+/// is not enough for actions: the browser says where a request comes from (`Sec-Fetch-Site`, `Origin`) and
+/// only the dashboard's own pages, or clients that are not browsers (no such headers), may act.
+struct CrossSiteGuard: RouterMiddleware {
     typealias Context = EmulatorRequestContext
 
     func handle(
@@ -16,7 +16,7 @@ struct CrossSiteFormGuard: RouterMiddleware {
                 origin: request.headers[.origin], host: request.head.authority)
         else {
             return AdminError(status: .forbidden, error: "cross_site_request",
-                              message: "the dashboard refuses form posts from other sites").response
+                              message: "the emulator's admin API and dashboard refuse requests from other web sites").response
         }
         return try await next(request, context)
     }
