@@ -19,6 +19,7 @@ import argparse
 import json
 import os
 import sys
+import threading
 import webbrowser
 from pathlib import Path
 
@@ -36,8 +37,12 @@ except ModuleNotFoundError:  # not installed: use the source tree
 def open_in_browser(url: str) -> None:
     print("Opening your browser to sign in. If nothing opens, visit:", flush=True)
     print(f"  {url}", flush=True)
-    if not webbrowser.open(url):
-        print("(no browser could be started: open the URL above yourself)", flush=True)
+    # On a thread of its own: webbrowser.open blocks until a console browser (or some $BROWSER) exits.
+    def start() -> None:
+        if not webbrowser.open(url):
+            print("(no browser could be started: open the URL above yourself)", flush=True)
+
+    threading.Thread(target=start, name="open-browser", daemon=True).start()
 
 
 def main() -> int:

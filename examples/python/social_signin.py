@@ -20,6 +20,7 @@ import getpass
 import json
 import os
 import sys
+import threading
 import webbrowser
 from pathlib import Path
 from typing import Any, Dict, Optional
@@ -39,8 +40,12 @@ def open_in_browser(url: str) -> None:
     """libjump's open_url: hand the URL to the system browser (and show it, in case none opens)."""
     print("Opening your browser to sign in. If nothing opens, visit:", flush=True)
     print(f"  {url}", flush=True)
-    if not webbrowser.open(url):
-        print("(no browser could be started: open the URL above yourself)", flush=True)
+    # On a thread of its own: webbrowser.open blocks until a console browser (or some $BROWSER) exits.
+    def start() -> None:
+        if not webbrowser.open(url):
+            print("(no browser could be started: open the URL above yourself)", flush=True)
+
+    threading.Thread(target=start, name="open-browser", daemon=True).start()
 
 
 def ask(prompt: str, default: Optional[str] = None, secret: bool = False) -> str:
