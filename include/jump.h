@@ -23,7 +23,8 @@
  *    for an _async call on a thread libjump owns (named "jump-work"), never on a thread pool worker.
  *  - Callbacks (and userdata_free) run on a plain thread owned by libjump (named "jump-events"; never the
  *    caller's thread, never a thread pool worker), one at a time per client and in order, unless a dispatcher is installed
- *    (jump_client_set_dispatcher). A callback may call any jump_* function, except jump_request_wait
+ *    (jump_client_set_dispatcher) or the host pumps a queue instead (jump_client_use_event_queue). A
+ *    callback may call any jump_* function, except jump_request_wait
  *    (which returns JUMP_E_BUSY there). The JSON text given to a callback is valid only until it returns.
  *  - Secrets (passwords, access tokens, refresh secrets) never appear in error messages, events or logs.
  *  - The library is never unloaded: dlclose() leaves it mapped (Swift code does not survive unloading).
@@ -557,6 +558,20 @@ jump_status jump_client_set_event_callback(jump_client *client, jump_callback ca
 /* Routes this client's callbacks through a host dispatcher (NULL restores libjump's own thread). */
 jump_status jump_client_set_dispatcher(jump_client *client, jump_dispatch_fn dispatch, void *context);
 
+/* Queue mode (enabled 1; 0 turns it off, sending what still waits to the callbacks): this client's async
+ * completions (with "request_id", see jump_request_id) and events wait in a queue the host pumps on its own
+ * thread with jump_client_next_event, and no host code runs on a thread of libjump's. Pass NULL callbacks to
+ * the _async calls (one given anyway runs inside jump_client_next_event); the event callback is not used.
+ * jump_request_wait returns once the completion is queued. For game loops, Node.js, IL2CPP. */
+jump_status jump_client_use_event_queue(jump_client *client, int32_t enabled);
+/* A file descriptor readable exactly while the queue holds a document (poll it: asyncio add_reader, libuv,
+ * Go); owned by the client, valid until queue mode is turned off or the client freed. Outside queue mode
+ * JUMP_E_UNSUPPORTED. */
+jump_status jump_client_event_fd(jump_client *client, int *out_fd);
+/* Pops the oldest queued document (completion or event, as a callback would get it) into *out_json; never
+ * blocks. JUMP_E_NOT_FOUND when none waits; JUMP_E_UNSUPPORTED outside queue mode. */
+jump_status jump_client_next_event(jump_client *client, char **out_json);
+
 /* ---------------------------------------------------------------------------------------------------- */
 /* jump_record: a live view of the signed-in user's record. Paths: "/" (the whole record), "/aboutMe",  */
 /* "/primaryAddress/city", "/photos#12/value" (a plural element by id), "/profiles#5/friends". Elements */
@@ -631,6 +646,8 @@ jump_status jump_request_cancel(jump_request *request);
 /* Waits until the operation's callback has returned, at most timeout_ms (negative: no limit).
  * JUMP_E_TIMEOUT when it has not; JUMP_E_BUSY when called from a libjump callback. */
 jump_status jump_request_wait(jump_request *request, int32_t timeout_ms);
+/* The request's id, the "request_id" of its completion document (how queue mode matches them). */
+jump_status jump_request_id(jump_request *request, uint64_t *out_id);
 /* Releases the handle; the operation goes on and its callback still runs. NULL is a no-op. */
 void jump_request_free(jump_request *request);
 

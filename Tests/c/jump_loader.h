@@ -71,6 +71,9 @@
     X(client_refresh_access_token)                                                                         \
     X(client_set_event_callback)                                                                           \
     X(client_set_dispatcher)                                                                               \
+    X(client_use_event_queue)                                                                              \
+    X(client_event_fd)                                                                                     \
+    X(client_next_event)                                                                                   \
     X(client_load_engage_config)                                                                   \
     X(client_providers)                                                                            \
     X(client_social_begin)                                                                         \
@@ -114,6 +117,7 @@
     X(record_free)                                                                                         \
     X(request_cancel)                                                                                      \
     X(request_wait)                                                                                        \
+    X(request_id)                                                                                          \
     X(request_free)
 
 typedef struct jump_api {

@@ -22,6 +22,15 @@ public func jump_request_wait(_ request: OpaquePointer?, _ timeoutMs: Int32) -> 
     }
 }
 
+@_cdecl("jump_request_id")
+public func jump_request_id(_ request: OpaquePointer?, _ out: UnsafeMutablePointer<UInt64>?) -> Int32 {
+    abiCall { () throws(ABIError) in
+        guard let out else { throw .invalidArgument("out_id is NULL", argument: "out_id") }
+        out.pointee = 0
+        out.pointee = try requestBox(request).id
+    }
+}
+
 @_cdecl("jump_request_free")
 public func jump_request_free(_ request: OpaquePointer?) {
     HandleRegistry.shared.remove(request, as: .request)

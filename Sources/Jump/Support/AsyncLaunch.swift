@@ -19,9 +19,13 @@ enum AsyncLaunch {
             work = try prepare()
         } catch {
             LastError.set(error)
-            let text = completion(operation, .failure(error))
-            let target = CallbackTarget(callback, userdata, userdataFree, releaseOn: CallbackThread.shared)
-            CallbackThread.shared.post { target.invoke(text) }
+            let text = completion(operation, .failure(error), requestID: nil)
+            if let box = try? HandleRegistry.shared.lookup(handle, as: .client, ClientBox.self) {
+                box.deliver(CallbackTarget(callback, userdata, userdataFree, releaseOn: box.callbackThread), text)
+            } else {
+                let target = CallbackTarget(callback, userdata, userdataFree, releaseOn: CallbackThread.shared)
+                CallbackThread.shared.post { target.invoke(text) }
+            }
             return error.status.rawValue
         }
         let target = CallbackTarget(callback, userdata, userdataFree, releaseOn: box.callbackThread)
@@ -36,14 +40,15 @@ enum AsyncLaunch {
                 result = .failure(error)
             }
             box.untrack(request)
-            box.deliver(target, completion(operation, result)) { request.markFinished() }
+            box.deliver(target, completion(operation, result, requestID: request.id)) { request.markFinished() }
         }
         LastError.clear()
         return JumpStatus.ok.rawValue
     }
 
-    static func completion(_ operation: String, _ result: Result<JSON, JumpError>) -> String {
+    static func completion(_ operation: String, _ result: Result<JSON, JumpError>, requestID: UInt64?) -> String {
         var document: [String: JSON] = ["version": 1, "kind": "completion", "operation": .string(operation)]
+        if let requestID, let id = Int64(exactly: requestID) { document["request_id"] = .int(id) }
         switch result {
         case .success(let value):
             document["status"] = .int(0)

@@ -1,5 +1,6 @@
 import Glibc
 import JumpCore
+import Synchronization
 
 public typealias CCallback = @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?) -> Void
 public typealias CFree = @convention(c) (UnsafeMutableRawPointer?) -> Void
@@ -14,6 +15,8 @@ final class CallbackTarget: @unchecked Sendable {
     private let userdata: UnsafeMutableRawPointer?
     private let userdataFree: CFree?
     private let releaseThread: CallbackThread?
+    /// userdata_free has run (it runs once: here, or where releaseUserdataHere was called).
+    private let freed = Atomic<Bool>(false)
 
     init(_ callback: CCallback?, _ userdata: UnsafeMutableRawPointer?, _ userdataFree: CFree?,
          releaseOn releaseThread: CallbackThread? = nil) {
@@ -32,8 +35,14 @@ final class CallbackTarget: @unchecked Sendable {
         CallbackScope.leave()
     }
 
+    /// Runs userdata_free now, on the calling thread (queue mode: the thread that pumps), not at release.
+    func releaseUserdataHere() {
+        guard let userdataFree, !freed.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        userdataFree(userdata)
+    }
+
     deinit {
-        guard let userdataFree else { return }
+        guard let userdataFree, !freed.exchange(true, ordering: .acquiringAndReleasing) else { return }
         guard let releaseThread else { return userdataFree(userdata) }
         let pending = PendingFree(free: userdataFree, userdata: userdata)
         releaseThread.post { pending.free(pending.userdata) }

@@ -10,6 +10,8 @@ final class ClientBox: Sendable {
     let callbackThread = CallbackThread()
     private let eventTarget = Mutex<CallbackTarget?>(nil)
     private let dispatcher = Mutex<HostDispatcher?>(nil)
+    /// Queue mode: completions and events wait here for jump_client_next_event (nil: callbacks).
+    private let queue = Mutex<EventQueue?>(nil)
     private let inflight = Mutex<[ObjectIdentifier: RequestBox]>([:])
 
     init(client: JumpClient) {
@@ -27,8 +29,15 @@ final class ClientBox: Sendable {
 
     func setDispatcher(_ newDispatcher: HostDispatcher?) { dispatcher.withLock { $0 = newDispatcher } }
 
-    /// Queues `target`'s invocation with `text`, then `after` (on the same callback thread).
+    /// Queues `target`'s invocation with `text`, then `after` (on the same callback thread). In queue mode
+    /// the document waits for jump_client_next_event instead, and `after` runs now: the operation is over,
+    /// and a jump_request_wait on the pumping thread must not wait for its own pumping.
     func deliver(_ target: CallbackTarget?, _ text: String, after: (@Sendable () -> Void)? = nil) {
+        if let queue = queue.withLock({ $0 }) {
+            queue.push(EventQueue.Item(text: text, target: target))
+            after?()
+            return
+        }
         let job: @Sendable () -> Void = {
             target?.invoke(text)
             after?()
@@ -37,8 +46,55 @@ final class ClientBox: Sendable {
     }
 
     private func deliverEvent(_ event: ClientEvent) {
+        if let queue = queue.withLock({ $0 }) {
+            queue.push(EventQueue.Item(text: Jansson.serialize(event.json), target: nil, isEvent: true))
+            return
+        }
         guard let target = eventTarget.withLock({ $0 }) else { return }
         deliver(target, Jansson.serialize(event.json))
+    }
+
+    /// Turns queue mode on (the queue, whose fd stays the same until it is turned off) or off (what is
+    /// still queued goes the ordinary way: to the callbacks, on libjump's thread).
+    func useEventQueue(_ enabled: Bool) throws(ABIError) {
+        if enabled {
+            let made = queue.withLock { current -> Bool in
+                if current == nil { current = EventQueue() }
+                return current != nil
+            }
+            guard made else { throw ABIError(.internal, "the system gave no pipe for the event queue") }
+            return
+        }
+        guard let old = queue.withLock({ current -> EventQueue? in defer { current = nil }; return current }) else { return }
+        for item in old.takeAll() {
+            if item.isEvent {
+                if let target = eventTarget.withLock({ $0 }) { deliver(target, item.text) }
+            } else {
+                deliver(item.target, item.text)
+            }
+        }
+    }
+
+    /// The queue's file descriptor; JUMP_E_UNSUPPORTED outside queue mode.
+    func eventFD() throws(ABIError) -> Int32 {
+        guard let queue = queue.withLock({ $0 }) else {
+            throw ABIError(.unsupported, "this client is not in queue mode (jump_client_use_event_queue)")
+        }
+        return queue.fd
+    }
+
+    /// The oldest queued document (nil: none waits), its callback (if an async call was given one) run
+    /// here first, on the pumping thread.
+    func nextEvent() throws(ABIError) -> String? {
+        guard let queue = queue.withLock({ $0 }) else {
+            throw ABIError(.unsupported, "this client is not in queue mode (jump_client_use_event_queue)")
+        }
+        guard let item = queue.pop() else { return nil }
+        if let target = item.target {
+            target.invoke(item.text)
+            target.releaseUserdataHere()
+        }
+        return item.text
     }
 
     func track(_ request: RequestBox) { inflight.withLock { $0[ObjectIdentifier(request)] = request } }
@@ -51,12 +107,16 @@ final class ClientBox: Sendable {
         client.setEventHandler(nil)
         setEventTarget(nil)
         setDispatcher(nil)
+        try? useEventQueue(false)  // nothing can pump any more: the rest goes to the callbacks
         for request in inflight.withLock({ Array($0.values) }) { request.cancellation.cancel() }
     }
 }
 
 /// An in-flight asynchronous operation (jump_request).
 final class RequestBox: Sendable {
+    private static let lastID = Atomic<UInt64>(0)
+    /// The "request_id" of its completion document (jump_request_id): how a host pumping a queue matches them.
+    let id = RequestBox.lastID.add(1, ordering: .relaxed).newValue
     let cancellation = Cancellation()
     private let finished = DispatchSemaphore(value: 0)
 

@@ -40,6 +40,7 @@ from ctypes import (
     c_int64,
     c_size_t,
     c_uint32,
+    c_uint64,
     c_void_p,
 )
 from typing import Any, Callable, Dict, List, Optional, Tuple, Union
@@ -187,6 +188,9 @@ SIGNATURES: Dict[str, Tuple[Any, List[Any]]] = {
     "jump_client_refresh_access_token": (jump_status, [handle]),
     "jump_client_set_event_callback": (jump_status, [handle, CALLBACK, c_void_p, FREE_FN]),
     "jump_client_set_dispatcher": (jump_status, [handle, DISPATCH_FN, c_void_p]),
+    "jump_client_use_event_queue": (jump_status, [handle, c_int32]),
+    "jump_client_event_fd": (jump_status, [handle, POINTER(c_int)]),
+    "jump_client_next_event": (jump_status, [handle, out_string]),
     # jump_record
     "jump_record_get": (jump_status, [handle, c_char_p, out_string]),
     "jump_record_get_jansson": (jump_status, [handle, c_char_p, out_json]),
@@ -212,6 +216,7 @@ SIGNATURES: Dict[str, Tuple[Any, List[Any]]] = {
     # jump_request
     "jump_request_cancel": (jump_status, [handle]),
     "jump_request_wait": (jump_status, [handle, c_int32]),
+    "jump_request_id": (jump_status, [handle, POINTER(c_uint64)]),
     "jump_request_free": (None, [handle]),
 }
 

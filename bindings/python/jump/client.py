@@ -7,11 +7,12 @@ which asyncio code may ``await``. Results are :mod:`jump.results` TypedDicts: pl
 
 from __future__ import annotations
 
+import asyncio
 import atexit
 import json
 import logging
 import weakref
-from ctypes import byref, c_void_p
+from ctypes import byref, c_int, c_void_p
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Union, cast
 
 from . import _native
@@ -66,6 +67,9 @@ class Client(NativeHandle):
     def __init__(self, config: Union[Config, Mapping[str, Any]], **keys: Any) -> None:
         super().__init__()
         self._event_token: Optional[int] = None
+        #: The on_event callback, also called by the loop that pumps this client (attach_event_loop).
+        self._event_callback: Optional[EventCallback] = None
+        self._pump_loop: Optional[asyncio.AbstractEventLoop] = None
         #: The last exception raised by the on_event callback (it runs on libjump's thread).
         self.last_event_error: Optional[BaseException] = None
         if isinstance(config, Config) and not keys:
@@ -680,6 +684,7 @@ class Client(NativeHandle):
         the "jump" logger and kept in :attr:`last_event_error`.
         """
         h = self.handle
+        self._event_callback = callback
         if callback is None:
             check(_native.lib.jump_client_set_event_callback(h, _native.CALLBACK(), None, _native.FREE_FN()))
             return
@@ -705,10 +710,68 @@ class Client(NativeHandle):
             _native.unregister(token)  # not taken: libjump did not keep the callback
             raise error
 
+    # -- queue mode: an asyncio loop pumps the client -------------------------------------------------------
+
+    def attach_event_loop(self, loop: Optional[asyncio.AbstractEventLoop] = None) -> None:
+        """Let ``loop`` (default: the running loop) deliver this client's completions and events, on the loop's
+        thread: libjump queues them (``jump_client_use_event_queue``) and the loop pumps the queue when its
+        file descriptor is readable (``loop.add_reader``). No Python code then runs on a libjump thread, and
+        awaiting a request needs no thread hop. :meth:`detach_event_loop` (or :meth:`close`) ends it."""
+        if loop is None:
+            loop = asyncio.get_running_loop()
+        if self._pump_loop is loop:
+            return
+        if self._pump_loop is not None:
+            raise RuntimeError("the client is already attached to another event loop")
+        check(_native.lib.jump_client_use_event_queue(self.handle, 1))
+        fd = c_int(-1)
+        check(_native.lib.jump_client_event_fd(self.handle, byref(fd)))
+        loop.add_reader(fd.value, self.pump_events)
+        self._pump_loop = loop
+
+    def detach_event_loop(self) -> None:
+        """Back to callbacks on libjump's thread; what still waits in the queue goes to them."""
+        loop, self._pump_loop = self._pump_loop, None
+        if loop is None:
+            return
+        fd = c_int(-1)
+        if _native.lib.jump_client_event_fd(self.handle, byref(fd)) == 0 and not loop.is_closed():
+            loop.remove_reader(fd.value)
+        check(_native.lib.jump_client_use_event_queue(self.handle, 0))
+
+    def pump_events(self) -> int:
+        """Deliver what waits in the queue (queue mode), on this thread: completions resolve their
+        requests, events go to the :meth:`on_event` callback. Returns how many documents it took. A game
+        loop without asyncio can call it once per frame after ``jump_client_use_event_queue``."""
+        taken = 0
+        while True:
+            out = c_void_p()
+            status = _native.lib.jump_client_next_event(self.handle, byref(out))
+            if status == _JUMP_E_NOT_FOUND:
+                return taken
+            check(status)
+            taken += 1
+            text = _native.take_string(out)
+            callback = self._event_callback
+            if callback is None or text is None:
+                continue
+            try:
+                event = json.loads(text)
+                if isinstance(event, dict) and event.get("kind") == "event":
+                    callback(event)
+            except BaseException as exc:  # noqa: BLE001 - the loop must go on pumping
+                self.last_event_error = exc
+                _log.error("jump event callback raised", exc_info=exc)
+
     # -- lifetime -------------------------------------------------------------------------------------------
 
     def close(self) -> None:
         """Release the client (idempotent). In-flight requests complete with Cancelled."""
+        if self._pump_loop is not None and self._handle is not None:
+            try:
+                self.detach_event_loop()
+            except Exception:  # noqa: BLE001 - closing anyway
+                self._pump_loop = None
         super().close()
 
 
@@ -717,6 +780,7 @@ class Client(NativeHandle):
 # ---------------------------------------------------------------------------------------------------------
 
 _JUMP_E_CANCELLED = -14
+_JUMP_E_NOT_FOUND = -11
 
 
 def _timeout_ms(timeout: Optional[float]) -> int:
