@@ -74,8 +74,8 @@ $(BUILD)/man/jump.3: include/jump.h scripts/make-man.py
 	$(PYTHON) scripts/make-man.py include/jump.h $@
 
 # libjump.so.$(VERSION) (stripped; its debug info apart, found through .gnu_debuglink) <- libjump.so.1
-# (the soname) <- libjump.so (for -ljump), jump.h, jump.pc, the jump(3) man page (made from jump.h) and
-# the standalone emulator (stripped).
+# (the soname) <- libjump.so (for -ljump), jump.h, jump_api.json (the API as data, for binding generators),
+# jump.pc, the jump(3) man page (made from jump.h) and the standalone emulator (stripped).
 install: lib emulator $(BUILD)/man/jump.3
 	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(PKGCONFIGDIR) $(DESTDIR)$(BINDIR) \
 	    $(DESTDIR)$(MANDIR)/man3
@@ -87,6 +87,7 @@ install: lib emulator $(BUILD)/man/jump.3
 	ln -sf libjump.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libjump.so.$(SONAME_MAJOR)
 	ln -sf libjump.so.$(SONAME_MAJOR) $(DESTDIR)$(LIBDIR)/libjump.so
 	install -m 0644 include/jump.h $(DESTDIR)$(INCLUDEDIR)/jump.h
+	install -m 0644 include/jump_api.json $(DESTDIR)$(INCLUDEDIR)/jump_api.json
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' \
 	    -e 's|@VERSION@|$(VERSION)|' scripts/jump.pc.in > $(DESTDIR)$(PKGCONFIGDIR)/jump.pc
 	install -m 0644 $(BUILD)/man/jump.3 $(DESTDIR)$(MANDIR)/man3/jump.3
@@ -96,7 +97,8 @@ install: lib emulator $(BUILD)/man/jump.3
 uninstall:
 	rm -f $(DESTDIR)$(LIBDIR)/libjump.so $(DESTDIR)$(LIBDIR)/libjump.so.$(SONAME_MAJOR) \
 	      $(DESTDIR)$(LIBDIR)/libjump.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libjump.so.$(VERSION).debug \
-	      $(DESTDIR)$(INCLUDEDIR)/jump.h $(DESTDIR)$(PKGCONFIGDIR)/jump.pc $(DESTDIR)$(MANDIR)/man3/jump.3 \
+	      $(DESTDIR)$(INCLUDEDIR)/jump.h $(DESTDIR)$(INCLUDEDIR)/jump_api.json $(DESTDIR)$(PKGCONFIGDIR)/jump.pc \
+	      $(DESTDIR)$(MANDIR)/man3/jump.3 \
 	      $(DESTDIR)$(BINDIR)/jump-emulator
 
 # A release tarball of what install installs, laid out under /usr/local (untar it at /):

@@ -973,7 +973,7 @@ static void sweep(const char *file, int line, const probe *probes, size_t count,
                 snprintf(probe_label, sizeof probe_label, "%s, depth %d, %s", probes[p].name, depth,
                          shape ? "{\"a\":{...}}" : "[[...]]");
                 status = run_on_small_stack(probes[p].fn, &ctx);
-                if (status > 0 || status < JUMP_E_ALREADY_SIGNED_IN) {
+                if (status > 0 || status <= -HARNESS_STATUS_COUNT) {
                     harness_fail(file, line, "%s returned %d, not a jump_status", probe_label, (int)status);
                 } else if (depth > JUMP_JSON_MAX_DEPTH && probes[p].must_refuse && status != JUMP_E_INVALID_ARGUMENT &&
                            used < sizeof wrong - 200) {

@@ -40,6 +40,7 @@ check "the installed library is stripped (no .debug_info)" sh -c "! readelf -S '
 check "its debug info is apart, linked by .gnu_debuglink" sh -c \
     "readelf -S '$lib/libjump.so.$version' | grep -q '\.gnu_debuglink' && readelf -S '$lib/libjump.so.$version.debug' | grep -q '\.debug_info'"
 check "jump.h is installed" cmp include/jump.h "$stage/usr/include/jump.h"
+check "jump_api.json is installed next to it" cmp include/jump_api.json "$stage/usr/include/jump_api.json"
 
 export PKG_CONFIG_PATH=$lib/pkgconfig PKG_CONFIG_SYSROOT_DIR=$stage
 check "pkg-config knows jump $version" test "$(pkg-config --modversion jump)" = "$version"

@@ -81,7 +81,8 @@ static const char *status_name(jump_status status) {
         "JUMP_OK", "JUMP_E_INVALID_ARGUMENT", "JUMP_E_INVALID_HANDLE", "JUMP_E_NETWORK", "JUMP_E_TIMEOUT",
         "JUMP_E_SERVER", "JUMP_E_NOT_SIGNED_IN", "JUMP_E_BAD_CREDENTIALS", "JUMP_E_MERGE_REQUIRED",
         "JUMP_E_REGISTRATION_REQUIRED", "JUMP_E_VALIDATION", "JUMP_E_NOT_FOUND", "JUMP_E_EXPIRED",
-        "JUMP_E_STORAGE", "JUMP_E_CANCELLED", "JUMP_E_UNSUPPORTED", "JUMP_E_BUSY", "JUMP_E_INTERNAL"};
+        "JUMP_E_STORAGE", "JUMP_E_CANCELLED", "JUMP_E_UNSUPPORTED", "JUMP_E_BUSY", "JUMP_E_INTERNAL",
+        "JUMP_E_CONFLICT", "JUMP_E_ALREADY_SIGNED_IN"}; /* jump.h's order; Tests/abi/check_abi.py compares */
     int index = -(int)status;
     return index >= 0 && index < (int)(sizeof names / sizeof names[0]) ? names[index] : "JUMP_E_(unknown)";
 }
