@@ -61,7 +61,7 @@ OWNERSHIP_TYPES = {
     "handle": r"(const )?jump_(config|client|record|request) \*",
     "handle_released": r"jump_(config|client|record|request) \*",
     "out_handle": r"jump_(config|client|record|request) \*\*",
-    "out_value": r"(int|int32_t|int64_t|double|size_t) \*",
+    "out_value": r"(int|int32_t|int64_t|uint64_t|double|size_t) \*",
     "callback": r"jump_callback",
     "userdata": r"void \*",
     "userdata_free": r"jump_free_fn",
@@ -221,7 +221,7 @@ def check_python_ctypes(root, api):
     native = load_module(os.path.join(root, FILES["py_native"]), "jump_native_checked_%d" % next(_loaded))
     import ctypes as C
     scalars = {"void": None, "jump_status": C.c_int, "int": C.c_int, "int32_t": C.c_int32, "int64_t": C.c_int64,
-               "uint32_t": C.c_uint32, "size_t": C.c_size_t, "double": C.c_double, "const char *": C.c_char_p}
+               "uint32_t": C.c_uint32, "uint64_t": C.c_uint64, "size_t": C.c_size_t, "double": C.c_double, "const char *": C.c_char_p}
     callbacks = {c["name"]: c for c in api["callbacks"]}
 
     def fits(ctype, obj, loose=False):
