@@ -12,47 +12,23 @@ elsewhere they are skipped with the command that fetches it.
 
 from __future__ import annotations
 
-import json
 import os
-import signal
-import subprocess
 import sys
-import tempfile
-import threading
-import urllib.error
-import urllib.request
 import uuid
 from pathlib import Path
-from typing import Any, Dict, Iterator, Optional
+from typing import Dict, Iterator
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 JANRAIN_SDIST = ROOT / "build" / "third_party" / "janrain-python-api-0.4.0"
 
+# The emulator process and admin client the binding's tests use (that module never imports jump).
+sys.path.insert(0, str(ROOT / "bindings" / "python" / "tests"))
+from emulator_process import AdminClient, running_emulator  # noqa: E402
 
-def emulator_path() -> Path:
-    env = os.environ.get("JUMP_EMULATOR")
-    return Path(env) if env else ROOT / "build" / "bin" / "jump-emulator"
 
-
-class Emulator:
-    """A running jump-emulator plus a tiny client for its admin API."""
-
-    def __init__(self, url: str) -> None:
-        self.url = url.rstrip("/")
-
-    def admin(self, method: str, path: str, body: Optional[Dict[str, Any]] = None) -> Dict[str, Any]:
-        data = None if body is None else json.dumps(body).encode("utf-8")
-        request = urllib.request.Request(self.url + path, data=data, method=method)
-        if data is not None:
-            request.add_header("Content-Type", "application/json")
-        try:
-            with urllib.request.urlopen(request, timeout=10) as response:
-                text = response.read().decode("utf-8")
-        except urllib.error.HTTPError as exc:
-            raise AssertionError(f"{method} {path} -> {exc.code}: {exc.read()!r}") from None
-        return json.loads(text) if text.strip() else {}
+Emulator = AdminClient
 
 
 @pytest.fixture(scope="session")
@@ -74,42 +50,8 @@ def janrain_capture():
 
 @pytest.fixture(scope="session")
 def owner_emulator() -> Iterator[Emulator]:
-    binary = emulator_path()
-    if not binary.exists():
-        pytest.fail(f"jump-emulator not found at {binary} (make emulator, or set JUMP_EMULATOR)", pytrace=False)
-    workdir = tempfile.mkdtemp(prefix="jump-serverapi-emu-")
-    log = open(os.path.join(workdir, "emulator.log"), "wb")
-    process = subprocess.Popen(
-        [str(binary), "--port", "0", "--db", os.path.join(workdir, "emu.sqlite"), "--password-hash-cost", "4"],
-        stdout=subprocess.PIPE,
-        stderr=log,
-    )
-    box: Dict[str, str] = {}
-    started = threading.Event()
-
-    def read_first_line() -> None:
-        assert process.stdout is not None
-        box["url"] = process.stdout.readline().decode("utf-8").strip()
-        started.set()
-        for _ in process.stdout:  # keep draining so the emulator never blocks on a full pipe
-            pass
-
-    threading.Thread(target=read_first_line, daemon=True).start()
-    started.wait(60)
-    url = box.get("url", "")
-    if not url.startswith("http"):
-        process.kill()
-        log.close()
-        pytest.fail(f"jump-emulator did not print its URL; log: {Path(log.name).read_text()[-2000:]}", pytrace=False)
-    try:
+    with running_emulator("jump-serverapi-emu-") as (url, _process, _workdir):
         yield Emulator(url)
-    finally:
-        process.send_signal(signal.SIGTERM)
-        try:
-            process.wait(10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-        log.close()
 
 
 class App:

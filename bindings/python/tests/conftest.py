@@ -32,38 +32,18 @@ if "JUMP_LIBRARY_PATH" not in os.environ and _default_lib.exists():
 if not os.environ.get("JUMP_TEST_INSTALLED"):  # test the source tree unless asked to test an installed copy
     sys.path.insert(0, str(BINDING))
 import jump  # noqa: E402
+from emulator_process import AdminClient, emulator_path, running_emulator  # noqa: E402,F401
 
 PASSWORD = "correct horse battery"
 
 
-def emulator_path() -> Path:
-    env = os.environ.get("JUMP_EMULATOR")
-    if env:
-        return Path(env)
-    primary = ROOT / "build" / "bin" / "jump-emulator"
-    fallback = ROOT / ".build-emu" / "debug" / "jump-emulator"
-    return primary if primary.exists() or not fallback.exists() else fallback
-
-
-class Emulator:
+class Emulator(AdminClient):
     """A running jump-emulator plus a tiny client for its admin API."""
 
-    def __init__(self, url: str, process: subprocess.Popen, workdir: str) -> None:
-        self.url = url.rstrip("/")
+    def __init__(self, url: str, process: "subprocess.Popen[bytes]", workdir: str) -> None:
+        super().__init__(url)
         self.process = process
         self.workdir = workdir
-
-    def admin(self, method: str, path: str, body: Optional[Dict[str, Any]] = None) -> Dict[str, Any]:
-        data = None if body is None else json.dumps(body).encode("utf-8")
-        request = urllib.request.Request(self.url + path, data=data, method=method)
-        if data is not None:
-            request.add_header("Content-Type", "application/json")
-        try:
-            with urllib.request.urlopen(request, timeout=10) as response:
-                text = response.read().decode("utf-8")
-        except urllib.error.HTTPError as exc:
-            raise AssertionError(f"{method} {path} -> {exc.code}: {exc.read()!r}") from None
-        return json.loads(text) if text.strip() else {}
 
     # Conveniences used by several tests
     def reset(self) -> None:
@@ -90,42 +70,8 @@ class Emulator:
 
 @pytest.fixture(scope="session")
 def emulator() -> Iterator[Emulator]:
-    binary = emulator_path()
-    if not binary.exists():
-        pytest.fail(f"jump-emulator not found at {binary} (build it, or set JUMP_EMULATOR)", pytrace=False)
-    workdir = tempfile.mkdtemp(prefix="jump-pytest-emu-")
-    log = open(os.path.join(workdir, "emulator.log"), "wb")
-    process = subprocess.Popen(
-        [str(binary), "--port", "0", "--db", os.path.join(workdir, "emu.sqlite"), "--password-hash-cost", "4"],
-        stdout=subprocess.PIPE,
-        stderr=log,
-    )
-    box: Dict[str, str] = {}
-    started = threading.Event()
-
-    def read_first_line() -> None:
-        assert process.stdout is not None
-        box["url"] = process.stdout.readline().decode("utf-8").strip()
-        started.set()
-        for _ in process.stdout:  # keep draining so the emulator never blocks on a full pipe
-            pass
-
-    threading.Thread(target=read_first_line, daemon=True).start()
-    started.wait(60)
-    url = box.get("url", "")
-    if not url.startswith("http"):
-        process.kill()
-        log.close()
-        pytest.fail(f"jump-emulator did not print its URL; log: {Path(log.name).read_text()[-2000:]}", pytrace=False)
-    try:
+    with running_emulator("jump-pytest-emu-") as (url, process, workdir):
         yield Emulator(url, process, workdir)
-    finally:
-        process.send_signal(signal.SIGTERM)
-        try:
-            process.wait(10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-        log.close()
 
 
 @pytest.fixture

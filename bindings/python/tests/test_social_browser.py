@@ -8,63 +8,29 @@ outside CI (under CI=true a missing browser is a failure, not a skip)."""
 
 from __future__ import annotations
 
-import os
-import shutil
 import threading
 import urllib.parse
-from typing import Any, Callable, List, Optional
+from typing import Any, Callable, List
 
 import pytest
 
 import jump
 
+import headless_chromium
 from conftest import unique_email
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
+headless_chromium.require("the browser end-to-end test")
 
-
-def _missing() -> Optional[str]:
-    if not os.path.exists(CHROMIUM):
-        return f"no Chromium at {CHROMIUM} (apt-get install chromium, or scripts/ensure-deps.sh --test)"
-    if not os.path.exists(CHROMEDRIVER):
-        return f"no chromedriver at {CHROMEDRIVER} (apt-get install chromium-driver)"
-    try:
-        import selenium  # noqa: F401
-    except ImportError:
-        return "selenium is not installed (python3 -m pip install selenium)"
-    return None
-
-
-_why = _missing()
-if _why:
-    if os.environ.get("CI"):
-        raise RuntimeError(f"the browser end-to-end test cannot run under CI: {_why}")
-    pytest.skip(_why, allow_module_level=True)
-
-from selenium import webdriver  # noqa: E402
-from selenium.webdriver.chrome.options import Options  # noqa: E402
-from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support import expected_conditions as EC  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
-WAIT = 30
+WAIT = headless_chromium.WAIT
 
 
 @pytest.fixture
 def chromium(tmp_path):
-    options = Options()
-    options.binary_location = CHROMIUM
-    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                     "--no-first-run", "--no-default-browser-check", f"--user-data-dir={tmp_path / 'profile'}"):
-        options.add_argument(argument)
-    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
-    try:
-        driver.set_page_load_timeout(WAIT)
-        yield driver
-    finally:
-        driver.quit()
+    yield from headless_chromium.driver(tmp_path / "profile")
 
 
 class ChromiumOpener:
