@@ -8,8 +8,8 @@ EMULATOR  := $(BUILD)/bin/jump-emulator
 CFLAGS    ?= -std=c99 -Wall -Wextra -Werror -O1 -g
 EXAMPLE_C := $(BUILD)/bin/quickstart
 
-.PHONY: all deps lib emulator examples demo test test-swift test-c test-python test-abi test-install bench torture \
-        install uninstall dist wheel clean
+.PHONY: all deps lib emulator examples demo test test-swift test-c test-python test-abi test-install test-csharp \
+        bench torture install uninstall dist wheel clean
 
 # Installation layout (GNU conventions); DESTDIR stages a package root.
 PREFIX     ?= /usr/local
@@ -68,6 +68,10 @@ test-abi: lib
 
 test-install: lib emulator
 	@bash scripts/run-tests.sh install
+
+# The C# binding (bindings/csharp), built and run with Mono (scripts/ensure-deps.sh --test installs it).
+test-csharp: lib emulator
+	@bash scripts/run-tests.sh csharp
 
 $(BUILD)/man/jump.3: include/jump.h scripts/make-man.py
 	@mkdir -p $(BUILD)/man

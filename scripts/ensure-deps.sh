@@ -4,7 +4,8 @@
 # (pip), for the headless-browser social sign-in test; mypy (pip), for the test that the Python package passes
 # mypy --strict (bindings/python/tests/test_typing.py); python3-venv when python3 lacks venv (the wheel test);
 # and puts the unmodified janrain-python-api 0.4.0 sdist in build/third_party/ for Tests/serverapi (its
-# setup.py needs use_2to3, which modern setuptools lacks, so it is put on sys.path rather than installed).
+# setup.py needs use_2to3, which modern setuptools lacks, so it is put on sys.path rather than installed);
+# and mono-complete (mcs and mono), for the C# binding's suite (bindings/csharp/run-tests.sh).
 # Idempotent: nothing is fetched when all is there.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -52,6 +53,8 @@ python_packages=()
 if [ "${1:-}" = "--test" ]; then
     # gdb and groff-base: the install suite checks the debug link and renders jump(3).
     packages+=(chromium chromium-driver gdb groff-base)
+    # mono-complete: mcs builds bindings/csharp and mono runs its tests (Debian's own Mono; no NuGet).
+    packages+=(mono-complete)
     python3 -c "import pytest" 2>/dev/null || python_packages+=(pytest)
     python3 -c "import selenium" 2>/dev/null || python_packages+=(selenium)
     python3 -c "import mypy" 2>/dev/null || python_packages+=(mypy)

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Runs the test suites (default: all of swift, c, python, abi) against the built libjump.so and
-# jump-emulator, prints each suite's own output, then one summary line per suite and a total.
+# Runs the test suites (default: all of swift, c, python, abi, install, csharp) against the built libjump.so
+# and jump-emulator, prints each suite's own output, then one summary line per suite and a total.
 set -uo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 cd "$here"
@@ -9,7 +9,7 @@ export JUMP_EMULATOR=${JUMP_EMULATOR:-$here/build/bin/jump-emulator}
 logs=$here/build/test-logs
 mkdir -p "$logs"
 suites=("$@")
-((${#suites[@]})) || suites=(swift c python abi install)
+((${#suites[@]})) || suites=(swift c python abi install csharp)
 
 ensure_pytest() {
     python3 -c "import pytest" 2>/dev/null && return 0
@@ -28,6 +28,8 @@ run_suite() {
         python) ensure_pytest && python3 -m pytest -q -p no:cacheprovider bindings/python/tests Tests/serverapi ;;
         abi) python3 Tests/abi/check_abi.py ;;
         install) bash Tests/install/run.sh ;;
+        # The C# binding under Mono; ends with "N passed, N failed" like c and abi.
+        csharp) bash bindings/csharp/run-tests.sh ;;
         *) echo "unknown suite '$1'"; return 2 ;;
     esac
 }

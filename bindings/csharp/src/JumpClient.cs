@@ -1,0 +1,124 @@
+// JumpClient.cs - one app installation's session (jump_client): construction, the synchronous calls and
+// Dispose. The asynchronous calls and the queue pump are in JumpClient.Async.cs.
+using System;
+using System.Collections.Generic;
+
+namespace Jump
+{
+    public sealed partial class JumpClient : IDisposable
+    {
+        readonly JumpClientHandle _handle;
+
+        /// <summary>A client from a copy of config; restores the saved session (no network). The client
+        /// runs in queue mode: async completions and events wait until Pump() (or the background pump)
+        /// delivers them on the pumping thread, so no managed code ever runs on a libjump thread.</summary>
+        public JumpClient(JumpConfig config) : this(config, false) { }
+
+        /// <summary>A client from a JSON config object (see jump.h for the keys).</summary>
+        public JumpClient(string configJson) : this(JumpConfig.FromJson(configJson), true) { }
+
+        JumpClient(JumpConfig config, bool ownsConfig)
+        {
+            if (config == null) throw new ArgumentNullException("config");
+            JumpClientHandle h;
+            JumpException error = null;
+            try
+            {
+                int created = Native.jump_client_new(config.Handle, out h);
+                // Read before jump_config_free below: the detail lasts until the next jump_* call.
+                if (created != 0) { error = JumpException.FromLastError(created); h.Dispose(); }
+            }
+            finally
+            {
+                // The client keeps its own copy of the settings, so a config made for it can go at once.
+                if (ownsConfig) config.Dispose();
+            }
+            if (error != null) throw error;
+            _handle = h;
+            int status = Native.jump_client_use_event_queue(_handle, 1);
+            if (status != 0)
+            {
+                error = JumpException.FromLastError(status);
+                _handle.Dispose();
+                throw error;
+            }
+        }
+
+        /// <summary>The library's version, e.g. "0.1.0".</summary>
+        public static string LibraryVersion { get { return Utf8.Read(Native.jump_version()); } }
+
+        public bool IsSignedIn { get { return Native.jump_client_is_signed_in(_handle) == 1; } }
+
+        public JumpState State
+        {
+            get
+            {
+                IntPtr p;
+                int status = Native.jump_client_state(_handle, out p);
+                if (status != 0) throw JumpException.FromLastError(status);
+                return new JumpState(Utf8.Take(p));
+            }
+        }
+
+        /// <summary>Signs in with an email (or user name) and password. Wrong ones: JumpBadCredentialsException.</summary>
+        public SignInResult SignIn(string user, string password)
+        {
+            IntPtr p;
+            int status = Native.jump_client_sign_in(_handle, Utf8.Encode(user, "user"), Utf8.Encode(password, "password"), out p);
+            if (status != 0) throw JumpException.FromLastError(status);
+            return new SignInResult(Utf8.Take(p));
+        }
+
+        /// <summary>Registers a traditional account and signs it in. attributes: record attributes
+        /// (e.g. email, displayName, givenName). Form errors: JumpValidationException.InvalidFields.</summary>
+        public SignInResult RegisterTraditional(IDictionary<string, object> attributes, string password)
+        {
+            return RegisterTraditional(attributes == null ? null : Json.Write(attributes), password);
+        }
+
+        public SignInResult RegisterTraditional(string attributesJson, string password)
+        {
+            IntPtr p;
+            int status = Native.jump_client_register_traditional(_handle, Utf8.Encode(attributesJson, "attributesJson"),
+                Utf8.Encode(password, "password"), out p);
+            if (status != 0) throw JumpException.FromLastError(status);
+            return new SignInResult(Utf8.Take(p));
+        }
+
+        /// <summary>Signs out of everything; unsynced changes are discarded.</summary>
+        public void SignOut() { JumpException.Check(Native.jump_client_sign_out(_handle)); }
+
+        /// <summary>A view of the signed-in user's record (dispose it when done).</summary>
+        public JumpRecord Record()
+        {
+            JumpRecordHandle h;
+            int status = Native.jump_client_record(_handle, out h);
+            if (status != 0) { var error = JumpException.FromLastError(status); h.Dispose(); throw error; }
+            return new JumpRecord(h);
+        }
+
+        /// <summary>Fetches the record from the server, keeping unsynced local edits on top.</summary>
+        public void FetchRecord() { JumpException.Check(Native.jump_client_fetch_record(_handle)); }
+
+        /// <summary>Sends the record's unsynced changes.</summary>
+        public SyncResult Sync()
+        {
+            IntPtr p;
+            int status = Native.jump_client_sync(_handle, out p);
+            if (status != 0) throw JumpException.FromLastError(status);
+            return new SyncResult(Utf8.Take(p));
+        }
+
+        /// <summary>Stops the background pump, fails the Tasks still pending with JumpCancelledException
+        /// (nothing can pump their completions once the client is gone) and frees the client. Idempotent;
+        /// calls after it throw ObjectDisposedException.</summary>
+        public void Dispose()
+        {
+            if (_disposed) return;
+            _disposed = true;
+            StopBackgroundPump();
+            FailAllPending();
+            _handle.Dispose();
+        }
+    }
+}

@@ -1,0 +1,525 @@
+// Tests.cs - the C# binding's tests, against a real jump-emulator (no mocks). Run by run-tests.sh.
+using System;
+using System.Collections.Generic;
+using System.Diagnostics;
+using System.IO;
+using System.Threading;
+using System.Threading.Tasks;
+
+namespace Jump.Tests
+{
+    internal static class Program
+    {
+        const string Password = "correct horse battery";
+        const string SignInPath = "/oauth/auth_native_traditional";
+        static Emulator emu;
+        static string scratch;
+
+        static int Main(string[] args)
+        {
+            string root = Environment.GetEnvironmentVariable("JUMP_ROOT") ?? Directory.GetCurrentDirectory();
+            string emulatorPath = Environment.GetEnvironmentVariable("JUMP_EMULATOR") ?? Path.Combine(root, "build/bin/jump-emulator");
+            string filter = args.Length > 0 ? args[0] : null;
+            scratch = Path.Combine(Path.GetTempPath(), "jump-csharp-" + Guid.NewGuid().ToString("N").Substring(0, 8));
+            Directory.CreateDirectory(scratch);
+            try
+            {
+                using (emu = new Emulator(emulatorPath))
+                {
+                    var h = new Harness();
+                    Register(h);
+                    int failed = h.Run(filter, TimeSpan.FromSeconds(30));
+                    if (failed > 0) Console.WriteLine("emulator log (tail):\n" + Tail(emu.Log, 3000));
+                    return failed == 0 ? 0 : 1;
+                }
+            }
+            catch (Exception e)
+            {
+                Console.WriteLine("setup failed: " + e);
+                Console.WriteLine("0 passed, 1 failed");
+                return 1;
+            }
+            finally
+            {
+                try { Directory.Delete(scratch, true); } catch (Exception) { }
+            }
+        }
+
+        static string Tail(string s, int n) { return s.Length <= n ? s : s.Substring(s.Length - n); }
+
+        // ---- fixtures ----
+
+        static string NewStorage()
+        {
+            string dir = Path.Combine(scratch, Guid.NewGuid().ToString("N"));
+            Directory.CreateDirectory(dir);
+            return dir;
+        }
+
+        static JumpConfig Config(string storage = null)
+        {
+            return JumpConfig.FromDictionary(new Dictionary<string, object> {
+                { "captureDomain", emu.Url },
+                { "captureClientId", "jump-default-client" },
+                { "captureAppId", "default-app" },
+                { "captureFlowName", "standard" },
+                { "captureLocale", "en-US" },
+                { "captureFlowDomain", emu.Url },
+                { "storageDirectory", storage ?? ":memory:" },
+                { "requestTimeoutMs", 10000 },
+            });
+        }
+
+        static JumpClient NewClient(string storage = null)
+        {
+            using (var config = Config(storage)) return new JumpClient(config);
+        }
+
+        static string UniqueEmail() { return "cs-" + Guid.NewGuid().ToString("N").Substring(0, 12) + "@example.com"; }
+
+        /// <summary>Registers a new account through a throwaway client; returns its email and uuid.</summary>
+        static KeyValuePair<string, string> NewAccount()
+        {
+            string email = UniqueEmail();
+            using (var c = NewClient())
+            {
+                var r = c.RegisterTraditional(new Dictionary<string, object> {
+                    { "email", email }, { "displayName", "Ada L" }, { "givenName", "Ada" }, { "familyName", "Lovelace" },
+                    { "username", "cs" + Guid.NewGuid().ToString("N").Substring(0, 10) } }, Password);
+                return new KeyValuePair<string, string>(email, r.Uuid);
+            }
+        }
+
+        static T Await<T>(Task<T> task, int timeoutMs = 15000)
+        {
+            if (!task.Wait(timeoutMs)) throw new TimeoutException("the task did not complete");
+            return task.Result;
+        }
+
+        // ---- tests ----
+
+        static void Register(Harness h)
+        {
+            h.Add("library_version", () =>
+            {
+                Assert.True(!string.IsNullOrEmpty(JumpClient.LibraryVersion), "jump_version() is empty");
+            });
+
+            h.Add("pinvokes_match_jump_api_json", ApiContract.PInvokesMatchTheApi);
+            h.Add("statuses_have_typed_exceptions", ApiContract.StatusesHaveTypedExceptions);
+
+            h.Add("json_round_trip", () =>
+            {
+                var v = Json.Parse("{\"a\":[1,2.5,\"x\\u00e9\\n\",true,null],\"b\":{}}") as Dictionary<string, object>;
+                Assert.Equal("{\"a\":[1,2.5,\"xé\\n\",true,null],\"b\":{}}", Json.Write(v), "round trip");
+                Assert.Throws<FormatException>(() => Json.Parse("{\"a\":"), "truncated JSON");
+                Assert.Throws<FormatException>(() => Json.Parse(new string('[', 100) + new string(']', 100)), "too deep");
+            });
+
+            h.Add("sign_in_ok", () =>
+            {
+                var account = NewAccount();
+                using (var c = NewClient())
+                {
+                    Assert.True(!c.IsSignedIn, "signed out at first");
+                    var r = c.SignIn(account.Key, Password);
+                    Assert.Equal(account.Value, r.Uuid, "uuid");
+                    Assert.True(!r.IsNew, "is_new");
+                    var state = c.State;
+                    Assert.True(state.SignedIn && c.IsSignedIn, "signed in");
+                    Assert.Equal(account.Key, state.Email, "state email");
+                    c.SignOut();
+                    Assert.True(!c.IsSignedIn, "signed out");
+                }
+            });
+
+            h.Add("bad_credentials", () =>
+            {
+                var account = NewAccount();
+                using (var c = NewClient())
+                {
+                    var e = Assert.Throws<JumpBadCredentialsException>(() => c.SignIn(account.Key, "wrong password"), "sign-in");
+                    Assert.Equal(JumpStatus.BadCredentials, e.Status, "Status");
+                    Assert.Equal("JUMP_E_BAD_CREDENTIALS", e.StatusName, "StatusName");
+                    Assert.True(!string.IsNullOrEmpty(e.Message), "Message");
+                    Assert.Equal(-7L, e.Detail["status"], "detail status");
+                    Assert.True(e.DetailJson.IndexOf("wrong password", StringComparison.Ordinal) < 0, "no password in the detail");
+                    Assert.True(!c.IsSignedIn, "still signed out");
+                }
+            });
+
+            h.Add("registration_validation", () =>
+            {
+                using (var c = NewClient())
+                {
+                    var e = Assert.Throws<JumpValidationException>(() => c.RegisterTraditional(
+                        new Dictionary<string, object> { { "email", "not-an-email" }, { "displayName", "X" } }, "short"), "register");
+                    Assert.Equal(JumpStatus.Validation, e.Status, "Status");
+                    Assert.Equal("JUMP_E_VALIDATION", e.StatusName, "StatusName");
+                    var fields = e.InvalidFields;
+                    Assert.True(fields.ContainsKey("emailAddress") && fields.ContainsKey("newPassword"),
+                        "invalid fields: " + string.Join(",", new List<string>(fields.Keys)));
+                    Assert.True(fields["emailAddress"].Length > 0, "messages for emailAddress");
+                    Assert.True(e.MergeToken == null && e.SocialRegistrationToken == null, "no tokens");
+                    Assert.True(!c.IsSignedIn, "not signed in");
+                }
+            });
+
+            h.Add("record_edit_and_sync", () =>
+            {
+                var account = NewAccount();
+                using (var c = NewClient())
+                {
+                    c.SignIn(account.Key, Password);
+                    using (var record = c.Record())
+                    {
+                        Assert.Equal("Ada", record.GetString("/givenName"), "givenName");
+                        record.SetString("/aboutMe", "héllo from C# ✓");
+                        Assert.Equal("héllo from C# ✓", record.GetString("/aboutMe"), "local edit (UTF-8)");
+                        Assert.True(c.State.UnsyncedChanges, "unsynced");
+                        var sync = c.Sync();
+                        Assert.True(Array.IndexOf(sync.Changed, "/aboutMe") >= 0, "synced paths: " + sync.Json);
+                        Assert.True(!c.State.UnsyncedChanges, "nothing unsynced");
+                        Assert.Throws<JumpNotFoundException>(() => record.GetString("/noSuchAttribute"), "missing path");
+                    }
+                    string server = emu.Admin("GET", "/emulator/users/" + account.Value);
+                    Assert.True(server.Contains("héllo from C# ✓"), "the server has the edit: " + server);
+                }
+            });
+
+            h.Add("sign_in_async_pumped_by_frame_loop", () =>
+            {
+                var account = NewAccount();
+                using (var c = NewClient())
+                {
+                    var events = new List<string>();
+                    int threadId = Thread.CurrentThread.ManagedThreadId, eventThread = -1;
+                    c.Event += (sender, e) => { events.Add(e.Name); eventThread = Thread.CurrentThread.ManagedThreadId; };
+                    var task = c.SignInAsync(account.Key, Password);
+                    Assert.True(c.PendingCount == 1, "one pending request");
+                    Harness.PumpUntil(c, task);
+                    Assert.Equal(account.Value, task.Result.Uuid, "uuid");
+                    Assert.True(c.IsSignedIn, "signed in");
+                    c.Pump();
+                    Assert.True(events.Contains("signed_in"), "signed_in event: " + string.Join(",", events));
+                    Assert.Equal(threadId, eventThread, "events are raised on the pumping thread");
+                    Assert.Equal(0, c.PendingCount, "nothing pending");
+                }
+            });
+
+            h.Add("sync_async_background_pump", () =>
+            {
+                var account = NewAccount();
+                using (var c = NewClient())
+                {
+                    var synced = new ManualResetEventSlim();
+                    c.Event += (sender, e) => { if (e.Name == "record_synced") synced.Set(); };
+                    c.StartBackgroundPump();
+                    c.StartBackgroundPump(); // idempotent
+                    Await(c.SignInAsync(account.Key, Password));
+                    using (var record = c.Record()) record.SetString("/aboutMe", "async edit");
+                    var result = Await(c.SyncAsync());
+                    Assert.True(Array.IndexOf(result.Changed, "/aboutMe") >= 0, "synced paths: " + result.Json);
+                    Assert.True(synced.Wait(5000), "record_synced event");
+                    Assert.True(emu.Admin("GET", "/emulator/users/" + account.Value).Contains("async edit"), "the server has the edit");
+                }
+            });
+
+            h.Add("async_errors_are_typed", () =>
+            {
+                var account = NewAccount();
+                using (var c = NewClient())
+                {
+                    c.StartBackgroundPump();
+                    var e = Assert.Throws<JumpBadCredentialsException>(() => Await(c.SignInAsync(account.Key, "nope")), "async sign-in");
+                    Assert.Equal(JumpStatus.BadCredentials, e.Status, "Status");
+                    var v = Assert.Throws<JumpValidationException>(() => Await(c.RegisterTraditionalAsync(
+                        new Dictionary<string, object> { { "email", "bad" } }, "x")), "async register");
+                    Assert.True(v.InvalidFields.ContainsKey("emailAddress"), "invalid_fields in a queued completion");
+                    Assert.Throws<JumpNotSignedInException>(() => Await(c.SyncAsync()), "sync signed out");
+                }
+            });
+
+            h.Add("cancellation_token_cancels_request", () =>
+            {
+                var account = NewAccount();
+                emu.Delay(SignInPath, 1500);
+                try
+                {
+                    using (var c = NewClient())
+                    using (var cts = new CancellationTokenSource())
+                    {
+                        c.StartBackgroundPump();
+                        var watch = Stopwatch.StartNew();
+                        var task = c.SignInAsync(account.Key, Password, cts.Token);
+                        Thread.Sleep(200);
+                        Assert.True(!task.IsCompleted, "still running");
+                        cts.Cancel();
+                        Assert.Throws<TaskCanceledException>(() => task.Wait(10000), "await");
+                        Assert.True(task.IsCanceled, "Task.IsCanceled");
+                        Assert.True(watch.ElapsedMilliseconds < 1400, "did not wait for the server: " + watch.ElapsedMilliseconds + " ms");
+                        Assert.True(!c.IsSignedIn, "not signed in");
+                        Assert.Equal(0, c.PendingCount, "nothing pending");
+                    }
+                }
+                finally { emu.ClearFaults(); }
+            });
+
+            h.Add("cancelled_token_before_start", () =>
+            {
+                using (var c = NewClient())
+                {
+                    var task = c.SignInAsync("a@example.com", Password, new CancellationToken(true));
+                    Assert.True(task.IsCanceled, "cancelled at once");
+                    Assert.Equal(0, c.PendingCount, "nothing started");
+                }
+            });
+
+            h.Add("dispose_fails_pending_tasks", () =>
+            {
+                var account = NewAccount();
+                emu.Delay(SignInPath, 1500);
+                try
+                {
+                    Task<SignInResult> task;
+                    using (var c = NewClient()) task = c.SignInAsync(account.Key, Password);
+                    var e = Assert.Throws<JumpCancelledException>(() => task.Wait(5000), "pending after Dispose");
+                    Assert.Equal(JumpStatus.Cancelled, e.Status, "Status");
+                }
+                finally { emu.ClearFaults(); }
+            });
+
+            h.Add("use_after_dispose_never_crashes", () =>
+            {
+                var account = NewAccount();
+                var c = NewClient();
+                c.SignIn(account.Key, Password);
+                var record = c.Record();
+                c.StartBackgroundPump();
+                c.Dispose();
+                c.Dispose(); // idempotent
+                Assert.Throws<ObjectDisposedException>(() => c.SignIn(account.Key, Password), "SignIn");
+                Assert.Throws<ObjectDisposedException>(() => { var s = c.State; }, "State");
+                Assert.Throws<ObjectDisposedException>(() => c.Sync(), "Sync");
+                Assert.Throws<ObjectDisposedException>(() => c.Record(), "Record");
+                Assert.Throws<ObjectDisposedException>(() => Await(c.SyncAsync()), "SyncAsync");
+                Assert.Equal(0, c.Pump(), "Pump after Dispose");
+                // A record view outlives its client (libjump keeps what the view needs): it reads, or answers
+                // with a status; it never crashes.
+                try { Assert.Equal("Ada", record.GetString("/givenName"), "record of a freed client"); }
+                catch (JumpException e)
+                {
+                    Assert.True(e.Status == JumpStatus.InvalidHandle || e.Status == JumpStatus.NotSignedIn, "status " + e.StatusName);
+                }
+                record.Dispose();
+                Assert.Throws<ObjectDisposedException>(() => record.GetString("/givenName"), "disposed record");
+                var config = Config();
+                config.Dispose();
+                Assert.Throws<ObjectDisposedException>(() => new JumpClient(config), "disposed config");
+            });
+
+            h.Add("bad_input_is_an_exception", () =>
+            {
+                using (var c = NewClient())
+                {
+                    Assert.Throws<JumpInvalidArgumentException>(() => c.SignIn(null, Password), "null user");
+                    Assert.Throws<JumpInvalidArgumentException>(() => c.SignIn("a@example.com", null), "null password");
+                    Assert.Throws<ArgumentException>(() => c.SignIn("a@example.com", "ab\0cd"), "embedded NUL");
+                    Assert.Throws<JumpInvalidArgumentException>(() => c.RegisterTraditional("{not json", Password), "bad JSON");
+                    Assert.Throws<JumpNotSignedInException>(() => c.Sync(), "sync signed out");
+                    Assert.Throws<JumpNotSignedInException>(() => c.Record(), "record signed out");
+                    Assert.Throws<JumpInvalidArgumentException>(() => Await(c.SignInAsync(null, null)), "async null user");
+                }
+                Assert.Throws<JumpInvalidArgumentException>(() => JumpConfig.FromJson("{\"noSuchKey\":1}"), "unknown config key");
+                Assert.Throws<JumpInvalidArgumentException>(() => JumpConfig.FromJson("[1"), "bad config JSON");
+                Assert.Throws<ArgumentNullException>(() => new JumpClient((JumpConfig)null), "null config");
+            });
+
+            h.Add("config_keys_and_json_constructor", () =>
+            {
+                using (var config = new JumpConfig())
+                {
+                    config.Set("captureDomain", emu.Url).Set("captureClientId", "jump-default-client")
+                          .Set("requestTimeoutMs", 5000L).Set("captureEnableThinRegistration", false)
+                          .Set("storageDirectory", ":memory:");
+                    var settings = Json.Parse(config.ToJson());
+                    Assert.Equal(5000L, Json.Get(settings, "requestTimeoutMs"), "requestTimeoutMs");
+                    Assert.Throws<JumpInvalidArgumentException>(() => config.Set("noSuchKey", "x"), "unknown key");
+                    Assert.Throws<JumpInvalidArgumentException>(() => config.Set("requestTimeoutMs", "soon"), "wrong type");
+                }
+                string json = Json.Write(new Dictionary<string, object> {
+                    { "captureDomain", emu.Url }, { "captureClientId", "jump-default-client" }, { "captureAppId", "default-app" },
+                    { "captureFlowName", "standard" }, { "captureFlowDomain", emu.Url }, { "storageDirectory", ":memory:" } });
+                var account = NewAccount();
+                using (var c = new JumpClient(json)) Assert.Equal(account.Value, c.SignIn(account.Key, Password).Uuid, "uuid");
+                Assert.Throws<JumpInvalidArgumentException>(() => new JumpClient("{\"storageDirectory\":3}"), "bad config JSON type");
+            });
+
+            h.Add("fetch_record_async", () =>
+            {
+                var account = NewAccount();
+                using (var c = NewClient())
+                using (var other = NewClient())
+                {
+                    c.SignIn(account.Key, Password);
+                    // Another installation changes the record on the server.
+                    other.SignIn(account.Key, Password);
+                    using (var record = other.Record()) record.SetString("/aboutMe", "changed elsewhere");
+                    other.Sync();
+                    var task = c.FetchRecordAsync();
+                    Harness.PumpUntil(c, task);
+                    Assert.True(task.Status == TaskStatus.RanToCompletion, "fetched: " + task.Status);
+                    using (var record = c.Record()) Assert.Equal("changed elsewhere", record.GetString("/aboutMe"), "fetched value");
+                }
+            });
+
+            h.Add("event_handler_exception_does_not_stop_pump", () =>
+            {
+                var account = NewAccount();
+                using (var c = NewClient())
+                {
+                    c.Event += (sender, e) => { throw new InvalidOperationException("handler bug " + e.Name); };
+                    var task = c.SignInAsync(account.Key, Password);
+                    Harness.PumpUntil(c, task);
+                    c.Pump();
+                    Assert.True(c.LastEventError is InvalidOperationException, "LastEventError: " + c.LastEventError);
+                    using (var record = c.Record()) record.SetString("/aboutMe", "after a handler bug");
+                    var sync = c.SyncAsync();
+                    Harness.PumpUntil(c, sync);
+                    Assert.True(sync.Result.Changed.Length > 0, "the pump went on");
+                }
+            });
+
+            h.Add("dispose_inside_event_handler", () =>
+            {
+                var account = NewAccount();
+                var c = NewClient();
+                var disposed = new ManualResetEventSlim();
+                c.Event += (sender, e) => { c.Dispose(); disposed.Set(); };
+                c.StartBackgroundPump();
+                var task = c.SignInAsync(account.Key, Password);
+                Assert.True(disposed.Wait(10000), "the handler ran and disposed the client without a deadlock");
+                // The signed_in event is queued before the sign-in's completion, so Dispose in its handler
+                // fails the still-pending Task with JumpCancelledException: finished, not left hanging.
+                try { task.Wait(5000); } catch (AggregateException) { }
+                Assert.True(task.IsCompleted, "the sign-in task finished");
+                Assert.Throws<ObjectDisposedException>(() => c.SignIn(account.Key, Password), "disposed");
+            });
+
+            h.Add("concurrent_calls_racing_dispose", () =>
+            {
+                var account = NewAccount();
+                for (int round = 0; round < 5; round++)
+                {
+                    var c = NewClient();
+                    c.SignIn(account.Key, Password);
+                    c.StartBackgroundPump();
+                    var tasks = new List<Task>();
+                    var threads = new List<Thread>();
+                    for (int t = 0; t < 4; t++)
+                    {
+                        var thread = new Thread(() =>
+                        {
+                            for (int i = 0; i < 10; i++)
+                            {
+                                Task task;
+                                try { task = i % 2 == 0 ? (Task)c.SyncAsync() : c.FetchRecordAsync(); }
+                                catch (ObjectDisposedException) { return; }
+                                lock (tasks) tasks.Add(task);
+                                try { var s = c.State; } catch (ObjectDisposedException) { }
+                                c.Pump();
+                            }
+                        });
+                        threads.Add(thread);
+                        thread.Start();
+                    }
+                    Thread.Sleep(round * 10);
+                    c.Dispose();
+                    foreach (var thread in threads) Assert.True(thread.Join(10000), "a caller thread finished");
+                    lock (tasks)
+                        foreach (var task in tasks)
+                        {
+                            try { task.Wait(TimeSpan.FromSeconds(10)); } catch (AggregateException) { }
+                            Assert.True(task.IsCompleted, "every task completes (result, failure or cancellation)");
+                            if (task.IsFaulted)
+                            {
+                                var e = task.Exception.InnerException;
+                                Assert.True(e is JumpException || e is ObjectDisposedException, "unexpected " + e);
+                            }
+                        }
+                }
+            });
+
+            h.Add("finalizer_frees_a_forgotten_client", () =>
+            {
+                for (int i = 0; i < 20; i++)
+                {
+                    var c = NewClient();
+                    c.State.ToString();
+                    c.SyncAsync(); // pending, never pumped: the finalizer must still free the handle safely
+                }
+                GC.Collect();
+                GC.WaitForPendingFinalizers();
+                GC.Collect();
+            });
+
+            h.Add("session_survives_restart", () =>
+            {
+                var account = NewAccount();
+                string storage = NewStorage();
+                using (var c = NewClient(storage))
+                {
+                    c.SignIn(account.Key, Password);
+                    using (var record = c.Record()) record.SetString("/aboutMe", "kept across restarts");
+                }
+                using (var c = NewClient(storage))
+                {
+                    var state = c.State;
+                    Assert.True(state.SignedIn, "signed in after restart");
+                    Assert.Equal(account.Value, state.Uuid, "same user");
+                    Assert.True(state.UnsyncedChanges, "the unsynced edit survived");
+                    using (var record = c.Record()) Assert.Equal("kept across restarts", record.GetString("/aboutMe"), "edit");
+                    c.Sync();
+                }
+            });
+
+            h.Add("log_callback_trampoline", () =>
+            {
+                var lines = new List<string>();
+                JumpLog.SetHandler(line => { lock (lines) lines.Add(line); });
+                try
+                {
+                    using (var c = NewClient())
+                        Assert.Throws<JumpBadCredentialsException>(() => c.SignIn(UniqueEmail(), "nope"), "sign-in");
+                }
+                finally { JumpLog.SetHandler(null); }
+                lock (lines)
+                {
+                    Console.WriteLine("  (log lines received: " + lines.Count + ")");
+                    foreach (var l in lines)
+                        Assert.True(l.Contains("\"kind\":\"log\"") || l.Contains("\"kind\": \"log\""), "a log document: " + l);
+                }
+            });
+
+            h.Add("quickstart_example", () =>
+            {
+                string exe = Environment.GetEnvironmentVariable("JUMP_QUICKSTART_EXE");
+                Assert.True(exe != null && File.Exists(exe), "JUMP_QUICKSTART_EXE (the compiled example) is missing");
+                var info = new ProcessStartInfo("mono", "\"" + exe + "\" " + emu.Url + " \"" + NewStorage() + "\"")
+                {
+                    UseShellExecute = false,
+                    RedirectStandardOutput = true,
+                    RedirectStandardError = true,
+                };
+                using (var p = Process.Start(info))
+                {
+                    var stderr = p.StandardError.ReadToEndAsync();
+                    string output = p.StandardOutput.ReadToEnd();
+                    Assert.True(p.WaitForExit(20000), "the example finished");
+                    Assert.Equal(0, p.ExitCode, "exit status; output: " + output + stderr.Result);
+                    Assert.True(output.Contains("still signed in after restart"), "output: " + output);
+                }
+            });
+        }
+    }
+}
