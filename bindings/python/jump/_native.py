@@ -185,6 +185,9 @@ SIGNATURES: Dict[str, Tuple[Any, List[Any]]] = {
     "jump_client_use_web_login": (jump_status, [handle, c_char_p, c_char_p, c_char_p, out_string]),
     "jump_client_access_token": (jump_status, [handle, out_string]),
     "jump_client_refresh_access_token": (jump_status, [handle]),
+    "jump_client_credentials": (jump_status, [handle, c_int64, c_uint32, out_string]),
+    "jump_client_credentials_async": (jump_status, [handle, c_int64, c_uint32, CALLBACK, c_void_p, FREE_FN, out_handle]),
+    "jump_client_has_valid_credentials": (c_int, [handle, c_int64]),
     "jump_client_set_event_callback": (jump_status, [handle, CALLBACK, c_void_p, FREE_FN]),
     "jump_client_set_dispatcher": (jump_status, [handle, DISPATCH_FN, c_void_p]),
     # jump_record
