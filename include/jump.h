@@ -549,6 +549,26 @@ jump_status jump_client_access_token(jump_client *client, char **out_token);
  * Concurrent refreshes of one session are coalesced into one request whose outcome every caller gets. */
 jump_status jump_client_refresh_access_token(jump_client *client);
 
+/* ---- Credentials (one call before every API request) ---- */
+
+/* jump_client_credentials flag: refresh now even when the token lasts long enough (e.g. after a 401). */
+#define JUMP_CREDENTIALS_FORCE_REFRESH 1u
+/* The credential jump_client_request would send: {"kind":"capture"|"sign_in_token"|"api_key",
+ * "access_token" (a secret; for "api_key" the API key),"expires_at" (epoch s),"expires_in" (s; both null
+ * when unknown),"refreshed"}. Refreshed first (single flight; failures as jump_client_refresh_access_token)
+ * only when it has min_ttl_seconds or less left, or with JUMP_CREDENTIALS_FORCE_REFRESH (JUMP_E_UNSUPPORTED
+ * for an API key); otherwise no request is made. */
+jump_status jump_client_credentials(jump_client *client, int64_t min_ttl_seconds, uint32_t flags,
+                                    char **out_json);
+/* Asynchronous jump_client_credentials; the completion's result is the same object. */
+jump_status jump_client_credentials_async(jump_client *client, int64_t min_ttl_seconds, uint32_t flags,
+                                          jump_callback callback, void *userdata, jump_free_fn userdata_free,
+                                          jump_request **out_request);
+/* 1 when the credential held now lasts more than min_ttl_seconds (an API key always does), else 0 (also when
+ * signed out, for a negative min_ttl_seconds or an invalid handle). Memory only: no network, no storage, and
+ * it never waits for a refresh in flight (it answers for the token held at that moment). */
+int jump_client_has_valid_credentials(jump_client *client, int64_t min_ttl_seconds);
+
 /* Sets the event callback (NULL removes it; the previous userdata_free runs). Events:
  * {"version":1,"kind":"event","event":"signed_in"|"signed_out"|"token_refreshed"|"record_synced"|
  *  "record_fetched"|"session_expired", "uuid":..}, and for sign-in tokens and API keys "status_changed"

@@ -69,6 +69,9 @@
     X(client_use_web_login)                                                                                \
     X(client_access_token)                                                                                 \
     X(client_refresh_access_token)                                                                         \
+    X(client_credentials)                                                                                  \
+    X(client_credentials_async)                                                                            \
+    X(client_has_valid_credentials)                                                                        \
     X(client_set_event_callback)                                                                           \
     X(client_set_dispatcher)                                                                               \
     X(client_use_event_queue)                                                                              \

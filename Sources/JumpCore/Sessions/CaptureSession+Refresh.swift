@@ -105,6 +105,8 @@ extension CaptureSession {
             return .failure(refreshFailed(JumpError(.server, "the refresh response has no access_token"), generation: generation,
                                           flight: flight))
         }
+        // A secret from the moment it arrives: an error text may quote it before libjump ever sends it.
+        SecretScrubber.remember(fresh)
         let expiresAt = expiryTime(fromExpiresIn: answer["expires_in"])
         let applied = state.withLock { s -> String? in
             if s.refresh === flight { s.refresh = nil }

@@ -60,6 +60,8 @@ extension CaptureSession {
         guard let token = body["access_token"]?.stringValue, !token.isEmpty else {
             throw JumpError(.server, "the sign-in response has no access_token")
         }
+        // A secret from the moment it arrives: an error text may quote it before libjump ever sends it.
+        SecretScrubber.remember(token)
         var user = body["capture_user"]
         if user?.objectValue == nil {
             // iOS registration reads only the token and fetches the record (protocol.md 3.1).

@@ -144,6 +144,9 @@ extension TokenSession {
               let refresh = answer["refresh_token"]?.stringValue, !refresh.isEmpty else {
             throw JumpError(.server, "the token endpoint's answer has no access_token and refresh_token")
         }
+        // Secrets from the moment they arrive: an error text may quote one before libjump ever sends it.
+        SecretScrubber.remember(access)
+        SecretScrubber.remember(refresh)
         let lifetime: JSON? = answer["expires_in"]?.stringValue.flatMap { Int64($0) }.map(JSON.int) ?? answer["expires_in"]
         return TokenGrant(userID: user, teamID: team, environment: environment, accessToken: access,
                             refreshToken: refresh, expiresAt: expiryTime(fromExpiresIn: lifetime),

@@ -58,6 +58,7 @@ from .request import CompletionCallback, Request
 from .results import (
     ClientState,
     ClientStatus,
+    Credentials,
     RecordChanges,
     RegistrationResult,
     SignInResult,
@@ -115,6 +116,7 @@ __all__ = [
     "ABI_VERSION",
     "ClientState",
     "ClientStatus",
+    "Credentials",
     "RecordChanges",
     "RegistrationResult",
     "SignInResult",

@@ -13,7 +13,7 @@ import json
 import logging
 import weakref
 from ctypes import byref, c_int, c_void_p
-from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Union, cast
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union, cast
 
 from . import _native
 from ._handle import NativeHandle
@@ -24,6 +24,7 @@ from .request import CompletionCallback, Request
 from .results import (
     ClientState,
     ClientStatus,
+    Credentials,
     EmptyResult,
     EngageConfigResult,
     HttpResponse,
@@ -673,6 +674,41 @@ class Client(NativeHandle):
     def refresh_access_token(self) -> None:
         """Refresh the access token now (concurrent refreshes are coalesced into one request)."""
         check(_native.lib.jump_client_refresh_access_token(self.handle))
+
+    #: jump.h's JUMP_CREDENTIALS_FORCE_REFRESH.
+    _FORCE_REFRESH = 1
+
+    @staticmethod
+    def _credentials_args(min_ttl: int, force_refresh: bool) -> Tuple[int, int]:
+        # Checked here so a float or a huge int is a TypeError/ValueError, not a silent ctypes wrap-around.
+        if isinstance(min_ttl, bool) or not isinstance(min_ttl, int):
+            raise TypeError("min_ttl must be an int (seconds)")
+        if not -(2**63) <= min_ttl < 2**63:
+            raise ValueError("min_ttl does not fit in 64 bits")
+        return min_ttl, Client._FORCE_REFRESH if force_refresh else 0
+
+    def credentials(self, min_ttl: int = 0, force_refresh: bool = False) -> Credentials:
+        """The credential :meth:`request` would send, valid for more than ``min_ttl`` seconds when the server
+        allows: ``{"kind": "capture"|"sign_in_token"|"api_key", "access_token", "expires_at", "expires_in",
+        "refreshed"}``. Refreshed first (one request for all concurrent callers) only when it has ``min_ttl``
+        seconds or less left, or with ``force_refresh``; otherwise no request. ``access_token`` is a secret
+        (the API key in API-key mode). Negative ``min_ttl``: InvalidArgument."""
+        ttl, flags = self._credentials_args(min_ttl, force_refresh)
+        return cast("Credentials", self._json_call(_native.lib.jump_client_credentials, ttl, flags))
+
+    def credentials_async(self, min_ttl: int = 0, force_refresh: bool = False,
+                          callback: Optional[CompletionCallback] = None) -> Request[Credentials]:
+        """:meth:`credentials` on a libjump thread; the Request's result is the same dict."""
+        ttl, flags = self._credentials_args(min_ttl, force_refresh)
+        return self._async("credentials", callback, _native.lib.jump_client_credentials_async, ttl, flags)
+
+    def has_valid_credentials(self, min_ttl: int = 0) -> bool:
+        """True when the credential held now lasts more than ``min_ttl`` seconds (an API key always does). No
+        network; never waits for a refresh in flight. False when signed out, closed, or ``min_ttl`` < 0."""
+        h = self._handle
+        if h is None or isinstance(min_ttl, bool) or not isinstance(min_ttl, int) or not -(2**63) <= min_ttl < 2**63:
+            return False
+        return bool(_native.lib.jump_client_has_valid_credentials(h, min_ttl))
 
     # -- events ---------------------------------------------------------------------------------------------
 

@@ -14,6 +14,7 @@ __all__ = [
     "ClientState",
     "ClientStatus",
     "CompletionPayload",
+    "Credentials",
     "EmptyResult",
     "EngageConfigResult",
     "Event",
@@ -34,6 +35,20 @@ __all__ = [
 
 #: The result of an asynchronous call that gives an empty object (``fetch_record_async``, ...).
 EmptyResult = Dict[str, Any]
+
+
+class Credentials(TypedDict, total=False):
+    """:meth:`Client.credentials`: the credential to send now and how long it lasts."""
+
+    kind: Literal["capture", "sign_in_token", "api_key"]
+    #: A secret: the bearer token, or in API-key mode the API key (sent in the ``apiKeyHeader`` header).
+    access_token: str
+    #: Epoch seconds by the local clock; None when unknown (and for an API key).
+    expires_at: Optional[int]
+    #: Seconds left when the call returned; None when unknown.
+    expires_in: Optional[int]
+    #: The call (or a refresh it joined) replaced the token.
+    refreshed: bool
 
 
 class SignInResult(TypedDict, total=False):
