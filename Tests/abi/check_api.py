@@ -370,7 +370,7 @@ def header_defines(text):
         elif value.startswith('"'):
             defines[name] = value.strip('"')
         else:
-            defines[name] = int(value, 0)
+            defines[name] = int(value.rstrip("uUlL"), 0)  # 1u: an unsigned flag
     return defines
 
 
