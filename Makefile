@@ -8,8 +8,8 @@ EMULATOR  := $(BUILD)/bin/jump-emulator
 CFLAGS    ?= -std=c99 -Wall -Wextra -Werror -O1 -g
 EXAMPLE_C := $(BUILD)/bin/quickstart
 
-.PHONY: all deps lib emulator examples demo test test-swift test-c test-python test-abi test-install test-csharp \
-        bench torture install uninstall dist wheel clean
+.PHONY: all deps lib emulator examples demo test test-swift test-c test-python test-node test-abi test-install \
+        test-csharp bench torture node-addon install uninstall dist wheel clean
 
 # Installation layout (GNU conventions); DESTDIR stages a package root.
 PREFIX     ?= /usr/local
@@ -48,6 +48,20 @@ $(EXAMPLE_C): examples/c/quickstart.c include/jump.h
 
 examples: $(EXAMPLE_C)
 
+# The Node.js addon (bindings/node): plain cc, no node-gyp and nothing downloaded. N-API only (NAPI_VERSION 8),
+# so one build loads in every Node.js >= 18; the N-API symbols resolve from the node binary at load time, so
+# nothing of node is linked. libjump is linked (-ljump) and found through the rpath $$ORIGIN/../lib
+# (build/lib here; lib/ next to an installed node/ directory), else through the system's library path.
+NODE_ADDON   := $(BUILD)/node/jump.node
+NODE_INCLUDE ?= /usr/include/node
+NODE_CFLAGS  ?= -std=c99 -D_GNU_SOURCE -Wall -Wextra -Werror -O1 -g
+$(NODE_ADDON): bindings/node/src/jump_addon.c include/jump.h $(LIB)
+	@mkdir -p $(BUILD)/node
+	$(CC) $(NODE_CFLAGS) -shared -fPIC -fvisibility=hidden -Iinclude -I$(NODE_INCLUDE) -o $@.tmp $< \
+	    -L$(BUILD)/lib -ljump -Wl,-rpath,'$$ORIGIN/../lib' && mv -f $@.tmp $@
+
+node-addon: $(NODE_ADDON)
+
 demo: lib emulator examples
 	@bash scripts/with-emulator.sh $(EXAMPLE_C) $(LIB)
 
@@ -62,6 +76,9 @@ test-c: lib emulator
 
 test-python: lib emulator
 	@bash scripts/run-tests.sh python
+
+test-node: lib emulator $(NODE_ADDON)
+	@bash scripts/run-tests.sh node
 
 test-abi: lib
 	@bash scripts/run-tests.sh abi

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Runs the test suites (default: all of swift, c, python, abi, install, csharp) against the built libjump.so
-# and jump-emulator, prints each suite's own output, then one summary line per suite and a total.
+# Runs the test suites (default: all of swift, c, python, node, csharp, abi, install) against the built
+# libjump.so and jump-emulator, prints each suite's own output, then one summary line per suite and a total.
 set -uo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 cd "$here"
@@ -9,7 +9,7 @@ export JUMP_EMULATOR=${JUMP_EMULATOR:-$here/build/bin/jump-emulator}
 logs=$here/build/test-logs
 mkdir -p "$logs"
 suites=("$@")
-((${#suites[@]})) || suites=(swift c python abi install csharp)
+((${#suites[@]})) || suites=(swift c python node csharp abi install)
 
 ensure_pytest() {
     python3 -c "import pytest" 2>/dev/null && return 0
@@ -20,12 +20,23 @@ ensure_pytest() {
     return 1
 }
 
+# The node suite needs Node.js and its headers (node_api.h, uv.h), which ensure-deps.sh does not install.
+ensure_node() {
+    command -v node >/dev/null && [ -f "${NODE_INCLUDE:-/usr/include/node}/node_api.h" ] && return 0
+    echo "Node.js (>= 18, with its headers in ${NODE_INCLUDE:-/usr/include/node}) is missing; e.g. apt-get install nodejs" >&2
+    return 1
+}
+
 run_suite() {
     case "$1" in
         swift) swift test 2>&1 ;;
         c) bash Tests/c/run.sh ;;
         # Tests/serverapi: the owner API driven by janrain-python-api (fetched by ensure-deps.sh --test).
         python) ensure_pytest && python3 -m pytest -q -p no:cacheprovider bindings/python/tests Tests/serverapi ;;
+        # The Node.js binding: builds its addon (make rule, plain cc), then Node's own runner (no npm packages);
+        # each test file starts its own emulator. TAP output, whose "# pass N" / "# fail N" count_suite reads.
+        node) ensure_node && make --no-print-directory -s build/node/jump.node &&
+              node --test --test-reporter=tap --test-timeout=60000 bindings/node/test/*.test.js ;;
         abi) python3 Tests/abi/check_abi.py ;;
         install) bash Tests/install/run.sh ;;
         # The C# binding under Mono; ends with "N passed, N failed" like c and abi.
@@ -48,6 +59,12 @@ count_suite() {
             line=$(grep -E "[0-9]+ (passed|failed|error)" "$log" | tail -1)
             passed=$(grep -oE "[0-9]+ passed" <<<"$line" | grep -oE "[0-9]+" || echo 0)
             failed=$(( $(grep -oE "[0-9]+ failed" <<<"$line" | grep -oE "[0-9]+" || echo 0) + $(grep -oE "[0-9]+ errors?" <<<"$line" | grep -oE "[0-9]+" || echo 0) ))
+            ;;
+        node)
+            passed=$(sed -nE 's/^# pass ([0-9]+)$/\1/p' "$log" | tail -1)
+            failed=$(sed -nE 's/^# fail ([0-9]+)$/\1/p' "$log" | tail -1)
+            # tests stopped by --test-timeout are "cancelled", not "fail": they failed all the same
+            failed=$(( ${failed:-0} + $(sed -nE 's/^# cancelled ([0-9]+)$/\1/p' "$log" | tail -1 | grep . || echo 0) ))
             ;;
         *)
             line=$(grep -E "^[0-9]+ passed, [0-9]+ failed" "$log" | tail -1)

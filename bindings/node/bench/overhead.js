@@ -1,0 +1,37 @@
+#!/usr/bin/env node
+// Per-call overhead of the binding against a no-op N-API call (no network, no emulator):
+//   node bindings/node/bench/overhead.js [iterations]
+// noop: the floor N-API itself costs; isSignedIn: one jump_* call returning an int; state(): a jump_* call
+// returning JSON text plus JSON.parse; a failing call: the throw path (jump_error_last, Error, JumpError).
+'use strict';
+const path = require('node:path');
+const jump = require('..');
+const addon = require(process.env.JUMP_NODE_ADDON || path.join(__dirname, '..', '..', '..', 'build', 'node', 'jump.node'));
+
+const iterations = Number(process.argv[2]) || 200000;
+const client = new jump.Client({ storageDirectory: ':memory:' });
+const native = new addon.NativeClient(JSON.stringify({ storageDirectory: ':memory:' }));
+
+function measure(name, fn, n = iterations) {
+  for (let i = 0; i < Math.min(n, 10000); i++) fn(); // warm up (JIT)
+  const start = process.hrtime.bigint();
+  for (let i = 0; i < n; i++) fn();
+  const ns = Number(process.hrtime.bigint() - start) / n;
+  console.log(`${name.padEnd(40)} ${ns.toFixed(0).padStart(7)} ns/call`);
+  return ns;
+}
+
+const floor = measure('addon.noop() (N-API floor)', () => addon.noop());
+const raw = measure('NativeClient#isSignedIn (1 jump_* call)', () => native.isSignedIn());
+measure('Client#isSignedIn (JS layer + call)', () => client.isSignedIn);
+measure('Client#state() (JSON text + parse)', () => client.state(), iterations / 10);
+measure('Client#record.get (throws NotSignedIn)', () => {
+  try {
+    client.record.get('/');
+  } catch {
+    // expected: nobody is signed in
+  }
+}, iterations / 10);
+console.log(`binding overhead over the N-API floor for one jump_* call: ${(raw - floor).toFixed(0)} ns`);
+client.close();
+native.close();

@@ -1,0 +1,207 @@
+'use strict';
+// Client: one jump_client in queue mode. Network calls start with the _async C functions (no callbacks) and
+// return Promises; the addon pumps libjump's queue on the event loop and hands every document to #deliver,
+// which settles the Promise whose request id the completion names, or emits the event.
+const { EventEmitter } = require('node:events');
+const addon = require('./addon');
+const errors = require('./errors');
+const { UserRecord } = require('./record');
+
+const CANCELLED = -14;
+
+function call(fn) {
+  try {
+    return fn();
+  } catch (error) {
+    throw errors.fromNative(error);
+  }
+}
+
+function checkOptions(options) {
+  if (options === undefined) return undefined;
+  if (options === null || typeof options !== 'object') throw new TypeError('options must be an object');
+  const { signal } = options;
+  if (signal !== undefined && !(signal instanceof AbortSignal)) {
+    throw new TypeError('options.signal must be an AbortSignal');
+  }
+  return signal;
+}
+
+class Client extends EventEmitter {
+  #native;
+  /** request id -> {resolve, reject, signal, onAbort}: the Promises still waiting for their completion */
+  #pending = new Map();
+  #closed = false;
+
+  /**
+   * @param {object} config jump_config keys (captureDomain, captureClientId, storageDirectory, ...)
+   */
+  constructor(config) {
+    super();
+    if (config === null || typeof config !== 'object' || Array.isArray(config)) {
+      throw new TypeError('config must be an object of jump_config keys');
+    }
+    this.#native = call(() => new addon.NativeClient(JSON.stringify(config)));
+    // A property of the native object, not a reference held in C: the addon keeps no strong root to this
+    // closure, so an unused, idle client can still be garbage-collected (its finalizer frees the client).
+    this.#native.ondocument = (batch) => this.#deliver(batch);
+  }
+
+  /** Signs in with an email (or user name, per traditionalSignInType) and password.
+   * Resolves to {is_new, uuid, authorization_code, kept_changes}. */
+  signIn(user, password, options) {
+    return this.#start(options, () => this.#native.signIn(user, password));
+  }
+
+  /** Registers a traditional account (attributes: record attributes such as email, displayName) and signs it
+   * in. Resolves to {is_new: true, uuid, authorization_code}; ValidationError carries invalidFields. */
+  registerTraditional(attributes, password, options) {
+    if (attributes === null || typeof attributes !== 'object' || Array.isArray(attributes)) {
+      return Promise.reject(new TypeError('attributes must be an object'));
+    }
+    return this.#start(options, () => this.#native.registerTraditional(JSON.stringify(attributes), password));
+  }
+
+  /** Sends the record's unsynced changes. Resolves to {changed: [paths], requests, renamed}. */
+  sync(options) {
+    return this.#start(options, () => this.#native.sync());
+  }
+
+  /** Fetches the record from the server, keeping unsynced edits on top. */
+  fetchRecord(options) {
+    return this.#start(options, () => this.#native.fetchRecord());
+  }
+
+  /** Signs out (memory and storage; the token is revoked best effort). */
+  async signOut() {
+    call(() => this.#native.signOut());
+  }
+
+  /** The client's state: {signed_in, uuid, email, unsynced_changes, ...}. */
+  state() {
+    return JSON.parse(call(() => this.#native.state()));
+  }
+
+  /** Whether a user is signed in (false once closed). */
+  get isSignedIn() {
+    return this.#native.isSignedIn();
+  }
+
+  /** The signed-in user's record. */
+  get record() {
+    return new UserRecord(this.#native);
+  }
+
+  /** Frees the client now (idempotent). Pending Promises reject with CancelledError (reason "client_closed");
+   * any later call throws (or rejects with) InvalidHandleError. */
+  close() {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#native.close();
+    const waiting = [...this.#pending.values()];
+    this.#pending.clear();
+    for (const entry of waiting) {
+      entry.signal?.removeEventListener('abort', entry.onAbort);
+      entry.reject(
+        new errors.CancelledError(CANCELLED, {
+          status: CANCELLED,
+          status_name: 'JUMP_E_CANCELLED',
+          message: 'the client was closed',
+          reason: 'client_closed',
+        }),
+      );
+    }
+  }
+
+  get closed() {
+    return this.#closed;
+  }
+
+  // Every failure of a network call is a rejection (argument errors included), as with fs.promises.
+  #start(options, start) {
+    let signal, request;
+    try {
+      signal = checkOptions(options);
+      if (signal?.aborted) {
+        // Never started: nothing to cancel in libjump.
+        throw new errors.CancelledError(
+          CANCELLED,
+          { status: CANCELLED, status_name: 'JUMP_E_CANCELLED', message: 'aborted before it started', reason: 'aborted' },
+          { cause: signal.reason },
+        );
+      }
+      request = call(start);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return new Promise((resolve, reject) => {
+      const entry = { resolve, reject, signal, onAbort: null };
+      if (signal) {
+        // jump_request_cancel: the completion then reports JUMP_E_CANCELLED, unless the call had finished.
+        entry.onAbort = () => {
+          try {
+            this.#native.cancel(request.handle);
+          } catch {
+            // the client was closed meanwhile: close() rejected the Promise already
+          }
+        };
+        signal.addEventListener('abort', entry.onAbort, { once: true });
+      }
+      // The request handle stays reachable from the closure above (or is dropped at once without a signal:
+      // the operation goes on; only the handle is freed).
+      this.#pending.set(request.id, entry);
+      if (this.#pending.size === 1) this.#native.setActive(true); // keep the loop (and this client) alive
+    });
+  }
+
+  #deliver(batch) {
+    for (const text of batch) {
+      let doc;
+      try {
+        doc = JSON.parse(text);
+      } catch {
+        continue; // libjump sends JSON; anything else is not ours to act on
+      }
+      if (doc?.kind === 'completion') this.#complete(doc);
+      else if (doc?.kind === 'event') this.#emitEvent(doc);
+      // other kinds (future ones included) are ignored, as jump.h asks
+    }
+  }
+
+  #complete(doc) {
+    const entry = this.#pending.get(doc.request_id);
+    if (entry === undefined) return; // a start that failed synchronously (already rejected), or after close
+    this.#pending.delete(doc.request_id);
+    if (this.#pending.size === 0 && !this.#closed) this.#native.setActive(false);
+    entry.signal?.removeEventListener('abort', entry.onAbort);
+    if (doc.status === 0) {
+      entry.resolve(doc.result ?? {});
+    } else {
+      const options = entry.signal?.aborted ? { cause: entry.signal.reason } : undefined;
+      entry.reject(errors.errorFromDetail(doc.status, doc.error, options));
+    }
+  }
+
+  // Emits "<event name>" and "event", both with the whole document. A listener that throws must not stop the
+  // other documents of the batch from being delivered, so its error is rethrown on the next tick: an
+  // uncaught exception, as a throwing listener is anywhere else in Node.
+  #emitEvent(doc) {
+    if (typeof doc.event !== 'string' || doc.event === 'error') return; // 'error' has special meaning here
+    try {
+      this.emit(doc.event, doc);
+      this.emit('event', doc);
+    } catch (error) {
+      process.nextTick(() => {
+        throw error;
+      });
+    }
+  }
+}
+
+if (typeof Symbol.dispose === 'symbol') {
+  Client.prototype[Symbol.dispose] = function dispose() {
+    this.close();
+  };
+}
+
+module.exports = { Client };

@@ -1,0 +1,158 @@
+'use strict';
+// One Error subclass per jump_status code of jump.h, built from libjump's error detail (jump_error_last() for a
+// synchronous failure, a completion's "error" for an asynchronous one), so both kinds look the same to callers.
+
+class JumpError extends Error {
+  /**
+   * @param {number} status the negative jump_status
+   * @param {object} [detail] libjump's error detail ({status, status_name, message, ...})
+   */
+  constructor(status, detail = {}, options = undefined) {
+    super(detail.message || STATUS_NAMES[status] || `libjump status ${status}`, options);
+    this.name = new.target.name;
+    this.status = status;
+    this.statusName = detail.status_name || STATUS_NAMES[status] || null;
+    this.detail = detail;
+    this.reason = detail.reason ?? null;
+    this.server = detail.server ?? null;
+  }
+}
+
+class InvalidArgumentError extends JumpError {}
+class InvalidHandleError extends JumpError {}
+class NetworkError extends JumpError {}
+class TimeoutError extends JumpError {}
+class ServerError extends JumpError {}
+class NotSignedInError extends JumpError {}
+class BadCredentialsError extends JumpError {}
+class MergeRequiredError extends JumpError {
+  constructor(status, detail = {}, options) {
+    super(status, detail, options);
+    this.mergeToken = detail.merge_token ?? null; // a secret: hand it back, do not log it
+    this.existingProvider = detail.existing_provider ?? null;
+    this.conflictingProvider = detail.conflicting_provider ?? null;
+  }
+}
+class RegistrationRequiredError extends JumpError {
+  constructor(status, detail = {}, options) {
+    super(status, detail, options);
+    this.socialRegistrationToken = detail.social_registration_token ?? null; // a secret
+    this.preregRecord = detail.prereg_record ?? null;
+  }
+}
+class ValidationError extends JumpError {
+  constructor(status, detail = {}, options) {
+    super(status, detail, options);
+    /** @type {Record<string, string[]>} field or form name -> messages in captureLocale */
+    this.invalidFields = detail.invalid_fields ?? {};
+  }
+}
+class NotFoundError extends JumpError {}
+class SessionExpiredError extends JumpError {}
+class StorageError extends JumpError {}
+class CancelledError extends JumpError {
+  constructor(status, detail = {}, options) {
+    super(status, detail, options);
+    this.code = 'ABORT_ERR'; // what Node's own AbortError carries, so generic abort handling recognizes it
+  }
+}
+class UnsupportedError extends JumpError {}
+class BusyError extends JumpError {}
+class InternalError extends JumpError {}
+class ConflictError extends JumpError {
+  constructor(status, detail = {}, options) {
+    super(status, detail, options);
+    this.conflicts = detail.conflicts ?? [];
+  }
+}
+class AlreadySignedInError extends JumpError {}
+
+// Codes are never renumbered (jump.h), so this table is stable.
+const CLASSES = {
+  [-1]: InvalidArgumentError,
+  [-2]: InvalidHandleError,
+  [-3]: NetworkError,
+  [-4]: TimeoutError,
+  [-5]: ServerError,
+  [-6]: NotSignedInError,
+  [-7]: BadCredentialsError,
+  [-8]: MergeRequiredError,
+  [-9]: RegistrationRequiredError,
+  [-10]: ValidationError,
+  [-11]: NotFoundError,
+  [-12]: SessionExpiredError,
+  [-13]: StorageError,
+  [-14]: CancelledError,
+  [-15]: UnsupportedError,
+  [-16]: BusyError,
+  [-17]: InternalError,
+  [-18]: ConflictError,
+  [-19]: AlreadySignedInError,
+};
+
+const STATUS_NAMES = {
+  [-1]: 'JUMP_E_INVALID_ARGUMENT',
+  [-2]: 'JUMP_E_INVALID_HANDLE',
+  [-3]: 'JUMP_E_NETWORK',
+  [-4]: 'JUMP_E_TIMEOUT',
+  [-5]: 'JUMP_E_SERVER',
+  [-6]: 'JUMP_E_NOT_SIGNED_IN',
+  [-7]: 'JUMP_E_BAD_CREDENTIALS',
+  [-8]: 'JUMP_E_MERGE_REQUIRED',
+  [-9]: 'JUMP_E_REGISTRATION_REQUIRED',
+  [-10]: 'JUMP_E_VALIDATION',
+  [-11]: 'JUMP_E_NOT_FOUND',
+  [-12]: 'JUMP_E_EXPIRED',
+  [-13]: 'JUMP_E_STORAGE',
+  [-14]: 'JUMP_E_CANCELLED',
+  [-15]: 'JUMP_E_UNSUPPORTED',
+  [-16]: 'JUMP_E_BUSY',
+  [-17]: 'JUMP_E_INTERNAL',
+  [-18]: 'JUMP_E_CONFLICT',
+  [-19]: 'JUMP_E_ALREADY_SIGNED_IN',
+};
+
+/** The JumpError subclass for a status and its detail (an unknown future code gets the base class). */
+function errorFromDetail(status, detail, options) {
+  const Class = CLASSES[status] || JumpError;
+  return new Class(status, detail && typeof detail === 'object' ? detail : {}, options);
+}
+
+/** The addon throws a plain Error with numeric "status" and JSON text "detail" for a failed jump_* call; this
+ * turns it into a JumpError. TypeErrors (wrong argument types) and anything else pass through unchanged. */
+function fromNative(error) {
+  if (!(error instanceof Error) || typeof error.status !== 'number' || error instanceof JumpError) return error;
+  let detail = {};
+  try {
+    detail = JSON.parse(error.detail);
+  } catch {
+    // keep {}: the status alone still picks the class
+  }
+  return errorFromDetail(error.status, detail);
+}
+
+module.exports = {
+  JumpError,
+  InvalidArgumentError,
+  InvalidHandleError,
+  NetworkError,
+  TimeoutError,
+  ServerError,
+  NotSignedInError,
+  BadCredentialsError,
+  MergeRequiredError,
+  RegistrationRequiredError,
+  ValidationError,
+  NotFoundError,
+  SessionExpiredError,
+  StorageError,
+  CancelledError,
+  UnsupportedError,
+  BusyError,
+  InternalError,
+  ConflictError,
+  AlreadySignedInError,
+  STATUS_NAMES,
+  errorFromDetail,
+  fromNative,
+};
