@@ -7,6 +7,7 @@
 #   Cold start fresh process to restored session       vs fresh process + libcurl/jansson + parsing the file
 #   Record     one attribute change + sync on records of 10 / 1 000 / 100 000 plural elements (10 = baseline),
 #              and path get/set through libjump vs the same operation on a json_t with jansson
+#   FFI        the same call from Node.js (N-API) and C# (Mono) vs each runtime's no-op FFI call
 #   Size       stripped libjump.so and its NEEDED list
 # Medians throughout; ratio = libjump / baseline. Knobs: BENCH_SIGNIN_N, BENCH_SOCIAL_N, BENCH_COLDSTART_N,
 # BENCH_FFI_CALLS, BENCH_FFI_ROUNDS. Needs build/lib/libjump.so and build/bin/jump-emulator (`make bench` builds
@@ -68,8 +69,32 @@ echo "record: sync cost by record size, path get/set..." >&2
 rm -rf "$out/record-state"
 "$out/bench_record" "$lib" "$config" "$out/record-state" >>"$rows"
 
-# Size: what an app ships. The system's libcurl and libjansson (loaded anyway) give the scale.
 row() { local IFS=$'\t'; echo "ROW$IFS$*" >>"$rows"; } # group measurement value unit baseline value ratio note
+ratio_of() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (b > 0) ? a / b : 0 }'; }
+
+# The other runtimes' bindings: one jump_* call through each, against that runtime's own no-op FFI call.
+if command -v node >/dev/null && make --no-print-directory -s build/node/jump.node >/dev/null 2>&1; then
+    echo "FFI: Node.js (N-API)..." >&2
+    node_out=$(node bindings/node/bench/overhead.js 200000)
+    floor=$(awk '/^addon.noop/ { print $(NF-1) }' <<<"$node_out")
+    call=$(awk '/^Client#isSignedIn/ { print $(NF-1) }' <<<"$node_out")
+    row "FFI (other runtimes)" "Node.js: client.isSignedIn (jump_client_is_signed_in)" "$call" ns \
+        "a no-op N-API call" "$floor" "$(ratio_of "$call" "$floor")" "bindings/node/bench/overhead.js"
+else
+    echo "FFI: Node.js skipped (no node, or the addon did not build)" >&2
+fi
+if command -v mono >/dev/null && command -v mcs >/dev/null; then
+    echo "FFI: C# (Mono)..." >&2
+    cs_out=$(bash bindings/csharp/bench/run.sh)
+    floor=$(sed -n 's/.*int(ptr) \([0-9.]*\) ns.*/\1/p' <<<"$cs_out")
+    call=$(awk '/^JumpClient.IsSignedIn/ { print $(NF-2) }' <<<"$cs_out")
+    row "FFI (other runtimes)" "C#: JumpClient.IsSignedIn (SafeHandle)" "$call" ns \
+        "Mono P/Invoke of a no-op int(void *)" "$floor" "$(ratio_of "$call" "$floor")" "bindings/csharp/bench"
+else
+    echo "FFI: C# skipped (no mono)" >&2
+fi
+
+# Size: what an app ships. The system's libcurl and libjansson (loaded anyway) give the scale.
 mib() { awk -v bytes="$1" 'BEGIN { printf "%.2f", bytes / 1048576 }'; }
 strip --strip-all -o "$out/libjump.so" "$lib"
 size=$(stat -L -c %s "$out/libjump.so")
