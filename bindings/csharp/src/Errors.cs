@@ -205,8 +205,41 @@ namespace Jump
     public class JumpServerException : JumpException { internal JumpServerException(JumpStatus s, string n, string m, string d) : base(s, n, m, d) { } }
     public class JumpNotSignedInException : JumpException { internal JumpNotSignedInException(JumpStatus s, string n, string m, string d) : base(s, n, m, d) { } }
     public class JumpBadCredentialsException : JumpException { internal JumpBadCredentialsException(JumpStatus s, string n, string m, string d) : base(s, n, m, d) { } }
-    public class JumpMergeRequiredException : JumpException { internal JumpMergeRequiredException(JumpStatus s, string n, string m, string d) : base(s, n, m, d) { } }
-    public class JumpRegistrationRequiredException : JumpException { internal JumpRegistrationRequiredException(JumpStatus s, string n, string m, string d) : base(s, n, m, d) { } }
+    /// <summary>JUMP_E_MERGE_REQUIRED: the email belongs to another identity. Sign in the existing way and
+    /// hand MergeToken back: SignInMerge when ExistingProvider is "capture" (a password account), else
+    /// SocialSignInNative(ExistingProvider, ..., mergeToken: MergeToken).</summary>
+    public class JumpMergeRequiredException : JumpException
+    {
+        internal JumpMergeRequiredException(JumpStatus s, string n, string m, string d) : base(s, n, m, d) { }
+        /// <summary>"existing_provider": how the account signs in now ("capture" for a password account).</summary>
+        public string ExistingProvider { get { return Json.Get(Detail, "existing_provider") as string; } }
+        /// <summary>"conflicting_provider": the provider whose sign-in was refused.</summary>
+        public string ConflictingProvider { get { return Json.Get(Detail, "conflicting_provider") as string; } }
+    }
+
+    /// <summary>JUMP_E_REGISTRATION_REQUIRED: two-step social registration. Complete PreregRecord (the
+    /// attributes the provider gave) and pass it with SocialRegistrationToken to RegisterSocial.</summary>
+    public class JumpRegistrationRequiredException : JumpException
+    {
+        internal JumpRegistrationRequiredException(JumpStatus s, string n, string m, string d) : base(s, n, m, d) { }
+        /// <summary>"provider": the social provider of the sign-in.</summary>
+        public string Provider { get { return Json.Get(Detail, "provider") as string; } }
+        /// <summary>"prereg_record": record attributes from the provider, as JSON text ("{}" when absent).</summary>
+        public string PreregRecordJson
+        {
+            get { var r = Json.Get(Detail, "prereg_record"); return r == null ? "{}" : Json.Write(r); }
+        }
+        /// <summary>"prereg_record" parsed (a new dictionary each time: edit it and pass it to RegisterSocial).</summary>
+        public Dictionary<string, object> PreregRecord
+        {
+            get { return Json.Parse(PreregRecordJson) as Dictionary<string, object> ?? new Dictionary<string, object>(); }
+        }
+        /// <summary>"prereg_fields": the same as social registration form fields, as JSON text ("{}" when absent).</summary>
+        public string PreregFieldsJson
+        {
+            get { var r = Json.Get(Detail, "prereg_fields"); return r == null ? "{}" : Json.Write(r); }
+        }
+    }
     public class JumpValidationException : JumpException { internal JumpValidationException(JumpStatus s, string n, string m, string d) : base(s, n, m, d) { } }
     public class JumpNotFoundException : JumpException { internal JumpNotFoundException(JumpStatus s, string n, string m, string d) : base(s, n, m, d) { } }
     public class JumpExpiredException : JumpException { internal JumpExpiredException(JumpStatus s, string n, string m, string d) : base(s, n, m, d) { } }

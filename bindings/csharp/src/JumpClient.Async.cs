@@ -68,6 +68,52 @@ namespace Jump
                 json => new SignInResult(json));
         }
 
+        public Task<SocialResult> SocialSignInNativeAsync(string provider, string token, string tokenSecret = null,
+            string mergeToken = null, bool link = false, CancellationToken cancellationToken = default(CancellationToken))
+        {
+            byte[] pv, t, ts, o;
+            try
+            {
+                pv = Utf8.Encode(provider, "provider"); t = Utf8.Encode(token, "token");
+                ts = Utf8.Encode(tokenSecret, "tokenSecret"); o = Utf8.Encode(SocialOptions(mergeToken, link), "mergeToken");
+            }
+            catch (Exception e) { return Failed<SocialResult>(e); }
+            return Map(Start((out JumpRequestHandle r) =>
+                Native.jump_client_social_sign_in_native_async(_handle, pv, t, ts, o, IntPtr.Zero, IntPtr.Zero, IntPtr.Zero, out r), cancellationToken),
+                json => new SocialResult(json));
+        }
+
+        public Task<SocialResult> RegisterSocialAsync(string socialRegistrationToken, IDictionary<string, object> attributes,
+            CancellationToken cancellationToken = default(CancellationToken))
+        {
+            string a;
+            try { a = attributes == null ? null : Json.Write(attributes); }
+            catch (Exception e) { return Failed<SocialResult>(e); }
+            return RegisterSocialAsync(socialRegistrationToken, a, cancellationToken);
+        }
+
+        public Task<SocialResult> RegisterSocialAsync(string socialRegistrationToken, string attributesJson,
+            CancellationToken cancellationToken = default(CancellationToken))
+        {
+            byte[] t, a;
+            try { t = Utf8.Encode(socialRegistrationToken, "socialRegistrationToken"); a = Utf8.Encode(attributesJson, "attributesJson"); }
+            catch (Exception e) { return Failed<SocialResult>(e); }
+            return Map(Start((out JumpRequestHandle r) =>
+                Native.jump_client_register_social_async(_handle, t, a, IntPtr.Zero, IntPtr.Zero, IntPtr.Zero, out r), cancellationToken),
+                json => new SocialResult(json));
+        }
+
+        public Task<SocialResult> SignInMergeAsync(string user, string password, string mergeToken,
+            CancellationToken cancellationToken = default(CancellationToken))
+        {
+            byte[] u, p, m;
+            try { u = Utf8.Encode(user, "user"); p = Utf8.Encode(password, "password"); m = Utf8.Encode(mergeToken, "mergeToken"); }
+            catch (Exception e) { return Failed<SocialResult>(e); }
+            return Map(Start((out JumpRequestHandle r) =>
+                Native.jump_client_sign_in_merge_async(_handle, u, p, m, IntPtr.Zero, IntPtr.Zero, IntPtr.Zero, out r), cancellationToken),
+                json => new SocialResult(json));
+        }
+
         public Task<SyncResult> SyncAsync(CancellationToken cancellationToken = default(CancellationToken))
         {
             return Map(Start((out JumpRequestHandle r) =>

@@ -85,6 +85,62 @@ namespace Jump
             return new SignInResult(Utf8.Take(p));
         }
 
+        /// <summary>Signs in with a provider SDK's own access token (token; tokenSecret: the OAuth1 secret for
+        /// twitter, else null). mergeToken: from a JumpMergeRequiredException whose ExistingProvider is this
+        /// provider (adds the refused identity to the account); link: add the identity to the signed-in user.
+        /// Needs a config with Engage keys. A new identity without thin registration:
+        /// JumpRegistrationRequiredException (then RegisterSocial); an email that belongs to another account:
+        /// JumpMergeRequiredException.</summary>
+        public SocialResult SocialSignInNative(string provider, string token, string tokenSecret = null,
+            string mergeToken = null, bool link = false)
+        {
+            byte[] pv = Utf8.Encode(provider, "provider"), t = Utf8.Encode(token, "token"),
+                ts = Utf8.Encode(tokenSecret, "tokenSecret"), o = Utf8.Encode(SocialOptions(mergeToken, link), "mergeToken");
+            IntPtr p;
+            int status = Native.jump_client_social_sign_in_native(_handle, pv, t, ts, o, out p);
+            if (status != 0) throw JumpException.FromLastError(status);
+            return new SocialResult(Utf8.Take(p));
+        }
+
+        /// <summary>Completes a two-step social registration: socialRegistrationToken and the record
+        /// attributes (e.g. JumpRegistrationRequiredException.PreregRecord completed by the user). Signs the
+        /// new user in. Form errors: JumpValidationException.InvalidFields; a spent token:
+        /// JumpInvalidArgumentException.</summary>
+        public SocialResult RegisterSocial(string socialRegistrationToken, IDictionary<string, object> attributes)
+        {
+            return RegisterSocial(socialRegistrationToken, attributes == null ? null : Json.Write(attributes));
+        }
+
+        public SocialResult RegisterSocial(string socialRegistrationToken, string attributesJson)
+        {
+            IntPtr p;
+            int status = Native.jump_client_register_social(_handle, Utf8.Encode(socialRegistrationToken, "socialRegistrationToken"),
+                Utf8.Encode(attributesJson, "attributesJson"), out p);
+            if (status != 0) throw JumpException.FromLastError(status);
+            return new SocialResult(Utf8.Take(p));
+        }
+
+        /// <summary>SignIn that also merges mergeToken's identity (JumpMergeRequiredException with
+        /// ExistingProvider "capture") into the account; Merged is true on success.</summary>
+        public SocialResult SignInMerge(string user, string password, string mergeToken)
+        {
+            IntPtr p;
+            int status = Native.jump_client_sign_in_merge(_handle, Utf8.Encode(user, "user"), Utf8.Encode(password, "password"),
+                Utf8.Encode(mergeToken, "mergeToken"), out p);
+            if (status != 0) throw JumpException.FromLastError(status);
+            return new SocialResult(Utf8.Take(p));
+        }
+
+        // options_json of the social calls: {"link","merge_token"}, or null when neither is set.
+        static string SocialOptions(string mergeToken, bool link)
+        {
+            if (mergeToken == null && !link) return null;
+            var options = new Dictionary<string, object>();
+            if (link) options["link"] = true;
+            if (mergeToken != null) options["merge_token"] = mergeToken;
+            return Json.Write(options);
+        }
+
         /// <summary>Signs out of everything; unsynced changes are discarded.</summary>
         public void SignOut() { JumpException.Check(Native.jump_client_sign_out(_handle)); }
 

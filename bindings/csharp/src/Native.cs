@@ -78,6 +78,26 @@ namespace Jump
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
         internal static extern int jump_client_sync_async(JumpClientHandle client, IntPtr callback, IntPtr userdata, IntPtr userdataFree, out JumpRequestHandle request);
 
+        // social sign-in (native provider tokens), two-step registration, merge
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern int jump_client_social_sign_in_native(JumpClientHandle client, byte[] provider, byte[] token,
+            byte[] tokenSecret, byte[] optionsJson, out IntPtr result);
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern int jump_client_social_sign_in_native_async(JumpClientHandle client, byte[] provider, byte[] token,
+            byte[] tokenSecret, byte[] optionsJson, IntPtr callback, IntPtr userdata, IntPtr userdataFree, out JumpRequestHandle request);
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern int jump_client_register_social(JumpClientHandle client, byte[] socialRegistrationToken, byte[] attributesJson,
+            out IntPtr result);
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern int jump_client_register_social_async(JumpClientHandle client, byte[] socialRegistrationToken,
+            byte[] attributesJson, IntPtr callback, IntPtr userdata, IntPtr userdataFree, out JumpRequestHandle request);
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern int jump_client_sign_in_merge(JumpClientHandle client, byte[] user, byte[] password, byte[] mergeToken,
+            out IntPtr result);
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern int jump_client_sign_in_merge_async(JumpClientHandle client, byte[] user, byte[] password, byte[] mergeToken,
+            IntPtr callback, IntPtr userdata, IntPtr userdataFree, out JumpRequestHandle request);
+
         // queue mode
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)] internal static extern int jump_client_use_event_queue(JumpClientHandle client, int enabled);
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)] internal static extern int jump_client_event_fd(JumpClientHandle client, out int fd);

@@ -22,6 +22,38 @@ namespace Jump
         public string Json { get; private set; }
     }
 
+    /// <summary>The result of a social sign-in, a two-step social registration or a merging sign-in:
+    /// {"outcome":"signed_in"|"registered"|"linked","provider","is_new","uuid","authorization_code","merged",
+    /// "identifier"}. RegisterSocial and SignInMerge give no "outcome" or "provider" (null here).</summary>
+    public sealed class SocialResult
+    {
+        internal SocialResult(string json)
+        {
+            Json = json;
+            var d = Jump.Json.Parse(json);
+            Outcome = Jump.Json.Get(d, "outcome") as string;
+            Provider = Jump.Json.Get(d, "provider") as string;
+            Uuid = Jump.Json.Get(d, "uuid") as string;
+            IsNew = Jump.Json.Get(d, "is_new") is bool && (bool)Jump.Json.Get(d, "is_new");
+            Merged = Jump.Json.Get(d, "merged") is bool && (bool)Jump.Json.Get(d, "merged");
+            AuthorizationCode = Jump.Json.Get(d, "authorization_code") as string;
+            Identifier = Jump.Json.Get(d, "identifier") as string;
+        }
+        /// <summary>"signed_in", "registered" (thin registration made the user) or "linked"; null for
+        /// RegisterSocial and SignInMerge.</summary>
+        public string Outcome { get; private set; }
+        public string Provider { get; private set; }
+        public string Uuid { get; private set; }
+        public bool IsNew { get; private set; }
+        /// <summary>True when a merge token's identity was added to the account.</summary>
+        public bool Merged { get; private set; }
+        /// <summary>A secret when present: do not log it.</summary>
+        public string AuthorizationCode { get; private set; }
+        /// <summary>The social identity (null when unknown).</summary>
+        public string Identifier { get; private set; }
+        public string Json { get; private set; }
+    }
+
     /// <summary>The result of a sync: {"changed":[paths],"requests":N,"renamed":{..}}.</summary>
     public sealed class SyncResult
     {

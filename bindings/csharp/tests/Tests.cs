@@ -8,7 +8,7 @@ using System.Threading.Tasks;
 
 namespace Jump.Tests
 {
-    internal static class Program
+    internal static partial class Program
     {
         const string Password = "correct horse battery";
         const string SignInPath = "/oauth/auth_native_traditional";
@@ -520,6 +520,8 @@ namespace Jump.Tests
                     Assert.True(output.Contains("still signed in after restart"), "output: " + output);
                 }
             });
+
+            AddSocialTests(h); // SocialTests.cs
         }
     }
 }
