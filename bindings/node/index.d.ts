@@ -57,6 +57,29 @@ export interface SignInResult {
   kept_changes?: string[];
 }
 
+/** A social sign-in's outcome (jump.h "Social outcomes", Capture configured). */
+export interface SocialResult {
+  outcome: 'signed_in' | 'registered' | 'linked';
+  provider: string;
+  is_new: boolean;
+  uuid: string;
+  authorization_code: string | null;
+  /** A merge_token identity was added to the account. */
+  merged: boolean;
+  /** The social identity, or null when Engage gave no profile. */
+  identifier: string | null;
+  [key: string]: unknown;
+}
+
+export interface SocialSignInOptions extends CallOptions {
+  /** The OAuth1 token secret (twitter). */
+  tokenSecret?: string | null;
+  /** From MergeRequiredError: sign in with the existing provider and merge the conflicting identity. */
+  mergeToken?: string | null;
+  /** Add the identity to the signed-in user. */
+  link?: boolean;
+}
+
 export interface SyncResult {
   changed: string[];
   requests: number;
@@ -118,8 +141,22 @@ export class Client extends EventEmitter {
   constructor(config: Config);
   signIn(user: string, password: string, options?: CallOptions): Promise<SignInResult>;
   registerTraditional(attributes: { [key: string]: JsonValue }, password: string, options?: CallOptions): Promise<SignInResult>;
+  /** Sign-in with a provider SDK's access token; rejects with RegistrationRequiredError or MergeRequiredError
+   * when another step is needed. */
+  socialSignInNative(provider: string, token: string, options?: SocialSignInOptions): Promise<SocialResult>;
+  /** Two-step social registration with error.socialRegistrationToken and the (completed) preregRecord. */
+  registerSocial(
+    socialRegistrationToken: string,
+    attributes: { [key: string]: JsonValue },
+    options?: CallOptions,
+  ): Promise<SignInResult>;
+  /** signIn that also merges the identity of a MergeRequiredError's mergeToken (existingProvider "capture"). */
+  signInMerge(user: string, password: string, mergeToken: string, options?: CallOptions): Promise<SignInResult & { merged: true }>;
+  /** Exchanges a sign-in token (from the app's backend) at /v1/token for an access + refresh session. */
+  signInWithToken(signInToken: string, options?: CallOptions): Promise<{ user_id: string; changed: boolean; migrated?: boolean }>;
   sync(options?: CallOptions): Promise<SyncResult>;
   fetchRecord(options?: CallOptions): Promise<Record<string, never>>;
+  /** Runs on libuv's thread pool: the loop keeps running during the best-effort token revoke. */
   signOut(): Promise<void>;
   state(): ClientState;
   readonly isSignedIn: boolean;
@@ -169,6 +206,9 @@ export class MergeRequiredError extends JumpError {
 export class RegistrationRequiredError extends JumpError {
   readonly socialRegistrationToken: string | null;
   readonly preregRecord: Record<string, JsonValue> | null;
+  /** The form fields the prereg record maps to. */
+  readonly preregFields: Record<string, JsonValue> | null;
+  readonly provider: string | null;
 }
 export class ValidationError extends JumpError {
   /** Field or form name -> messages in captureLocale. */

@@ -27,6 +27,24 @@ function checkOptions(options) {
   return signal;
 }
 
+// socialSignInNative's options: tokenSecret goes as its own argument, mergeToken and link as options_json.
+function socialOptions(options) {
+  if (options === undefined) return { tokenSecret: null, json: null };
+  if (options === null || typeof options !== 'object') throw new TypeError('options must be an object');
+  const { tokenSecret, mergeToken, link } = options;
+  if (tokenSecret !== undefined && tokenSecret !== null && typeof tokenSecret !== 'string') {
+    throw new TypeError('options.tokenSecret must be a string');
+  }
+  if (mergeToken !== undefined && mergeToken !== null && typeof mergeToken !== 'string') {
+    throw new TypeError('options.mergeToken must be a string');
+  }
+  if (link !== undefined && typeof link !== 'boolean') throw new TypeError('options.link must be a boolean');
+  const json = {};
+  if (typeof mergeToken === 'string') json.merge_token = mergeToken;
+  if (link !== undefined) json.link = link;
+  return { tokenSecret: tokenSecret ?? null, json: Object.keys(json).length ? JSON.stringify(json) : null };
+}
+
 class Client extends EventEmitter {
   #native;
   /** request id -> {resolve, reject, signal, onAbort}: the Promises still waiting for their completion */
@@ -62,6 +80,43 @@ class Client extends EventEmitter {
     return this.#start(options, () => this.#native.registerTraditional(JSON.stringify(attributes), password));
   }
 
+  /** Signs in with a provider SDK's own access token (tokenSecret: the OAuth1 secret, twitter). options.mergeToken
+   * (from MergeRequiredError: sign in with the existing provider and merge) and options.link (add the identity
+   * to the signed-in user). Resolves to the social outcome {outcome, provider, is_new, uuid, merged, ...};
+   * RegistrationRequiredError and MergeRequiredError carry what the next step needs. */
+  socialSignInNative(provider, token, options) {
+    let native;
+    try {
+      native = socialOptions(options);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return this.#start(options, () =>
+      this.#native.socialSignInNative(provider, token, native.tokenSecret, native.json),
+    );
+  }
+
+  /** Completes a two-step social registration (after RegistrationRequiredError) with record attributes, e.g.
+   * error.preregRecord completed by the user. Resolves to {is_new: true, uuid, ...}. */
+  registerSocial(socialRegistrationToken, attributes, options) {
+    if (attributes === null || typeof attributes !== 'object' || Array.isArray(attributes)) {
+      return Promise.reject(new TypeError('attributes must be an object'));
+    }
+    return this.#start(options, () => this.#native.registerSocial(socialRegistrationToken, JSON.stringify(attributes)));
+  }
+
+  /** signIn that also merges mergeToken's identity (MergeRequiredError with existingProvider "capture") into
+   * the account. Resolves as signIn plus merged: true. */
+  signInMerge(user, password, mergeToken, options) {
+    return this.#start(options, () => this.#native.signInMerge(user, password, mergeToken));
+  }
+
+  /** Exchanges a sign-in token (from the app's backend) for an access + refresh session.
+   * Resolves to {user_id, changed, migrated}. */
+  signInWithToken(signInToken, options) {
+    return this.#start(options, () => this.#native.signInWithToken(signInToken));
+  }
+
   /** Sends the record's unsynced changes. Resolves to {changed: [paths], requests, renamed}. */
   sync(options) {
     return this.#start(options, () => this.#native.sync());
@@ -72,9 +127,15 @@ class Client extends EventEmitter {
     return this.#start(options, () => this.#native.fetchRecord());
   }
 
-  /** Signs out (memory and storage; the token is revoked best effort). */
+  /** Signs out (memory and storage; then the token is revoked best effort). The blocking C call runs on libuv's
+   * thread pool, so the event loop keeps running during the revoke; the session is gone from memory at once. */
   async signOut() {
-    call(() => this.#native.signOut());
+    const done = call(() => this.#native.signOut());
+    try {
+      await done;
+    } catch (error) {
+      throw errors.fromNative(error);
+    }
   }
 
   /** The client's state: {signed_in, uuid, email, unsynced_changes, ...}. */

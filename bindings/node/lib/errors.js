@@ -38,6 +38,8 @@ class RegistrationRequiredError extends JumpError {
     super(status, detail, options);
     this.socialRegistrationToken = detail.social_registration_token ?? null; // a secret
     this.preregRecord = detail.prereg_record ?? null;
+    this.preregFields = detail.prereg_fields ?? null;
+    this.provider = detail.provider ?? null;
   }
 }
 class ValidationError extends JumpError {

@@ -5,7 +5,8 @@
  * wait in libjump's queue; a uv_poll_t on the queue's fd (jump_client_event_fd, readable exactly while
  * something waits) wakes the Node event loop, which pumps jump_client_next_event on the JS thread and hands
  * the documents, as JSON text, to the object's "ondocument" function. So no JavaScript ever runs on a libjump
- * thread and no thread-safe function is needed.
+ * thread and no thread-safe function is needed. The one blocking call without an _async form,
+ * jump_client_sign_out, runs as napi_async_work on libuv's thread pool (see client_sign_out).
  *
  * Rules kept throughout: every napi_status is checked (a failing N-API call throws or is ignored, it never
  * crashes); a wrong argument type throws TypeError; a failing jump_* call throws an Error with "status" (the
@@ -43,6 +44,9 @@ typedef struct addon_client {
     napi_ref self;       /* the JS object: weak, strong only while requests are pending (see set_active) */
     int active;          /* the poll is ref'ed and self strong: a request is pending */
     int hook;            /* the env cleanup hook is registered */
+    int busy;            /* sign-outs running on libuv's thread pool (each holds self strongly) */
+    jump_client *doomed; /* closed while busy: freed by the last sign-out's completion */
+    int orphaned;        /* finalized while busy (environment teardown): the last completion frees c */
 } addon_client;
 
 /* ---- errors ------------------------------------------------------------------------------------------- */
@@ -156,7 +160,9 @@ static void shut(addon_client *c) {
         c->poll = NULL;
     }
     if (c->client != NULL) {
-        jump_client_free(c->client); /* in-flight requests are cancelled; index.js rejects their promises */
+        /* A sign-out still running on the thread pool uses the client: its completion frees it instead. */
+        if (c->busy > 0) c->doomed = c->client;
+        else jump_client_free(c->client); /* in-flight requests are cancelled; index.js rejects their promises */
         c->client = NULL;
     }
 }
@@ -208,9 +214,14 @@ static void finalize(napi_env env, void *data, void *hint) {
     addon_client *c = data;
     (void)hint;
     if (c->hook) napi_remove_env_cleanup_hook(env, cleanup_hook, c);
+    c->hook = 0;
     shut(c);
     if (c->self != NULL) napi_delete_reference(env, c->self);
-    free(c);
+    c->self = NULL;
+    /* Only at environment teardown (a running sign-out holds self strongly otherwise): its completion, which
+     * Node still runs, frees c. */
+    if (c->busy > 0) c->orphaned = 1;
+    else free(c);
 }
 
 /* new NativeClient(configJson) */
@@ -437,6 +448,100 @@ static napi_value client_fetch_record(napi_env env, napi_callback_info info) {
     return request_result(env, status, request);
 }
 
+/* A string argument that may also be null or undefined (then *out is NULL). Returns 0 after a TypeError. */
+static int optional_string_arg(napi_env env, napi_value value, const char *name, char **out) {
+    napi_valuetype type;
+    *out = NULL;
+    if (napi_typeof(env, value, &type) == napi_ok && (type == napi_null || type == napi_undefined)) return 1;
+    return (*out = string_arg(env, value, name)) != NULL;
+}
+
+static void free_secret(char *text) {
+    if (text == NULL) return;
+    memset(text, 0, strlen(text)); /* a secret: do not leave it in freed memory */
+    free(text);
+}
+
+/* socialSignInNative(provider, token, tokenSecret|null, optionsJson|null) -> {id, handle} */
+static napi_value client_social_sign_in_native(napi_env env, napi_callback_info info) {
+    napi_value argv[4];
+    jump_request *request = NULL;
+    jump_status status;
+    char *provider = NULL, *token = NULL, *secret = NULL, *options = NULL;
+    addon_client *c = receiver(env, info, 4, argv);
+    if (c == NULL) return NULL;
+    if ((provider = string_arg(env, argv[0], "provider")) == NULL) return NULL;
+    if ((token = string_arg(env, argv[1], "token")) == NULL || !optional_string_arg(env, argv[2], "tokenSecret", &secret) ||
+        !optional_string_arg(env, argv[3], "options", &options)) {
+        free(provider);
+        free_secret(token);
+        free_secret(secret);
+        return NULL;
+    }
+    status = jump_client_social_sign_in_native_async(c->client, provider, token, secret, options, NULL, NULL, NULL,
+                                                     &request);
+    free(provider);
+    free_secret(token);
+    free_secret(secret);
+    free_secret(options); /* may hold a merge token */
+    return request_result(env, status, request);
+}
+
+/* registerSocial(socialRegistrationToken, attributesJson) -> {id, handle} */
+static napi_value client_register_social(napi_env env, napi_callback_info info) {
+    napi_value argv[2];
+    jump_request *request = NULL;
+    jump_status status;
+    char *token, *attributes;
+    addon_client *c = receiver(env, info, 2, argv);
+    if (c == NULL) return NULL;
+    if ((token = string_arg(env, argv[0], "socialRegistrationToken")) == NULL) return NULL;
+    if ((attributes = string_arg(env, argv[1], "attributes")) == NULL) {
+        free_secret(token);
+        return NULL;
+    }
+    status = jump_client_register_social_async(c->client, token, attributes, NULL, NULL, NULL, &request);
+    free_secret(token);
+    free(attributes);
+    return request_result(env, status, request);
+}
+
+/* signInMerge(user, password, mergeToken) -> {id, handle} */
+static napi_value client_sign_in_merge(napi_env env, napi_callback_info info) {
+    napi_value argv[3];
+    jump_request *request = NULL;
+    jump_status status;
+    char *user, *password = NULL, *merge = NULL;
+    addon_client *c = receiver(env, info, 3, argv);
+    if (c == NULL) return NULL;
+    if ((user = string_arg(env, argv[0], "user")) == NULL) return NULL;
+    if ((password = string_arg(env, argv[1], "password")) == NULL ||
+        (merge = string_arg(env, argv[2], "mergeToken")) == NULL) {
+        free(user);
+        free_secret(password);
+        return NULL;
+    }
+    status = jump_client_sign_in_merge_async(c->client, user, password, merge, NULL, NULL, NULL, &request);
+    free(user);
+    free_secret(password);
+    free_secret(merge);
+    return request_result(env, status, request);
+}
+
+/* signInWithToken(signInToken) -> {id, handle} */
+static napi_value client_sign_in_with_token(napi_env env, napi_callback_info info) {
+    napi_value argv[1];
+    jump_request *request = NULL;
+    jump_status status;
+    char *token;
+    addon_client *c = receiver(env, info, 1, argv);
+    if (c == NULL) return NULL;
+    if ((token = string_arg(env, argv[0], "signInToken")) == NULL) return NULL;
+    status = jump_client_sign_in_with_token_async(c->client, token, NULL, NULL, NULL, &request);
+    free_secret(token);
+    return request_result(env, status, request);
+}
+
 /* cancel(handle): asks the request to stop; its completion then says JUMP_E_CANCELLED (unless it finished). */
 static napi_value client_cancel(napi_env env, napi_callback_info info) {
     napi_value argv[1];
@@ -457,16 +562,99 @@ static napi_value client_cancel(napi_env env, napi_callback_info info) {
 
 /* ---- synchronous calls --------------------------------------------------------------------------------- */
 
-/* signOut(): blocks for the best-effort token revocation (index.js still returns a Promise). */
+/* signOut() -> Promise<undefined>: jump_client_sign_out (memory and storage, then the best-effort token revoke,
+ * which may take a request timeout) runs on libuv's thread pool; the Promise settles on the loop thread. The
+ * client stays usable meanwhile (libjump is thread-safe; the session is gone from memory at once). While it
+ * runs, self is held strongly (no finalizer) and close() defers jump_client_free to the completion. */
+typedef struct sign_out_work {
+    addon_client *c;
+    jump_client *client; /* read on the loop thread at the start: close() may clear c->client meanwhile */
+    napi_async_work work;
+    napi_deferred deferred;
+    jump_status status;
+    char *detail; /* jump_error_last() of the worker thread, copied there (it is thread-local) */
+} sign_out_work;
+
+static void sign_out_execute(napi_env env, void *data) {
+    sign_out_work *w = data;
+    (void)env;
+    w->status = jump_client_sign_out(w->client);
+    if (w->status != JUMP_OK) {
+        const char *detail = jump_error_last();
+        w->detail = strdup(detail ? detail : "{}");
+    }
+}
+
+static void sign_out_complete(napi_env env, napi_status napi_result, void *data) {
+    sign_out_work *w = data;
+    addon_client *c = w->c;
+    napi_value value = NULL, message, code, text;
+    uint32_t refs;
+    if (napi_result == napi_ok && w->status == JUMP_OK) {
+        if (napi_get_undefined(env, &value) == napi_ok) napi_resolve_deferred(env, w->deferred, value);
+    } else {
+        jump_status status = napi_result == napi_ok ? w->status : JUMP_E_CANCELLED;
+        if (napi_create_string_utf8(env, jump_status_str(status), NAPI_AUTO_LENGTH, &message) == napi_ok &&
+            napi_create_error(env, NULL, message, &value) == napi_ok) {
+            if (napi_create_int32(env, (int32_t)status, &code) == napi_ok)
+                napi_set_named_property(env, value, "status", code);
+            if (napi_create_string_utf8(env, w->detail ? w->detail : "{}", NAPI_AUTO_LENGTH, &text) == napi_ok)
+                napi_set_named_property(env, value, "detail", text);
+            napi_reject_deferred(env, w->deferred, value);
+        }
+    }
+    c->busy--;
+    if (c->busy == 0 && c->doomed != NULL) {
+        jump_client_free(c->doomed);
+        c->doomed = NULL;
+    }
+    if (c->self != NULL) napi_reference_unref(env, c->self, &refs); /* failing only leaks the object */
+    if (c->busy == 0 && c->orphaned) free(c);
+    napi_delete_async_work(env, w->work);
+    free(w->detail);
+    free(w);
+}
+
 static napi_value client_sign_out(napi_env env, napi_callback_info info) {
     jump_status status;
+    sign_out_work *w;
+    napi_value promise = NULL, name;
+    uint32_t refs;
     addon_client *c = receiver(env, info, 0, NULL);
     if (c == NULL) return NULL;
-    if ((status = jump_client_sign_out(c->client)) != JUMP_OK) {
+    if (c->client == NULL) { /* closed: libjump's own JUMP_E_INVALID_HANDLE, thrown right away */
+        status = jump_client_sign_out(NULL);
         throw_status(env, status);
         return NULL;
     }
-    return undefined(env);
+    if ((w = calloc(1, sizeof *w)) == NULL) {
+        throw_napi(env, "out of memory");
+        return NULL;
+    }
+    w->c = c;
+    w->client = c->client;
+    if (napi_create_string_utf8(env, "jump.signOut", NAPI_AUTO_LENGTH, &name) != napi_ok ||
+        napi_create_async_work(env, NULL, name, sign_out_execute, sign_out_complete, w, &w->work) != napi_ok) {
+        free(w);
+        throw_napi(env, "cannot create the sign-out work");
+        return NULL;
+    }
+    if (napi_create_promise(env, &w->deferred, &promise) != napi_ok ||
+        napi_reference_ref(env, c->self, &refs) != napi_ok) {
+        napi_delete_async_work(env, w->work);
+        free(w);
+        throw_napi(env, "cannot start the sign-out");
+        return NULL;
+    }
+    if (napi_queue_async_work(env, w->work) != napi_ok) {
+        napi_reference_unref(env, c->self, &refs);
+        napi_delete_async_work(env, w->work);
+        free(w); /* the deferred is left unsettled: the promise is dropped with the throw */
+        throw_napi(env, "cannot queue the sign-out");
+        return NULL;
+    }
+    c->busy++;
+    return promise;
 }
 
 /* state() -> JSON text */
@@ -570,6 +758,10 @@ static napi_value init(napi_env env, napi_value exports) {
         METHOD("registerTraditional", client_register_traditional),
         METHOD("sync", client_sync),
         METHOD("fetchRecord", client_fetch_record),
+        METHOD("socialSignInNative", client_social_sign_in_native),
+        METHOD("registerSocial", client_register_social),
+        METHOD("signInMerge", client_sign_in_merge),
+        METHOD("signInWithToken", client_sign_in_with_token),
         METHOD("cancel", client_cancel),
         METHOD("signOut", client_sign_out),
         METHOD("state", client_state),
