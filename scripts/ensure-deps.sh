@@ -55,6 +55,8 @@ if [ "${1:-}" = "--test" ]; then
     packages+=(chromium chromium-driver gdb groff-base)
     # mono-complete: mcs builds bindings/csharp and mono runs its tests (Debian's own Mono; no NuGet).
     packages+=(mono-complete)
+    # Node.js and its headers (node_api.h, uv.h) for bindings/node, from Debian when the machine has none.
+    command -v node >/dev/null && [ -f /usr/include/node/node_api.h ] || packages+=(nodejs libnode-dev)
     python3 -c "import pytest" 2>/dev/null || python_packages+=(pytest)
     python3 -c "import selenium" 2>/dev/null || python_packages+=(selenium)
     python3 -c "import mypy" 2>/dev/null || python_packages+=(mypy)
