@@ -97,12 +97,18 @@ $(BUILD)/man/jump.3: include/jump.h scripts/make-man.py
 # libjump.so.$(VERSION) (stripped; its debug info apart, found through .gnu_debuglink) <- libjump.so.1
 # (the soname) <- libjump.so (for -ljump), jump.h, jump_api.json (the API as data, for binding generators),
 # jump.pc, the jump(3) man page (made from jump.h) and the standalone emulator (stripped).
-install: lib emulator $(BUILD)/man/jump.3
+# The stripped files are made once per build of what they come from (install and dist both use them).
+$(BUILD)/libjump.so.$(VERSION): $(LIB)
+	objcopy --only-keep-debug $(LIB) $(BUILD)/libjump.so.$(VERSION).debug
+	strip --strip-unneeded -o $@ $(LIB)
+	cd $(BUILD) && objcopy --add-gnu-debuglink=libjump.so.$(VERSION).debug libjump.so.$(VERSION)
+
+$(BUILD)/jump-emulator.stripped: $(EMULATOR)
+	strip --strip-unneeded -o $@ $(EMULATOR)
+
+install: lib emulator $(BUILD)/man/jump.3 $(BUILD)/libjump.so.$(VERSION) $(BUILD)/jump-emulator.stripped
 	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(PKGCONFIGDIR) $(DESTDIR)$(BINDIR) \
 	    $(DESTDIR)$(MANDIR)/man3
-	objcopy --only-keep-debug $(LIB) $(BUILD)/libjump.so.$(VERSION).debug
-	strip --strip-unneeded -o $(BUILD)/libjump.so.$(VERSION) $(LIB)
-	cd $(BUILD) && objcopy --add-gnu-debuglink=libjump.so.$(VERSION).debug libjump.so.$(VERSION)
 	install -m 0755 $(BUILD)/libjump.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libjump.so.$(VERSION)
 	install -m 0644 $(BUILD)/libjump.so.$(VERSION).debug $(DESTDIR)$(LIBDIR)/libjump.so.$(VERSION).debug
 	ln -sf libjump.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libjump.so.$(SONAME_MAJOR)
@@ -112,7 +118,6 @@ install: lib emulator $(BUILD)/man/jump.3
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' \
 	    -e 's|@VERSION@|$(VERSION)|' scripts/jump.pc.in > $(DESTDIR)$(PKGCONFIGDIR)/jump.pc
 	install -m 0644 $(BUILD)/man/jump.3 $(DESTDIR)$(MANDIR)/man3/jump.3
-	strip --strip-unneeded -o $(BUILD)/jump-emulator.stripped $(EMULATOR)
 	install -m 0755 $(BUILD)/jump-emulator.stripped $(DESTDIR)$(BINDIR)/jump-emulator
 
 uninstall:

@@ -663,8 +663,8 @@ void jump_record_free(jump_record *record);
 /* Asks the operation to stop; its callback then reports JUMP_E_CANCELLED unless it had already finished.
  * A request waiting on the network stops within about 100 ms. */
 jump_status jump_request_cancel(jump_request *request);
-/* Waits until the operation's callback has returned, at most timeout_ms (negative: no limit).
- * JUMP_E_TIMEOUT when it has not; JUMP_E_BUSY when called from a libjump callback. */
+/* Waits until the operation's callback has returned (in queue mode: until its completion is queued), at
+ * most timeout_ms (negative: no limit). JUMP_E_TIMEOUT when it has not; JUMP_E_BUSY from a libjump callback. */
 jump_status jump_request_wait(jump_request *request, int32_t timeout_ms);
 /* The request's id, the "request_id" of its completion document (how queue mode matches them). */
 jump_status jump_request_id(jump_request *request, uint64_t *out_id);

@@ -19,13 +19,22 @@ public func jump_client_event_fd(_ client: OpaquePointer?, _ out: UnsafeMutableP
     }
 }
 
+/// The detail of an empty queue, serialized once: a host pumping every frame gets it most of the time.
+private nonisolated(unsafe) let emptyQueueDetail = StaticCString.make(
+    Jansson.serialize(ABIError(.notFound, "no event is waiting").json))
+
 @_cdecl("jump_client_next_event")
 public func jump_client_next_event(_ client: OpaquePointer?, _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
-    abiCall { () throws(ABIError) in
+    var empty = false
+    let status = abiCall { () throws(ABIError) in
         let out = try Marshal.prepare(out, "out_json")
         guard let text = try clientBox(client).nextEvent() else {
-            throw ABIError(.notFound, "no event is waiting")
+            empty = true
+            return
         }
         out.pointee = try Marshal.copy(text)
     }
+    guard empty else { return status }
+    LastError.set(serialized: emptyQueueDetail)
+    return JumpStatus.notFound.rawValue
 }

@@ -19,6 +19,14 @@ enum LastError {
         pthread_setspecific(key, text)
     }
 
+    /// A detail serialized once (an answer given at a high rate, such as "no event is waiting" to a host
+    /// that pumps every frame): copied, not built again.
+    static func set(serialized text: UnsafePointer<CChar>) {
+        let copy = strdup(text)
+        free(pthread_getspecific(key))
+        pthread_setspecific(key, copy)
+    }
+
     static func clear() {
         guard let old = pthread_getspecific(key) else { return }
         free(old)

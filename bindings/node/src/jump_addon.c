@@ -386,6 +386,12 @@ static napi_value request_result(napi_env env, jump_status status, jump_request 
     return result;
 }
 
+static void free_secret(char *text) {
+    if (text == NULL) return;
+    memset(text, 0, strlen(text)); /* a secret: do not leave it in freed memory */
+    free(text);
+}
+
 /* signIn(user, password) -> {id, handle} */
 static napi_value client_sign_in(napi_env env, napi_callback_info info) {
     napi_value argv[2];
@@ -400,8 +406,7 @@ static napi_value client_sign_in(napi_env env, napi_callback_info info) {
         return NULL;
     }
     status = jump_client_sign_in_async(c->client, user, password, NULL, NULL, NULL, &request);
-    memset(password, 0, strlen(password)); /* a secret: do not leave it in freed memory */
-    free(password);
+    free_secret(password);
     free(user);
     return request_result(env, status, request);
 }
@@ -420,8 +425,7 @@ static napi_value client_register_traditional(napi_env env, napi_callback_info i
         return NULL;
     }
     status = jump_client_register_traditional_async(c->client, attributes, password, NULL, NULL, NULL, &request);
-    memset(password, 0, strlen(password));
-    free(password);
+    free_secret(password);
     free(attributes);
     return request_result(env, status, request);
 }
@@ -454,12 +458,6 @@ static int optional_string_arg(napi_env env, napi_value value, const char *name,
     *out = NULL;
     if (napi_typeof(env, value, &type) == napi_ok && (type == napi_null || type == napi_undefined)) return 1;
     return (*out = string_arg(env, value, name)) != NULL;
-}
-
-static void free_secret(char *text) {
-    if (text == NULL) return;
-    memset(text, 0, strlen(text)); /* a secret: do not leave it in freed memory */
-    free(text);
 }
 
 /* socialSignInNative(provider, token, tokenSecret|null, optionsJson|null) -> {id, handle} */

@@ -1,30 +1,19 @@
 'use strict';
 // Promises in flight: several at once, cancellation through AbortSignal, close() with requests pending, and a
 // process that exits by itself once nothing is pending (the poll handle is unref'ed when idle).
-const { test, before, after, beforeEach } = require('node:test');
+const { test } = require('node:test');
 const assert = require('node:assert/strict');
 const { execFile } = require('node:child_process');
 const path = require('node:path');
 const { once } = require('node:events');
 const jump = require('..');
-const { Emulator, PASSWORD, SIGN_IN_PATH, registerUser } = require('./emulator');
+const { PASSWORD, SIGN_IN_PATH, registerUser, useEmulator } = require('./emulator');
 
-let emu;
-const clients = [];
+const session = useEmulator();
 function newClient(overrides) {
-  const client = new jump.Client(emu.config(overrides));
-  clients.push(client);
-  return client;
+  return session.track(new jump.Client(session.emu.config(overrides)));
 }
 
-before(async () => {
-  emu = await Emulator.start();
-});
-after(async () => {
-  for (const client of clients) client.close();
-  await emu?.stop();
-});
-beforeEach(() => emu.reset());
 
 test('many calls at once on several clients: each Promise gets its own completion', async () => {
   const users = await Promise.all([1, 2, 3].map(() => registerUser(newClient())));
@@ -54,7 +43,7 @@ test('many calls at once on several clients: each Promise gets its own completio
 
 test('aborting a request in flight rejects with CancelledError, quickly', async () => {
   const { email } = await registerUser(newClient());
-  await emu.delay(SIGN_IN_PATH, 3000);
+  await session.emu.delay(SIGN_IN_PATH, 3000);
   const client = newClient();
   const controller = new AbortController();
   const started = Date.now();
@@ -87,8 +76,8 @@ test('aborting after completion changes nothing', async () => {
 
 test('close() with a request in flight rejects it with CancelledError (client_closed)', async () => {
   const { email } = await registerUser(newClient());
-  await emu.delay(SIGN_IN_PATH, 2000);
-  const client = new jump.Client(emu.config());
+  await session.emu.delay(SIGN_IN_PATH, 2000);
+  const client = new jump.Client(session.emu.config());
   const pending = client.signIn(email, PASSWORD);
   await new Promise((resolve) => setTimeout(resolve, 100));
   client.close();
@@ -104,7 +93,7 @@ test('the process exits by itself: an idle client does not hold the event loop',
   const { email } = await registerUser(newClient());
   const script = `
     const jump = require(${JSON.stringify(path.resolve(__dirname, '..'))});
-    const client = new jump.Client(${JSON.stringify(emu.config())});
+    const client = new jump.Client(${JSON.stringify(session.emu.config())});
     client.signIn(${JSON.stringify(email)}, ${JSON.stringify(PASSWORD)}).then((r) => console.log('signed in', r.uuid));
   `;
   const started = Date.now();
@@ -120,7 +109,7 @@ test('the process exits by itself: an idle client does not hold the event loop',
 test('a client in a worker thread: works there, and a worker ended mid-request shuts it down cleanly', async () => {
   const { Worker } = require('node:worker_threads');
   const { email } = await registerUser(newClient());
-  await emu.delay(SIGN_IN_PATH, 2000);
+  await session.emu.delay(SIGN_IN_PATH, 2000);
   // Each worker has its own loop (napi_get_uv_event_loop gives the worker's) and env cleanup hooks.
   const source = `
     const { parentPort, workerData } = require('node:worker_threads');
@@ -136,7 +125,7 @@ test('a client in a worker thread: works there, and a worker ended mid-request s
   const run = (hang) =>
     new Worker(source, {
       eval: true,
-      workerData: { module: path.resolve(__dirname, '..'), config: emu.config(), email, password: PASSWORD, hang },
+      workerData: { module: path.resolve(__dirname, '..'), config: session.emu.config(), email, password: PASSWORD, hang },
     });
   const hanging = run(true);
   const [started] = await once(hanging, 'message');

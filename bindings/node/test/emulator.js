@@ -106,4 +106,32 @@ async function registerUser(client) {
   return { email, password: PASSWORD, uuid: result.uuid };
 }
 
-module.exports = { Emulator, PASSWORD, ROOT, SIGN_IN_PATH, registerUser, uniqueEmail };
+/**
+ * The shared set-up of a test file: one emulator for the file (reset before each test) and the clients it
+ * made, closed at the end. `session.emu` is the emulator; `session.track(client)` returns client (`untrack` forgets it).
+ */
+function useEmulator() {
+  const { before, after, beforeEach } = require('node:test');
+  const clients = [];
+  const session = {
+    emu: undefined,
+    track(client) {
+      clients.push(client);
+      return client;
+    },
+    untrack(client) {
+      clients.splice(clients.indexOf(client), 1);
+    },
+  };
+  before(async () => {
+    session.emu = await Emulator.start();
+  });
+  after(async () => {
+    for (const client of clients) client.close();
+    await session.emu?.stop();
+  });
+  beforeEach(() => session.emu.reset());
+  return session;
+}
+
+module.exports = { Emulator, PASSWORD, ROOT, SIGN_IN_PATH, registerUser, uniqueEmail, useEmulator };

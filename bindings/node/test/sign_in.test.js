@@ -1,27 +1,16 @@
 'use strict';
 // Sign-in, registration, errors per status, state, record edits and sync, events: against a real emulator.
-const { test, before, after, beforeEach } = require('node:test');
+const { test } = require('node:test');
 const assert = require('node:assert/strict');
 const { once } = require('node:events');
 const jump = require('..');
-const { Emulator, PASSWORD, registerUser, uniqueEmail } = require('./emulator');
+const { Emulator, PASSWORD, registerUser, uniqueEmail, useEmulator } = require('./emulator');
 
-let emu;
-const clients = [];
+const session = useEmulator();
 function newClient(overrides) {
-  const client = new jump.Client(emu.config(overrides));
-  clients.push(client);
-  return client;
+  return session.track(new jump.Client(session.emu.config(overrides)));
 }
 
-before(async () => {
-  emu = await Emulator.start();
-});
-after(async () => {
-  for (const client of clients) client.close();
-  await emu?.stop();
-});
-beforeEach(() => emu.reset());
 
 test('signIn resolves with the user and the client is signed in', async () => {
   const { email, uuid } = await registerUser(newClient());
@@ -90,7 +79,7 @@ test('record get/set, then sync sends the edit to the server', async () => {
   const result = await client.sync();
   assert.deepEqual(result.changed, ['/aboutMe']);
   assert.equal(client.state().unsynced_changes, false);
-  const stored = await emu.user(uuid);
+  const stored = await session.emu.user(uuid);
   assert.equal(stored.user.aboutMe, 'edited from node');
   assert.equal(typeof client.record.get('/').uuid, 'string');
 });
@@ -136,7 +125,7 @@ test('events: signed_in, record_synced and signed_out reach EventEmitter listene
 });
 
 test('a session survives a restart: a second client on the same storageDirectory is signed in', async () => {
-  const config = emu.config();
+  const config = session.emu.config();
   const first = new jump.Client(config);
   const { uuid } = await registerUser(first);
   first.record.set('/aboutMe', 'unsynced but saved');
@@ -146,7 +135,7 @@ test('a session survives a restart: a second client on the same storageDirectory
   assert.equal(second.state().uuid, uuid);
   assert.equal(second.record.get('/aboutMe'), 'unsynced but saved');
   await second.sync();
-  assert.equal((await emu.user(uuid)).user.aboutMe, 'unsynced but saved');
+  assert.equal((await session.emu.user(uuid)).user.aboutMe, 'unsynced but saved');
 });
 
 test('a server that cannot be reached rejects with NetworkError', async () => {

@@ -1,27 +1,24 @@
 'use strict';
 // signOut runs jump_client_sign_out on libuv's thread pool: the event loop keeps running while the best-effort
 // token revoke (POST /v1/revoke, done for a sign-in-token session) is delayed by the emulator.
-const { test, before, after, beforeEach } = require('node:test');
+const { test } = require('node:test');
 const assert = require('node:assert/strict');
 const { randomUUID } = require('node:crypto');
 const { once } = require('node:events');
 const jump = require('..');
-const { Emulator, PASSWORD, registerUser } = require('./emulator');
+const { PASSWORD, registerUser, useEmulator } = require('./emulator');
 
 const TEAM_KEY = 'jump-team-key';
 const REVOKE_PATH = '/v1/revoke';
 
-let emu;
-const clients = [];
+const session = useEmulator();
 function newClient(config) {
-  const client = new jump.Client(config);
-  clients.push(client);
-  return client;
+  return session.track(new jump.Client(config));
 }
 
 /** A config for a sign-in-token app (no Capture settings). */
 function tokenConfig() {
-  const config = emu.config({ signInTokenAuthBaseUrl: emu.url, signInTokenApiBaseUrl: emu.url });
+  const config = session.emu.config({ signInTokenAuthBaseUrl: session.emu.url, signInTokenApiBaseUrl: session.emu.url });
   for (const key of ['captureDomain', 'captureClientId', 'captureAppId', 'captureFlowName', 'captureFlowDomain']) {
     delete config[key];
   }
@@ -29,7 +26,7 @@ function tokenConfig() {
 }
 
 async function api(method, urlPath, body) {
-  const response = await fetch(emu.url + urlPath, {
+  const response = await fetch(session.emu.url + urlPath, {
     method,
     headers: { 'x-jump-api-key': TEAM_KEY, 'content-type': 'application/json' },
     body: body === undefined ? undefined : JSON.stringify(body),
@@ -46,23 +43,15 @@ async function tokenSession() {
   const client = newClient(tokenConfig());
   const result = await client.signInWithToken(token);
   assert.equal(result.user_id, userId);
-  const families = await emu.admin('GET', `/emulator/token_users/${userId}`);
+  const families = await session.emu.admin('GET', `/emulator/token_users/${userId}`);
   assert.equal(families.active_token_families, 1);
   return { client, userId };
 }
 
-before(async () => {
-  emu = await Emulator.start();
-});
-after(async () => {
-  for (const client of clients) client.close();
-  await emu?.stop();
-});
-beforeEach(() => emu.reset());
 
 test('the event loop keeps ticking while signOut waits for a delayed token revoke', async () => {
   const { client, userId } = await tokenSession();
-  await emu.delay(REVOKE_PATH, 500);
+  await session.emu.delay(REVOKE_PATH, 500);
   let ticks = 0;
   const timer = setInterval(() => ticks++, 10);
   const started = performance.now();
@@ -81,14 +70,14 @@ test('the event loop keeps ticking while signOut waits for a delayed token revok
   const elapsed = performance.now() - started;
   assert.ok(elapsed >= 450, `signOut resolved after ${elapsed} ms: the revoke was not delayed`);
   assert.ok(ticks >= 20, `only ${ticks} ticks in ${elapsed} ms: the loop stalled`);
-  const families = await emu.admin('GET', `/emulator/token_users/${userId}`);
+  const families = await session.emu.admin('GET', `/emulator/token_users/${userId}`);
   assert.equal(families.active_token_families, 0);
   assert.ok(families.revoked_token_families >= 1);
 });
 
 test('close() while a sign-out is running: the sign-out still settles, later calls see an invalid handle', async () => {
   const { client } = await tokenSession();
-  await emu.delay(REVOKE_PATH, 300);
+  await session.emu.delay(REVOKE_PATH, 300);
   const signingOut = client.signOut();
   client.close();
   assert.equal(client.closed, true);
@@ -99,7 +88,7 @@ test('close() while a sign-out is running: the sign-out still settles, later cal
 });
 
 test('overlapping sign-outs both resolve; a Capture session signs out and can sign in again', async () => {
-  const client = newClient(emu.config());
+  const client = newClient(session.emu.config());
   const { email } = await registerUser(client);
   assert.equal(client.isSignedIn, true);
   await Promise.all([client.signOut(), client.signOut()]);
@@ -114,9 +103,9 @@ test('an unreferenced client with a sign-out running is not collected under it',
   let signingOut;
   {
     const { client } = await tokenSession();
-    await emu.delay(REVOKE_PATH, 200);
+    await session.emu.delay(REVOKE_PATH, 200);
     signingOut = client.signOut();
-    clients.splice(clients.indexOf(client), 1); // drop the last reference but the running work's
+    session.untrack(client); // drop the last reference but the running work's
   }
   require('node:v8').setFlagsFromString('--expose-gc');
   const gc = require('node:vm').runInNewContext('gc');
@@ -131,7 +120,7 @@ test('a worker ended while its sign-out is on the thread pool ends cleanly; the 
   const path = require('node:path');
   const { user_id: userId } = await api('POST', '/v2/user', { client_user_id: randomUUID() });
   const { sign_in_token: token } = await api('POST', `/v2/user/${userId}/sign_in_token`);
-  await emu.delay(REVOKE_PATH, 400);
+  await session.emu.delay(REVOKE_PATH, 400);
   const source = `
     const { parentPort, workerData } = require('node:worker_threads');
     const jump = require(workerData.module);

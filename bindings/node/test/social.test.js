@@ -1,21 +1,19 @@
 'use strict';
 // Social flows against a real emulator: native provider tokens (the emulator's fake provider takes a JSON token),
 // two-step registration, and merge conflicts staged with POST /emulator/merge_conflict.
-const { test, before, after, beforeEach } = require('node:test');
+const { test } = require('node:test');
 const assert = require('node:assert/strict');
 const jump = require('..');
-const { Emulator, PASSWORD, uniqueEmail } = require('./emulator');
+const { PASSWORD, uniqueEmail, useEmulator } = require('./emulator');
 
 const ENGAGE_APP_ID = 'jump-default-engage';
 
-let emu;
-const clients = [];
+const session = useEmulator();
 function newClient(overrides) {
-  const client = new jump.Client(
+  const emu = session.emu;
+  return session.track(new jump.Client(
     emu.config({ engageAppId: ENGAGE_APP_ID, engageDomain: emu.url, storageDirectory: ':memory:', ...overrides }),
-  );
-  clients.push(client);
-  return client;
+  ));
 }
 
 /** The emulator's stand-in for a provider SDK's access token (the headless path of /signin/oauth_token). */
@@ -30,14 +28,6 @@ async function rejection(promise) {
   );
 }
 
-before(async () => {
-  emu = await Emulator.start();
-});
-after(async () => {
-  for (const client of clients) client.close();
-  await emu?.stop();
-});
-beforeEach(() => emu.reset());
 
 test('native-token sign-in with thin registration registers, then signs the same user in', async () => {
   const email = uniqueEmail('native');
@@ -47,7 +37,7 @@ test('native-token sign-in with thin registration registers, then signs the same
   assert.equal(result.is_new, true);
   assert.equal(result.provider, 'facebook');
   assert.equal(client.isSignedIn, true);
-  assert.equal((await emu.user(result.uuid)).user.email, email);
+  assert.equal((await session.emu.user(result.uuid)).user.email, email);
   await client.signOut();
   const again = await client.socialSignInNative('facebook', providerToken(email));
   assert.equal(again.outcome, 'signed_in');
@@ -84,7 +74,7 @@ test('two-step registration: RegistrationRequiredError carries the token and pre
   assert.equal(result.is_new, true);
   assert.equal(client.isSignedIn, true);
   assert.equal(client.state().uuid, result.uuid);
-  const { user } = await emu.user(result.uuid);
+  const { user } = await session.emu.user(result.uuid);
   assert.deepEqual([user.email, user.givenName, user.familyName], [email, 'Grace', 'Hopper']);
 
   // the token is spent
@@ -95,7 +85,7 @@ test('two-step registration: RegistrationRequiredError carries the token and pre
 
 test('a merge conflict with a social account: MergeRequiredError, then the existing provider with mergeToken', async () => {
   const email = uniqueEmail('merge');
-  const stage = await emu.admin('POST', '/emulator/merge_conflict', {
+  const stage = await session.emu.admin('POST', '/emulator/merge_conflict', {
     email,
     existing_provider: 'google',
     provider: 'facebook',
@@ -126,7 +116,7 @@ test('a merge conflict with a social account: MergeRequiredError, then the exist
 
 test('a merge conflict with a password account: signInMerge (wrong password, then right) merges', async () => {
   const email = uniqueEmail('merge-pw');
-  const stage = await emu.admin('POST', '/emulator/merge_conflict', {
+  const stage = await session.emu.admin('POST', '/emulator/merge_conflict', {
     email,
     existing_provider: 'capture',
     provider: 'facebook',

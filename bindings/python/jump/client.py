@@ -18,7 +18,7 @@ from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 from . import _native
 from ._handle import NativeHandle
 from .config import Config, _storage_configs
-from .errors import check, last_error
+from .errors import Cancelled, NotFound, check, last_error
 from .record import Record
 from .request import CompletionCallback, Request
 from .results import (
@@ -759,10 +759,7 @@ class Client(NativeHandle):
             return
         if self._pump_loop is not None:
             raise RuntimeError("the client is already attached to another event loop")
-        check(_native.lib.jump_client_use_event_queue(self.handle, 1))
-        fd = c_int(-1)
-        check(_native.lib.jump_client_event_fd(self.handle, byref(fd)))
-        loop.add_reader(fd.value, self.pump_events)
+        loop.add_reader(self.use_event_queue(True), self.pump_events)
         self._pump_loop = loop
 
     def detach_event_loop(self) -> None:
@@ -773,17 +770,27 @@ class Client(NativeHandle):
         fd = c_int(-1)
         if _native.lib.jump_client_event_fd(self.handle, byref(fd)) == 0 and not loop.is_closed():
             loop.remove_reader(fd.value)
-        check(_native.lib.jump_client_use_event_queue(self.handle, 0))
+        self.use_event_queue(False)
+
+    def use_event_queue(self, enabled: bool = True) -> int:
+        """Queue mode on (returns the file descriptor readable while something waits; poll it, or call
+        :meth:`pump_events` once per frame) or off (what still waits goes to the callbacks; returns -1)."""
+        check(_native.lib.jump_client_use_event_queue(self.handle, 1 if enabled else 0))
+        if not enabled:
+            return -1
+        fd = c_int(-1)
+        check(_native.lib.jump_client_event_fd(self.handle, byref(fd)))
+        return fd.value
 
     def pump_events(self) -> int:
         """Deliver what waits in the queue (queue mode), on this thread: completions resolve their
         requests, events go to the :meth:`on_event` callback. Returns how many documents it took. A game
-        loop without asyncio can call it once per frame after ``jump_client_use_event_queue``."""
+        loop without asyncio calls :meth:`use_event_queue` once, then this once per frame."""
         taken = 0
         while True:
             out = c_void_p()
             status = _native.lib.jump_client_next_event(self.handle, byref(out))
-            if status == _JUMP_E_NOT_FOUND:
+            if status == NotFound.code:
                 return taken
             check(status)
             taken += 1
@@ -815,8 +822,7 @@ class Client(NativeHandle):
 # Loopback sign-in: the asynchronous open_url callback shares its userdata with the completion
 # ---------------------------------------------------------------------------------------------------------
 
-_JUMP_E_CANCELLED = -14
-_JUMP_E_NOT_FOUND = -11
+_JUMP_E_CANCELLED = Cancelled.code
 
 
 def _timeout_ms(timeout: Optional[float]) -> int:

@@ -42,9 +42,7 @@ def test_an_asyncio_loop_pumps_completions_and_events(make_config, registered) -
 
 def test_a_game_loop_pumps_once_per_frame(make_config, registered) -> None:
     with jump.Client(make_config(storageDirectory=":memory:")) as client:
-        from jump import _native  # the C call a game loop makes once, at start
-
-        jump.errors.check(_native.lib.jump_client_use_event_queue(client.handle, 1))
+        client.use_event_queue()  # once, at start
         seen: List[int] = []
         request = client.sign_in_async(registered["email"], PASSWORD,
                                        callback=lambda r, e: seen.append(threading.get_ident()))
