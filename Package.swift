@@ -4,6 +4,15 @@ import PackageDescription
 // libjump: the SDK core (JumpCore), its C ABI (Jump -> libjump.so) and the local emulator.
 // The emulator shares no code with the SDK (design.md section 2).
 
+// libjump's own modules use neither regex literals nor async/await: without the implicit imports the static
+// runtime's _StringProcessing (1.1 MiB) and _Concurrency (0.4 MiB) are not linked into libjump.so at all.
+let leanSwift: [SwiftSetting] = [
+    .unsafeFlags([
+        "-Xfrontend", "-disable-implicit-string-processing-module-import",
+        "-Xfrontend", "-disable-implicit-concurrency-module-import",
+    ]),
+]
+
 let package = Package(
     name: "libjump",
     platforms: [.macOS(.v14)],
@@ -25,15 +34,18 @@ let package = Package(
     targets: [
         .systemLibrary(name: "CJansson", pkgConfig: "jansson", providers: [.apt(["libjansson-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        // libcrypto: already loaded by libcurl (libcurl4-openssl), so it adds no library to a process.
+        .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .target(
             name: "JumpCore",
-            dependencies: ["CJansson", "CCurl", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["CJansson", "CCurl", "CCrypto"],
+            swiftSettings: leanSwift
         ),
         .target(
             name: "Jump",
             dependencies: ["JumpCore", "CJansson"],
             exclude: ["exports.map"],
-            swiftSettings: [
+            swiftSettings: leanSwift + [
                 // The compiler's view of the exports, compared with include/jump.h by the ABI test.
                 .unsafeFlags(["-emit-clang-header-path", "build/gen/jump-swift.h"]),
             ],
@@ -42,14 +54,14 @@ let package = Package(
                 // has a soname, and is never unloaded (Swift code does not survive dlclose).
                 .unsafeFlags([
                     "-static-stdlib",
-                    "-l_FoundationCollections",
-                    "-l_FoundationCShims",
                     "-lswiftSynchronization",
                     "-lswiftDispatch",
                     "-Xlinker", "--gc-sections",
                     "-Xlinker", "--version-script=Sources/Jump/exports.map",
                     "-Xlinker", "-soname=libjump.so.1",
                     "-Xlinker", "-z", "-Xlinker", "nodelete",
+                    // What each archive and object contributes (scripts/size-breakdown.py reads it).
+                    "-Xlinker", "-Map=build/gen/libjump.map",
                 ]),
             ]
         ),

@@ -7,11 +7,14 @@
 #   Cold start fresh process to restored session       vs fresh process + libcurl/jansson + parsing the file
 #   Record     one attribute change + sync on records of 10 / 1 000 / 100 000 plural elements (10 = baseline),
 #              and path get/set through libjump vs the same operation on a json_t with jansson
+#   Memory     peak RSS growth of jump_client_sign_in receiving a 31 MiB answer (100 000-element plural, session
+#              saved to disk) vs the answer's size (goal: <= 3x), and vs the same POST by hand (libcurl +
+#              json_loadb + json_dump_file); a forked Tests/c/tiny_server.h process serves the answer
 #   FFI        the same call from Node.js (N-API) and C# (Mono) vs each runtime's no-op FFI call
 #   Size       stripped libjump.so and its NEEDED list
 # Medians throughout; ratio = libjump / baseline. Knobs: BENCH_SIGNIN_N, BENCH_SOCIAL_N, BENCH_COLDSTART_N,
-# BENCH_FFI_CALLS, BENCH_FFI_ROUNDS. Needs build/lib/libjump.so and build/bin/jump-emulator (`make bench` builds
-# both).
+# BENCH_FFI_CALLS, BENCH_FFI_ROUNDS, BENCH_MEMORY_N. Needs build/lib/libjump.so and build/bin/jump-emulator
+# (`make bench` builds both).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -30,6 +33,8 @@ if [ "${1:-}" != "--with-emulator" ]; then
     "$cc" -std=c99 -O2 -Wall -Wextra -Werror -Iinclude -o "$out/bench_coldstart" benchmarks/bench_coldstart.c -ldl
     "$cc" -std=c99 -O2 -Wall -Wextra -Werror -Iinclude -o "$out/bench_record" benchmarks/bench_record.c \
         -lcurl -ljansson -ldl
+    "$cc" -std=c99 -O2 -Wall -Wextra -Werror -Iinclude -ITests/c -o "$out/bench_memory" benchmarks/bench_memory.c \
+        -lcurl -ljansson -ldl -lpthread
     # bcrypt at its production cost would make every sign-in measure the emulator's hashing, not libjump.
     export JUMP_EMULATOR_ARGS="${JUMP_EMULATOR_ARGS:---password-hash-cost 4}"
     export JUMP_LIBRARY_PATH=$lib
@@ -68,6 +73,10 @@ echo "FFI: Python ctypes..." >&2
 echo "record: sync cost by record size, path get/set..." >&2
 rm -rf "$out/record-state"
 "$out/bench_record" "$lib" "$config" "$out/record-state" >>"$rows"
+
+echo "memory: peak RSS of a sign-in with a 31 MiB answer, libjump vs libcurl + jansson (${BENCH_MEMORY_N:-3} of each)..." >&2
+rm -rf "$out/memory-state"
+"$out/bench_memory" "$lib" "$config" "$out/memory-state" >>"$rows"
 
 row() { local IFS=$'\t'; echo "ROW$IFS$*" >>"$rows"; } # group measurement value unit baseline value ratio note
 ratio_of() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (b > 0) ? a / b : 0 }'; }

@@ -1,4 +1,3 @@
-import FoundationEssentials
 import JumpCore
 
 /// The JSON of the social sign-in outcomes, of jump_client_request's answer and of the token URL's answer.
@@ -27,7 +26,7 @@ extension JumpClient.AuthorizedResponse {
             members["body"] = .string(text)
         } else {
             members["body"] = .null
-            members["body_base64"] = .string(Data(body).base64EncodedString())
+            members["body_base64"] = .string(Base64.encode(body))
         }
         return .object(members)
     }

@@ -1,4 +1,3 @@
-import Dispatch
 import Glibc
 import JumpCore
 import Synchronization
@@ -17,7 +16,7 @@ final class CallbackThread: Sendable {
     }
 
     private let queue = Mutex(Queue())
-    private let wakeup = DispatchSemaphore(value: 0)
+    private let wakeup = Semaphore()
 
     func post(_ job: @escaping @Sendable () -> Void) {
         let start = queue.withLock { q -> Bool in
@@ -50,8 +49,7 @@ final class CallbackThread: Sendable {
 
     private func run(exitWhenIdle: Bool = false) {
         while true {
-            let idleLimit: DispatchTime = exitWhenIdle ? .now() : .now() + .seconds(3)
-            if wakeup.wait(timeout: idleLimit) == .timedOut {
+            if !wakeup.wait(milliseconds: exitWhenIdle ? 0 : 3000) {
                 let exit = queue.withLock { q -> Bool in
                     guard q.jobs.isEmpty else { return false }
                     q.threadRunning = false

@@ -1,4 +1,3 @@
-import Dispatch
 import JumpCore
 import Synchronization
 
@@ -118,7 +117,7 @@ final class RequestBox: Sendable {
     /// The "request_id" of its completion document (jump_request_id): how a host pumping a queue matches them.
     let id = RequestBox.lastID.add(1, ordering: .relaxed).newValue
     let cancellation = Cancellation()
-    private let finished = DispatchSemaphore(value: 0)
+    private let finished = Semaphore()
 
     /// The completion callback has returned.
     func markFinished() { finished.signal() }
@@ -130,7 +129,7 @@ final class RequestBox: Sendable {
             finished.wait()
             done = true
         } else {
-            done = finished.wait(timeout: .now() + .milliseconds(Int(milliseconds))) == .success
+            done = finished.wait(milliseconds: Int(milliseconds))
         }
         if done { finished.signal() }  // later waiters pass straight through
         return done

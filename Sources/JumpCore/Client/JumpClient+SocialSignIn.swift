@@ -1,4 +1,3 @@
-import Dispatch
 import Synchronization
 
 /// Social sign-in (protocol.md 2.4-2.7, 3.3.1, 9.1): a browser sign-in begun here and completed with the URL
@@ -198,7 +197,7 @@ struct SocialOptions: Sendable {
 /// The result of the loopback sign-in's background half, handed to the thread that runs open_url.
 private final class LoopbackOutcome: Sendable {
     private let result = Mutex<Result<SocialOutcome, JumpError>?>(nil)
-    private let done = DispatchSemaphore(value: 0)
+    private let done = Semaphore()
 
     func set(_ value: Result<SocialOutcome, JumpError>) {
         result.withLock { $0 = value }

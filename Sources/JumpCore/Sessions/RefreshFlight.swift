@@ -1,11 +1,10 @@
-import Dispatch
 import Synchronization
 
 /// One access-token refresh in progress; every caller that needs it waits for the same outcome. Each
 /// session keeps its own flight (and generation); the single-flight steps below are shared by all of them.
 final class RefreshFlight: Sendable {
     private let outcome = Mutex<Result<String, JumpError>?>(nil)
-    private let done = DispatchSemaphore(value: 0)
+    private let done = Semaphore()
 
     func finish(_ result: Result<String, JumpError>) {
         outcome.withLock { $0 = result }

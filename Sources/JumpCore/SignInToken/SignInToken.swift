@@ -1,5 +1,3 @@
-import FoundationEssentials
-
 /// A backend-issued sign-in token (signin-token.md §1): base64 of {"public_key","user_token"}, where
 /// user_token is an RS256 JWT naming the user (uid), the team (claims.vital_team_id) and, through its issuer,
 /// the environment and region. The device cannot verify the signature; the server does at the exchange.
@@ -71,7 +69,6 @@ enum Base64Tolerant {
         while normalized.hasSuffix("=") { normalized.removeLast() }
         guard !normalized.isEmpty, normalized.count % 4 != 1 else { return nil }
         normalized += String(repeating: "=", count: (4 - normalized.count % 4) % 4)
-        guard let data = Data(base64Encoded: normalized) else { return nil }
-        return Array(data)
+        return Base64.decode(normalized)
     }
 }

@@ -1,5 +1,4 @@
-import Crypto
-import FoundationEssentials
+import CCrypto
 
 /// Random tokens and the refresh signature.
 enum Secrets {
@@ -21,8 +20,16 @@ enum Secrets {
     /// Base64(HMAC-SHA1(key: refresh secret, message: "refresh_access_token\n<date>\n<access token>\n")).
     static func refreshSignature(secret: String, date: String, accessToken: String) -> String {
         let message = "refresh_access_token\n\(date)\n\(accessToken)\n"
-        let mac = HMAC<Insecure.SHA1>.authenticationCode(
-            for: Array(message.utf8), using: SymmetricKey(data: Array(secret.utf8)))
-        return Data(mac).base64EncodedString()
+        let key = Array(secret.utf8), text = Array(message.utf8)
+        var mac = [UInt8](repeating: 0, count: 20)
+        let made = mac.withUnsafeMutableBufferPointer { out in
+            key.withUnsafeBufferPointer { key in
+                text.withUnsafeBufferPointer { text in
+                    jump_hmac_sha1(key.baseAddress, Int32(clamping: key.count), text.baseAddress, text.count, out.baseAddress)
+                }
+            }
+        }
+        // Only an allocation failure inside libcrypto fails an HMAC: the server then refuses an empty signature.
+        return made == 1 ? Base64.encode(mac) : ""
     }
 }

@@ -9,9 +9,9 @@ public struct ServerURL: Sendable, Equatable {
         if !value.contains("://") {
             // A bare domain is https, as the reference SDKs read captureDomain. A bare host:port or loopback host
             // is almost always a local server spoken to over http: guessing https would fail later, obscurely.
-            let authority = value.prefix { $0 != "/" }
-            let host = ServerURL.host(ofAuthority: String(authority))
-            let hasPort = authority.hasPrefix("[") ? authority.contains("]:") : authority.contains(":")
+            let authority = String(value.prefix { $0 != "/" })
+            let host = ServerURL.host(ofAuthority: authority)
+            let hasPort = authority.hasPrefix("[") ? authority.contains("]:") : authority.contains(Character(":"))
             if hasPort || ServerURL.isLoopback(host) {
                 let fix = ServerURL.isLoopback(host) ? "'http://\(value)'" : "'https://\(value)' (or http:// for a loopback host)"
                 throw .invalidArgument("configuration key '\(key)' ('\(text)') has no scheme: write \(fix)", argument: key)
