@@ -52,7 +52,15 @@ enum Marshal {
 
     /// A caller-owned copy of `text` (freed with jump_string_free).
     static func copy(_ text: String) throws(ABIError) -> UnsafeMutablePointer<CChar> {
-        guard let copy = strdup(text) else { throw .internal("out of memory copying a result string") }
+        var text = text
+        // Straight from the string's UTF-8 (strdup of a String would make a C string first, then copy it).
+        let copy = text.withUTF8 { bytes -> UnsafeMutablePointer<CChar>? in
+            guard let copy = malloc(bytes.count + 1)?.assumingMemoryBound(to: CChar.self) else { return nil }
+            if let source = bytes.baseAddress { memcpy(copy, source, bytes.count) }
+            copy[bytes.count] = 0
+            return copy
+        }
+        guard let copy else { throw .internal("out of memory copying a result string") }
         return copy
     }
 

@@ -69,12 +69,81 @@ public enum Jansson {
 
     /// Compact JSON text with sorted keys.
     public static func serialize(_ json: JSON) -> String {
-        guard let value = makeValue(json) else { return "null" }
+        String(decoding: serializedBytes(json), as: UTF8.self)
+    }
+
+    /// The text of `serialize`, as UTF-8 bytes. jansson prints it, one piece at a time: a container of more
+    /// than `pieceNodes` values is written member by member, so a large record never exists whole as a
+    /// jansson tree, nor its text twice (a 31 MiB record used to cost 4x its size to save).
+    public static func serializedBytes(_ json: JSON) -> [UInt8] {
+        var out: [UInt8] = []
+        write(json, into: &out)
+        return out
+    }
+
+    static let pieceNodes = 512
+
+    private static func write(_ json: JSON, into out: inout [UInt8]) {
+        switch json {
+        case .array(let items) where exceedsNodes(json, pieceNodes):
+            out.append(UInt8(ascii: "["))
+            for (index, item) in items.enumerated() {
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                write(item, into: &out)
+            }
+            out.append(UInt8(ascii: "]"))
+        case .object(let members) where exceedsNodes(json, pieceNodes):
+            out.append(UInt8(ascii: "{"))
+            // jansson's JSON_SORT_KEYS order: strcmp, i.e. by UTF-8 bytes.
+            let sorted = members.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
+            for (index, member) in sorted.enumerated() {
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                dump(.string(member.key), into: &out)
+                out.append(UInt8(ascii: ":"))
+                write(member.value, into: &out)
+            }
+            out.append(UInt8(ascii: "}"))
+        default:
+            dump(json, into: &out)
+        }
+    }
+
+    /// Whether `json` holds more than `limit` values (a walk that stops as soon as it knows).
+    private static func exceedsNodes(_ json: JSON, _ limit: Int) -> Bool {
+        var budget = limit
+        return !fits(json, &budget)
+    }
+
+    private static func fits(_ json: JSON, _ budget: inout Int) -> Bool {
+        budget -= 1
+        if budget < 0 { return false }
+        switch json {
+        case .array(let items):
+            for item in items where !fits(item, &budget) { return false }
+        case .object(let members):
+            for member in members.values where !fits(member, &budget) { return false }
+        default:
+            break
+        }
+        return true
+    }
+
+    /// Appends jansson's compact, key-sorted text of `json`.
+    private static func dump(_ json: JSON, into out: inout [UInt8]) {
+        guard let value = makeValue(json) else {
+            out.append(contentsOf: "null".utf8)
+            return
+        }
         defer { jump_json_decref(value) }
         let flags = Int(JSON_COMPACT) | Int(JSON_SORT_KEYS) | Int(JSON_ENCODE_ANY)
-        guard let text = json_dumps(value, flags) else { return "null" }
-        defer { free(text) }
-        return String(cString: text)
+        withUnsafeMutablePointer(to: &out) { sink in
+            _ = json_dump_callback(value, { text, size, sink in
+                guard let text, let sink else { return -1 }
+                sink.assumingMemoryBound(to: [UInt8].self).pointee
+                    .append(contentsOf: UnsafeRawBufferPointer(start: text, count: size))
+                return 0
+            }, sink, flags)
+        }
     }
 
     /// Converts a borrowed jansson value. jansson checks UTF-8 when it parses, but a caller can build values

@@ -13,42 +13,72 @@ public struct RecordPath: Sendable, Hashable, CustomStringConvertible {
     }
 
     public let components: [Component]
+    /// The text the path was parsed from, when it is the canonical one: `description` is then free (edits
+    /// name their path in the journal line and in every message).
+    private let text: String?
 
     public init(components: [Component]) {
         self.components = components
+        text = nil
     }
 
     public static let root = RecordPath(components: [])
 
+    public static func == (a: RecordPath, b: RecordPath) -> Bool { a.components == b.components }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(components) }
+
+    /// Parsed from the UTF-8 bytes in place: "/" and "#" are ASCII, so every cut falls on a character
+    /// boundary, and a path is read without building a String per character.
     public init(_ text: String) throws(JumpError) {
-        guard text.hasPrefix("/") else {
+        var utf8 = text
+        let parsed = utf8.withUTF8 { bytes in RecordPath.parse(bytes) }
+        switch parsed {
+        case .success(let (components, canonical)):
+            self.components = components
+            self.text = canonical ? text : nil
+        case .failure(.noLeadingSlash):
             throw .invalidArgument("path '\(text)' must start with '/' (e.g. \"/aboutMe\")", argument: "path")
+        case .failure(.emptyComponent):
+            throw .invalidArgument("path '\(text)' has an empty component", argument: "path")
+        case .failure(.badElementID(let digits)):
+            throw .invalidArgument("path '\(text)': '#\(digits)' is not an element id", argument: "path")
         }
-        if text == "/" {
-            components = []
-            return
-        }
-        var parsed: [Component] = []
-        for piece in text.dropFirst().split(separator: "/", omittingEmptySubsequences: false) {
-            let parts = piece.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)
-            let name = String(parts.first ?? "")
-            guard !name.isEmpty else {
-                throw .invalidArgument("path '\(text)' has an empty component", argument: "path")
-            }
+    }
+
+    private enum ParseFailure: Error { case noLeadingSlash, emptyComponent, badElementID(String) }
+
+    /// The components, and whether the text is their canonical spelling (element ids as Int64 prints them).
+    private static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> Result<([Component], Bool), ParseFailure> {
+        guard bytes.first == UInt8(ascii: "/") else { return .failure(.noLeadingSlash) }
+        var components: [Component] = []
+        components.reserveCapacity(4)
+        var canonical = true
+        var start = 1
+        if bytes.count == 1 { return .success(([], true)) }
+        while true {
+            var end = start
+            while end < bytes.count, bytes[end] != UInt8(ascii: "/") { end += 1 }
+            var nameEnd = start
+            while nameEnd < end, bytes[nameEnd] != UInt8(ascii: "#") { nameEnd += 1 }
+            guard nameEnd != start else { return .failure(.emptyComponent) }
             var id: Int64? = nil
-            if parts.count == 2 {
-                guard let value = Int64(parts[1]), value != 0 else {
-                    throw .invalidArgument("path '\(text)': '#\(parts[1])' is not an element id", argument: "path")
-                }
+            if nameEnd < end {
+                let digits = String(decoding: UnsafeBufferPointer(rebasing: bytes[(nameEnd + 1)..<end]), as: UTF8.self)
+                guard let value = Int64(digits), value != 0 else { return .failure(.badElementID(digits)) }
+                canonical = canonical && String(value) == digits
                 id = value
             }
-            parsed.append(Component(name: name, elementID: id))
+            let name = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<nameEnd]), as: UTF8.self)
+            components.append(Component(name: name, elementID: id))
+            if end == bytes.count { return .success((components, canonical)) }
+            start = end + 1
         }
-        components = parsed
     }
 
     public var description: String {
-        components.isEmpty ? "/" : components.map { c in "/" + c.name + (c.elementID.map { "#\($0)" } ?? "") }.joined()
+        if let text { return text }
+        return components.isEmpty ? "/" : components.map { c in "/" + c.name + (c.elementID.map { "#\($0)" } ?? "") }.joined()
     }
 
     public var isRoot: Bool { components.isEmpty }

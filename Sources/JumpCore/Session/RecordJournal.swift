@@ -10,11 +10,12 @@ enum RecordJournal {
     }
 
     static func line(_ json: JSON) -> [UInt8] {
-        Array((Jansson.serialize(json) + "\n").utf8)
+        Jansson.serializedBytes(json) + [UInt8(ascii: "\n")]
     }
 
     static func encode(_ ops: [RecordOp]) -> [UInt8] {
-        ops.flatMap { line($0.json) }
+        if ops.count == 1, let op = ops.first { return JournalLine.bytes(op) }
+        return ops.flatMap(JournalLine.bytes)
     }
 
     /// The operations of a journal written for `session` as saved; nil when it belongs to another session

@@ -21,6 +21,11 @@ struct Session: Sendable, Equatable {
     /// The quarantine entries whose edits this session took back (released once it is saved; a restore
     /// releases them if a crash came first).
     var absorbed: [String] = []
+
+    /// Runs body on this session where it is stored (reached through optional chaining, so never copied).
+    mutating func inPlace<T>(_ body: (inout Session) throws(JumpError) -> T) throws(JumpError) -> T { try body(&self) }
+
+    mutating func update(_ body: (inout Session) -> Void) { body(&self) }
 }
 
 /// The parts of a refresh request that make it the same request again (the signature is recomputed).

@@ -35,8 +35,8 @@ extension CaptureSession {
                 release(&s) { entry in
                     absorbed.contains(entry.id) || (entry.sessionID != nil && entry.sessionID == loaded.sessionID)
                 }
-                s.session = loaded
-                s.session?.absorbed = []
+                s.setSession(loaded)
+                s.updateSession { $0.absorbed = [] }
                 s.generation &+= 1
                 s.refresh = nil
                 s.sessionOnStorage = true
@@ -56,7 +56,7 @@ extension CaptureSession {
                 var next = session
                 next.epoch &+= 1
                 try store.save(SessionCodec.encode(next))
-                s.session?.epoch = next.epoch
+                s.updateSession { $0.epoch = next.epoch }
                 s.sessionOnStorage = true
             } else {
                 try store.erase()
@@ -85,16 +85,16 @@ extension CaptureSession {
             try appendToJournal(&s, [op])
         } catch {
             let before = s.session?.record
-            s.session?.record.apply(op)
+            s.updateSession { $0.record.apply(op) }
             persist(&s)
             if let failure = s.storageError {
-                if let before { s.session?.record = before }
+                if let before { s.updateSession { $0.record = before } }
                 throw JumpError(.storage, "the edit was not made, because it could not be saved (\(failure.message))",
                                 detail: failure.detail)
             }
             return
         }
-        s.session?.record.apply(op)
+        s.updateSession { $0.record.apply(op) }
         if s.journalBytes > (journalStore.appendsCheaply ? 1 << 20 : 64 << 10) { persist(&s) }
     }
 

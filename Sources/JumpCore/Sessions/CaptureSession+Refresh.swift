@@ -77,7 +77,7 @@ extension CaptureSession {
                pending.startedAt <= now, now - pending.startedAt < 600 {
                 date = pending.date
             } else {
-                s.session?.pendingRefresh = PendingRefresh(accessToken: token, date: date, startedAt: now)
+                s.updateSession { $0.pendingRefresh = PendingRefresh(accessToken: token, date: date, startedAt: now) }
                 persist(&s)
             }
             return .lead(flight, (secret: secret, date: date, generation: s.generation, flight: flight))
@@ -114,7 +114,7 @@ extension CaptureSession {
             session.accessToken = fresh
             session.accessTokenExpiresAt = expiresAt
             session.pendingRefresh = nil
-            s.session = session
+            s.setSession(session)
             persist(&s)
             return session.record.uuid
         }
@@ -137,7 +137,7 @@ extension CaptureSession {
             guard terminal, s.generation == generation, var session = s.session else { return .none }
             session.reauthenticationRequired = true
             session.pendingRefresh = nil
-            s.session = session
+            s.setSession(session)
             persist(&s)
             return .some(session.record.uuid)
         }

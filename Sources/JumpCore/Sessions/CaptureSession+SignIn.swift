@@ -88,7 +88,7 @@ extension CaptureSession {
                 session.record = edited
             }
             if let entry { session.absorbed = [entry] }
-            s.session = session
+            s.setSession(session)
             s.sessionOnStorage = false
             s.generation &+= 1
             s.refresh = nil
@@ -97,7 +97,7 @@ extension CaptureSession {
             persist(&s)
             if let entry, s.storageError == nil {
                 release(&s) { $0.id == entry }
-                s.session?.absorbed = []
+                s.updateSession { $0.absorbed = [] }
             }
             return (conflicts, kept)
         }

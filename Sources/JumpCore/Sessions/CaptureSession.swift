@@ -19,13 +19,18 @@ public final class CaptureSession: Sendable {
     let makeStore: @Sendable (String) -> any SessionStore
     let flowStore: (any SessionStore)?
     let schemaStore: (any SessionStore)?
-    let state = Mutex<CaptureState>(CaptureState())
+    let state: Mutex<CaptureState>
+    /// Whether a session is signed in, shared with the state (which sets it) so it is read without the lock.
+    private let signedIn: AtomicFlag
     /// Syncs run one at a time, so two never send the same change.
     let syncGate = Mutex<Void>(())
     let flowGate = Mutex<Void>(())
 
     init(settings: CaptureSettings, engage: EngageSettings, transport: any Transport, storage: ClientStorage,
          events: EventSink) throws(JumpError) {
+        let signedIn = AtomicFlag()
+        self.signedIn = signedIn
+        state = Mutex(CaptureState(signedIn: signedIn))
         self.settings = settings
         self.engage = engage
         self.transport = transport
@@ -49,7 +54,8 @@ public final class CaptureSession: Sendable {
 
     func emit(_ event: ClientEvent) { events.emit(event) }
 
-    public var isSignedIn: Bool { state.withLock { $0.session != nil } }
+    /// Read without the state lock: a host polling it every frame never waits for a sign-in or a save.
+    public var isSignedIn: Bool { signedIn.isSet }
 
     /// The generation of the signed-in session (a link must complete in the session that began it).
     func signedInGeneration() throws(JumpError) -> UInt64 {
@@ -102,7 +108,7 @@ public final class CaptureSession: Sendable {
         // session erased behind it.
         try state.withLock { s throws(JumpError) -> String? in
             let uuid = s.session?.record.uuid
-            s.session = nil
+            s.setSession(nil)
             s.generation &+= 1
             s.refresh = nil
             s.restoreError = nil
@@ -140,7 +146,23 @@ public struct CaptureSessionState: Sendable {
 }
 
 struct CaptureState: Sendable {
-    var session: Session?
+    /// Set through setSession (which keeps `signedIn` true to it); changed in place through withSession.
+    private(set) var session: Session?
+    /// Whether `session` is set, readable without the lock that guards it.
+    let signedIn: AtomicFlag
+
+    init(signedIn: AtomicFlag) {
+        self.signedIn = signedIn
+        signedIn.isSet = false
+    }
+
+    /// Changes the session in place, if there is one.
+    mutating func updateSession(_ body: (inout Session) -> Void) { session?.update(body) }
+
+    mutating func setSession(_ new: Session?) {
+        session = new
+        signedIn.isSet = new != nil
+    }
     /// Bumped at every sign-in, sign-out and restore: results of calls begun under another generation are
     /// discarded (a late refresh must never land in the next user's session).
     var generation: UInt64 = 0
@@ -167,12 +189,9 @@ struct CaptureState: Sendable {
     /// written over while it cannot be.
     var quarantineIndexUnreadable = false
 
-    /// Runs body on the session in place (taken out of the state meanwhile, so its record is not shared
-    /// and edits copy nothing); nil when signed out.
+    /// Runs body on the session in place (never copied out, so its record is not shared and edits copy
+    /// nothing); nil when signed out.
     mutating func withSession<T>(_ body: (inout Session) throws(JumpError) -> T) throws(JumpError) -> T? {
-        guard var session = self.session else { return nil }
-        self.session = nil
-        defer { self.session = session }
-        return try body(&session)
+        try session?.inPlace(body)
     }
 }

@@ -1,0 +1,76 @@
+/// One record journal line, written straight into bytes for the edits an app makes at a high rate (a
+/// string, number, boolean or null set at a path; a removal; a revert): the same text as
+/// `Jansson.serialize(op.json)`, which the other operations and values still go through (a test compares
+/// the two). An edit then costs what its own few bytes cost, not a jansson tree built and sorted per line.
+enum JournalLine {
+    static func bytes(_ op: RecordOp) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(64)
+        switch op {
+        case .set(let path, let value) where isScalar(value):
+            open("set", path, into: &out)
+            out.append(contentsOf: #","v":"#.utf8)
+            scalar(value, into: &out)
+        case .remove(let path):
+            open("remove", path, into: &out)
+        case .revert(let path):
+            open("revert", path, into: &out)
+        default:
+            out = Jansson.serializedBytes(op.json)
+            out.append(UInt8(ascii: "\n"))
+            return out
+        }
+        out.append(contentsOf: "}\n".utf8)
+        return out
+    }
+
+    /// jansson prints doubles ("%.17g" and its own rules): they stay with it.
+    private static func isScalar(_ value: JSON) -> Bool {
+        switch value {
+        case .null, .bool, .int, .string: return true
+        case .double, .array, .object: return false
+        }
+    }
+
+    /// `{"o":"<kind>","p":"<path>"` (keys in jansson's sorted order: o, p, v).
+    private static func open(_ kind: String, _ path: RecordPath, into out: inout [UInt8]) {
+        out.append(contentsOf: #"{"o":""#.utf8)
+        out.append(contentsOf: kind.utf8)
+        out.append(contentsOf: #"","p":"#.utf8)
+        string(path.description, into: &out)
+    }
+
+    private static func scalar(_ value: JSON, into out: inout [UInt8]) {
+        switch value {
+        case .null: out.append(contentsOf: "null".utf8)
+        case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
+        case .int(let i): out.append(contentsOf: String(i).utf8)
+        case .string(let s): string(s, into: &out)
+        case .double, .array, .object: out.append(contentsOf: Jansson.serializedBytes(value))
+        }
+    }
+
+    /// A JSON string as jansson writes it without JSON_ENSURE_ASCII: UTF-8 kept, '"' and '\' escaped, control
+    /// characters as \b \f \n \r \t or \u00XX.
+    private static func string(_ text: String, into out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): out.append(contentsOf: #"\""#.utf8)
+            case UInt8(ascii: "\\"): out.append(contentsOf: #"\\"#.utf8)
+            case 0x08: out.append(contentsOf: #"\b"#.utf8)
+            case 0x0C: out.append(contentsOf: #"\f"#.utf8)
+            case 0x0A: out.append(contentsOf: #"\n"#.utf8)
+            case 0x0D: out.append(contentsOf: #"\r"#.utf8)
+            case 0x09: out.append(contentsOf: #"\t"#.utf8)
+            case 0..<0x20:
+                let hex = Array("0123456789abcdef".utf8)
+                out.append(contentsOf: #"\u00"#.utf8)
+                out.append(hex[Int(byte >> 4)])
+                out.append(hex[Int(byte & 0xF)])
+            default: out.append(byte)
+            }
+        }
+        out.append(UInt8(ascii: "\""))
+    }
+}
