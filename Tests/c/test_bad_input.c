@@ -444,6 +444,99 @@ TEST(freed_handles) {
     recorder_destroy(&r);
 }
 
+/* A client freed while other threads call into it: each call either sees the live client or gets
+ * JUMP_E_INVALID_HANDLE (is_signed_in: 0), never a crash or another status. */
+#define HAMMER_THREADS 4
+
+typedef struct {
+    jump_client *client;
+    volatile int stop;
+    int calls;
+    int bad_status;
+    int bad_signed_in;
+} hammer_state;
+
+static void *hammer(void *arg) {
+    hammer_state *h = arg;
+    int calls = 0;
+    while (!h->stop || calls < 1000) {
+        char *out = NULL;
+        int signed_in = J.client_is_signed_in(h->client);
+        jump_status s = J.client_state(h->client, &out);
+        if (signed_in != 0 && signed_in != 1) __atomic_add_fetch(&h->bad_signed_in, 1, __ATOMIC_RELAXED);
+        if (s != JUMP_OK && s != JUMP_E_INVALID_HANDLE) __atomic_add_fetch(&h->bad_status, 1, __ATOMIC_RELAXED);
+        if (out != NULL) J.string_free(out);
+        calls++;
+        if (calls >= 200000) break;
+    }
+    __atomic_add_fetch(&h->calls, calls, __ATOMIC_RELAXED);
+    return NULL;
+}
+
+TEST(free_while_other_threads_use_the_handle) {
+    int round;
+    for (round = 0; round < 20; round++) {
+        hammer_state h;
+        pthread_t threads[HAMMER_THREADS];
+        int i, started = 0;
+        char *out;
+        memset(&h, 0, sizeof h);
+        h.client = offline_client();
+        REQUIRE(h.client != NULL);
+        for (i = 0; i < HAMMER_THREADS; i++)
+            if (pthread_create(&threads[i], NULL, hammer, &h) == 0) started++;
+        REQUIRE(started == HAMMER_THREADS);
+        {
+            struct timespec pause = {0, (2000L + 1000L * round) * 1000L};
+            nanosleep(&pause, NULL);
+        }
+        J.client_free(h.client);
+        __atomic_store_n(&h.stop, 1, __ATOMIC_RELEASE);
+        for (i = 0; i < HAMMER_THREADS; i++) pthread_join(threads[i], NULL);
+        CHECK_EQ_INT(h.bad_status, 0);
+        CHECK_EQ_INT(h.bad_signed_in, 0);
+        CHECK(h.calls >= HAMMER_THREADS * 1000);
+        CHECK_FAILS_OUT(J.client_state(h.client, &out), out, JUMP_E_INVALID_HANDLE);
+        CHECK_EQ_INT(J.client_is_signed_in(h.client), 0);
+    }
+}
+
+/* Handles of freed objects stay invalid when their slots are reused by new objects (enough of them that
+ * reuse certainly happens), and no new handle equals an old one. */
+#define CHURN 3000
+
+TEST(freed_handle_stays_invalid_after_reuse) {
+    static jump_config *old[CHURN], *fresh[CHURN];
+    size_t i, j;
+    int equal = 0, revived = 0;
+    char *out;
+    for (i = 0; i < CHURN; i++) REQUIRE_OK(J.config_new(&old[i]));
+    for (i = 0; i < CHURN; i++) J.config_free(old[i]);
+    for (i = 0; i < CHURN; i++) REQUIRE_OK(J.config_new(&fresh[i]));
+    for (i = 0; i < CHURN; i++) {
+        if (J.config_set_string(old[i], "captureLocale", "en-US") != JUMP_E_INVALID_HANDLE) revived++;
+        for (j = 0; j < CHURN; j++) equal += old[i] == fresh[j];
+    }
+    CHECK_EQ_INT(revived, 0);
+    CHECK_EQ_INT(equal, 0);
+    for (i = 0; i < CHURN; i++) CHECK_OK(J.config_set_string(fresh[i], "captureLocale", "en-US"));
+    /* A freed client handle, after a client of the same kind took its place, is not that new client. */
+    {
+        jump_client *first = offline_client(), *second;
+        REQUIRE(first != NULL);
+        J.client_free(first);
+        for (i = 0; i < 100; i++) J.config_free(fresh[i]); /* more free slots, so reuse may pick first's */
+        second = offline_client();
+        REQUIRE(second != NULL);
+        CHECK(first != second);
+        CHECK_FAILS_OUT(J.client_state(first, &out), out, JUMP_E_INVALID_HANDLE);
+        CHECK_OK(J.client_state(second, &out));
+        if (out != NULL) J.string_free(out);
+        J.client_free(second);
+    }
+    for (i = 100; i < CHURN; i++) J.config_free(fresh[i]);
+}
+
 TEST(freed_record_handle) {
     jump_record *record = NULL, *second = NULL;
     jump_client *client = signed_in(&record, NULL);
@@ -506,7 +599,7 @@ TEST(wrong_kind_handles) {
 TEST(random_pointer_handles) {
     unsigned char garbage[256];
     unsigned char *heap = malloc(256);
-    void *pointers[5];
+    void *pointers[7];
     size_t i;
     char *out;
     memset(garbage, 0xA5, sizeof garbage);
@@ -516,6 +609,8 @@ TEST(random_pointer_handles) {
     pointers[2] = heap;
     pointers[3] = (void *)(uintptr_t)1;
     pointers[4] = (void *)&pointers;
+    pointers[5] = (void *)(uintptr_t)0x4A55FFFFFFFFFFF0ULL; /* libjump's tag, a slot beyond any allocated */
+    pointers[6] = (void *)(uintptr_t)0x4A55000000000018ULL; /* libjump's tag, misaligned */
     for (i = 0; i < sizeof pointers / sizeof pointers[0]; i++) {
         CHECK_FAILS_OUT(J.client_state((jump_client *)pointers[i], &out), out, JUMP_E_INVALID_HANDLE);
         CHECK_STATUS(J.config_set_int((jump_config *)pointers[i], "requestTimeoutMs", 1), JUMP_E_INVALID_HANDLE);

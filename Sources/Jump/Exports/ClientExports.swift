@@ -8,6 +8,7 @@ public func jump_client_new(_ config: OpaquePointer?, _ out: UnsafeMutablePointe
         let settings = configBox.config.withLock { $0 }
         let box = ClientBox(client: try JumpClient(config: settings, storage: configBox.storeFactory()))
         guard let handle = HandleRegistry.shared.register(box, as: .client) else {
+            box.close()  // ends the box's reference cycle (see EventForwarder)
             throw .internal("could not register a jump_client handle")
         }
         out.pointee = handle

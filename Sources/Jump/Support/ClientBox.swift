@@ -12,10 +12,14 @@ final class ClientBox: Sendable {
     /// Queue mode: completions and events wait here for jump_client_next_event (nil: callbacks).
     private let queue = Mutex<EventQueue?>(nil)
     private let inflight = Mutex<[ObjectIdentifier: RequestBox]>([:])
+    /// The event handler holds this, not the box: a weak reference to the box would give it a refcount side
+    /// table, which makes every retain and release of it (one pair per C call) take the runtime's slow path.
+    private let events = EventForwarder()
 
     init(client: JumpClient) {
         self.client = client
-        client.setEventHandler { [weak self] event in self?.deliverEvent(event) }
+        events.attach(self)
+        client.setEventHandler { [events] event in events.forward(event) }
     }
 
     func setEventTarget(_ target: CallbackTarget?) {
@@ -44,7 +48,7 @@ final class ClientBox: Sendable {
         if let host = dispatcher.withLock({ $0 }) { host.post(job) } else { callbackThread.post(job) }
     }
 
-    private func deliverEvent(_ event: ClientEvent) {
+    fileprivate func deliverEvent(_ event: ClientEvent) {
         if let queue = queue.withLock({ $0 }) {
             queue.push(EventQueue.Item(text: Jansson.serialize(event.json), target: nil, isEvent: true))
             return
@@ -104,11 +108,25 @@ final class ClientBox: Sendable {
     /// deliver the rest on libjump's own thread (the host's dispatcher may be going away too).
     func close() {
         client.setEventHandler(nil)
+        events.detach()  // the box -> client -> handler -> forwarder -> box cycle ends here
         setEventTarget(nil)
         setDispatcher(nil)
         try? useEventQueue(false)  // nothing can pump any more: the rest goes to the callbacks
         for request in inflight.withLock({ Array($0.values) }) { request.cancellation.cancel() }
     }
+}
+
+/// Hands a client's events to its box. It holds the box strongly (a cycle through the client's event handler)
+/// until ClientBox.close(), which every box gets: jump_client_free, or jump_client_new when the handle
+/// cannot be registered. After that, events go nowhere, as after the handler is cleared.
+private final class EventForwarder: Sendable {
+    private let box = Mutex<ClientBox?>(nil)
+
+    func attach(_ target: ClientBox) { box.withLock { $0 = target } }
+
+    func detach() { _ = box.withLock { current -> ClientBox? in defer { current = nil }; return current } }
+
+    func forward(_ event: ClientEvent) { box.withLock { $0 }?.deliverEvent(event) }
 }
 
 /// An in-flight asynchronous operation (jump_request).

@@ -17,6 +17,8 @@ public final class JumpClient: Sendable {
     public let engage: EngageSignIn
     /// A token captured from a web login (memory only).
     let webLogin = Mutex<WebLogin?>(nil)
+    /// Owned by the client alone, so it lives exactly as long (see init).
+    private let signOutAll: SignOutAll
 
     /// Restores the saved sessions if there are; an unreadable one is remembered, not deleted.
     /// `storage` gives the store for an entry key (the host's keychain, say); without it, files in
@@ -36,7 +38,12 @@ public final class JumpClient: Sendable {
                                      events: events)
         tokens = TokenSession(settings: settings, transport: transport, storage: storage, events: events)
         engage = EngageSignIn(settings: engageSettings, capture: settings, transport: transport, storage: storage)
-        tokens.onUserInvalidated { [weak self] in _ = try? self?.signOut() }
+        let signOutAll = SignOutAll(capture: capture, tokens: tokens, engage: engage, events: events)
+        self.signOutAll = signOutAll
+        // Weak, so the client is not kept alive by its own token session; and to the sign-out object, not to
+        // the client: a weak reference gives its target a refcount side table, which makes every retain and
+        // release of it take the runtime's slow path, and the client is retained on every C call.
+        tokens.onUserInvalidated { [weak signOutAll] in _ = try? signOutAll?.run() }
     }
 
     public func setEventHandler(_ handler: EventHandler?) { events.set(handler) }
@@ -77,19 +84,7 @@ public final class JumpClient: Sendable {
     /// Local-first sign-out of everything: the Capture session, the sign-in-token or API-key credential, its
     /// gist, the identified external user and the sharing tokens are gone from memory at once, then erased
     /// from storage; then, best effort, the refresh token is revoked on the server.
-    public func signOut() throws(JumpError) {
-        var failure: JumpError?
-        var uuid: String?
-        var hadTokens = false
-        var revocable: TokenGrant?
-        do throws(JumpError) { uuid = try capture.signOut() } catch { failure = error }
-        do throws(JumpError) { (hadTokens, revocable) = try tokens.signOut() } catch { failure = failure ?? error }
-        do throws(JumpError) { try engage.signOut() } catch { failure = failure ?? error }
-        if let failure { throw failure }
-        emit(.signedOut(uuid: uuid))
-        if hadTokens { emit(.statusChanged(TokenStatus(TokenState()))) }
-        if let revocable { tokens.revokeRefreshToken(revocable) }
-    }
+    public func signOut() throws(JumpError) { try signOutAll.run() }
 
     // MARK: - Sharing
 
@@ -98,5 +93,34 @@ public final class JumpClient: Sendable {
     public func share(activity: JSON, providers: JSON, cancellation: Cancellation? = nil) throws(JumpError) -> JSON {
         let identities = settings.base == nil ? nil : capture.confirmedIdentifiers()
         return try engage.share(activity: activity, providers: providers, identities: identities, cancellation: cancellation)
+    }
+}
+
+/// JumpClient.signOut, on the client's parts rather than the client (see JumpClient.init).
+final class SignOutAll: Sendable {
+    let capture: CaptureSession
+    let tokens: TokenSession
+    let engage: EngageSignIn
+    let events: EventSink
+
+    init(capture: CaptureSession, tokens: TokenSession, engage: EngageSignIn, events: EventSink) {
+        self.capture = capture
+        self.tokens = tokens
+        self.engage = engage
+        self.events = events
+    }
+
+    func run() throws(JumpError) {
+        var failure: JumpError?
+        var uuid: String?
+        var hadTokens = false
+        var revocable: TokenGrant?
+        do throws(JumpError) { uuid = try capture.signOut() } catch { failure = error }
+        do throws(JumpError) { (hadTokens, revocable) = try tokens.signOut() } catch { failure = failure ?? error }
+        do throws(JumpError) { try engage.signOut() } catch { failure = failure ?? error }
+        if let failure { throw failure }
+        events.emit(.signedOut(uuid: uuid))
+        if hadTokens { events.emit(.statusChanged(TokenStatus(TokenState()))) }
+        if let revocable { tokens.revokeRefreshToken(revocable) }
     }
 }
