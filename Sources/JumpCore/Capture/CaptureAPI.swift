@@ -14,13 +14,14 @@ struct CaptureAPI: Sendable {
             body: Array(parameters.encoded.utf8))
         do throws(JumpError) {
             let response = try transport.send(request, cancellation: cancellation)
-            let body = try ResponseDecoder.object(from: response, of: request)
+            let status = response.status
+            let body = try ResponseDecoder.object(from: consume response, of: request)
             if body["stat"]?.stringValue == "ok" { return body }
-            if body["stat"] == nil && response.status >= 300 && body["code"] == nil {
-                throw JumpError(.server, "POST \(request.redactedURL) answered HTTP \(response.status) without a Capture status",
-                                detail: ["server": ["http_status": .int(Int64(response.status))]])
+            if body["stat"] == nil && status >= 300 && body["code"] == nil {
+                throw JumpError(.server, "POST \(request.redactedURL) answered HTTP \(status) without a Capture status",
+                                detail: ["server": ["http_status": .int(Int64(status))]])
             }
-            throw CaptureErrors.error(from: body, httpStatus: response.status, endpoint: "POST \(path)")
+            throw CaptureErrors.error(from: body, httpStatus: status, endpoint: "POST \(path)")
         } catch {
             // The answer may echo the request: its passwords are scrubbed here, its tokens everywhere.
             throw error.scrubbed(also: parameters.secretValues)

@@ -2,10 +2,13 @@
 /// says what the server sent instead (HTML, nothing, garbage), so an app developer can tell a proxy page
 /// from an outage.
 enum ResponseDecoder {
-    static func object(from response: HTTPResponse, of request: HTTPRequest) throws(JumpError) -> [String: JSON] {
+    /// Takes the response: its body is released as soon as it is parsed (pass `consume response`).
+    static func object(from response: consuming HTTPResponse, of request: HTTPRequest) throws(JumpError) -> [String: JSON] {
         let target = "\(request.method) \(request.redactedURL)"
         let status = response.status
-        let body = response.body
+        var body = response.body
+        response.body = []
+        let size = body.count
         let firstByte = body.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
         guard let firstByte else {
             throw JumpError(.server, "\(target) answered HTTP \(status) with an empty body instead of JSON",
@@ -18,12 +21,12 @@ enum ResponseDecoder {
         }
         let parsed: JSON
         do {
-            parsed = try Jansson.parse(body, what: "the response", deadline: response.deadline)
+            parsed = try Jansson.parse(taking: &body, what: "the response", deadline: response.deadline)
         } catch where error.status == .timeout {
-            throw JumpError(.timeout, "\(target) answered, but reading its \(body.count) bytes took longer than the request's time "
+            throw JumpError(.timeout, "\(target) answered, but reading its \(size) bytes took longer than the request's time "
                             + "(requestTimeoutMs)", detail: ["http_status": .int(Int64(status))])
         } catch {
-            throw JumpError(.server, "\(target) answered HTTP \(status) with malformed JSON (\(contentType), \(body.count) bytes): \(error.message)",
+            throw JumpError(.server, "\(target) answered HTTP \(status) with malformed JSON (\(contentType), \(size) bytes): \(error.message)",
                             detail: ["http_status": .int(Int64(status))])
         }
         guard case .object(let object) = parsed else {

@@ -19,6 +19,14 @@ public enum Jansson {
     }
 
     static func parse(_ bytes: [UInt8], what: String, deadline: Int64? = nil, maxDepth: Int) throws(JumpError) -> JSON {
+        var bytes = bytes
+        return try parse(taking: &bytes, what: what, deadline: deadline, maxDepth: maxDepth)
+    }
+
+    /// Parses, and empties `bytes` as soon as jansson holds the values: a large answer is not kept three
+    /// times over (text, jansson's tree, `JSON`), and the tree is freed piece by piece as it is converted.
+    static func parse(taking bytes: inout [UInt8], what: String, deadline: Int64? = nil,
+                      maxDepth: Int = Jansson.maxDepth) throws(JumpError) -> JSON {
         // Checked before jansson sees the text: its parser recurses once per level too.
         if let depth = nestingDepth(bytes, limit: maxDepth) {
             throw JumpError(.invalidArgument, "\(what) nests arrays and objects deeper than \(maxDepth) levels (found \(depth))",
@@ -32,6 +40,7 @@ public enum Jansson {
         let parsed = input.withUnsafeBufferPointer { buf -> UnsafeMutablePointer<json_t>? in
             buf.withMemoryRebound(to: CChar.self) { json_loadb($0.baseAddress, count, flags, &error) }
         }
+        if parsed != nil { bytes = [] }
         guard let root = parsed else {
             let reason = withUnsafeBytes(of: error.text) { raw in
                 String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
@@ -41,10 +50,9 @@ public enum Jansson {
                                      "column": .int(Int64(error.column))])
         }
         defer { jump_json_decref(root) }
-        guard let deadline else { return value(of: UnsafePointer(root)) }
-        var budget: Budget? = Budget(deadline: deadline)
+        var budget: Budget? = deadline.map { Budget(deadline: $0) }
         do throws(ConversionError) {
-            return try convert(UnsafePointer(root), validating: false, budget: &budget)
+            return try convert(UnsafePointer(root), validating: false, consuming: true, budget: &budget)
         } catch {
             throw JumpError(.timeout, "\(what) took longer to read than the time allowed")
         }
@@ -226,7 +234,9 @@ public enum Jansson {
         return s
     }
 
-    private static func convert(_ pointer: UnsafePointer<json_t>?, validating: Bool,
+    /// `consuming`: the value is libjump's own (just parsed); each member is released once converted, so the
+    /// jansson tree shrinks while the `JSON` grows.
+    private static func convert(_ pointer: UnsafePointer<json_t>?, validating: Bool, consuming: Bool = false,
                                 budget: inout Budget?) throws(ConversionError) -> JSON {
         guard let p = pointer else { return .null }
         try budget?.spend()
@@ -237,7 +247,9 @@ public enum Jansson {
             while let it = iter {
                 if let key = json_object_iter_key(it) {
                     let keyBytes = UnsafeRawBufferPointer(start: key, count: json_object_iter_key_len(it))
-                    members[try text(keyBytes, validating: validating)] = try convert(json_object_iter_value(it), validating: validating, budget: &budget)
+                    members[try text(keyBytes, validating: validating)] = try convert(json_object_iter_value(it), validating: validating,
+                                                                                      consuming: consuming, budget: &budget)
+                    if consuming { json_object_iter_set_new(UnsafeMutablePointer(mutating: p), it, json_null()) }
                 }
                 iter = json_object_iter_next(UnsafeMutablePointer(mutating: p), it)
             }
@@ -246,7 +258,10 @@ public enum Jansson {
             let count = json_array_size(p)
             var items: [JSON] = []
             items.reserveCapacity(count)
-            for i in 0..<count { items.append(try convert(json_array_get(p, i), validating: validating, budget: &budget)) }
+            for i in 0..<count {
+                items.append(try convert(json_array_get(p, i), validating: validating, consuming: consuming, budget: &budget))
+                if consuming { json_array_set_new(UnsafeMutablePointer(mutating: p), i, json_null()) }
+            }
             return .array(items)
         case Int32(JSON_STRING.rawValue):
             guard let chars = json_string_value(p) else { return .string("") }

@@ -50,7 +50,7 @@ public struct QuarantineEntry: Sendable, Equatable {
     }
 
     static func encodeIndex(_ entries: [QuarantineEntry]) -> [UInt8] {
-        Array(Jansson.serialize(["format": "libjump-quarantine", "version": 1, "entries": .array(entries.map(\.saved))]).utf8)
+        Jansson.serializedBytes(["format": "libjump-quarantine", "version": 1, "entries": .array(entries.map(\.saved))])
     }
 
     static func decodeIndex(_ bytes: [UInt8]) throws(JumpError) -> [QuarantineEntry] {

@@ -70,7 +70,7 @@ enum SessionCodec {
                 "next_local_id": .int(session.record.nextLocalID),
             ],
         ]
-        return Array(Jansson.serialize(document).utf8)
+        return Jansson.serializedBytes(document)
     }
 
     static func decode(_ bytes: [UInt8]) throws(JumpError) -> Session {

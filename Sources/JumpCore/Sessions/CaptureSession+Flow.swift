@@ -58,7 +58,7 @@ extension CaptureSession {
                             detail: ["server": .object(object.filter { CaptureErrors.bodyFields.contains($0.key) })])
         }
         let flow = try Flow(document: .object(object))
-        return (flow, Array(Jansson.serialize(flow.document).utf8))
+        return (flow, Jansson.serializedBytes(flow.document))
     }
 
     private func cachedFlow() -> Flow? {

@@ -50,7 +50,7 @@ extension CaptureSession {
             throw JumpError(.server, "the /entityType answer is not a schema: \(error.message)")
         }
         state.withLock { $0.schema = schema }
-        do { try schemaStore?.save(Array(Jansson.serialize(.object(document)).utf8)) } catch {
+        do { try schemaStore?.save(Jansson.serializedBytes(.object(document))) } catch {
             Log.warning("the schema could not be cached: \(error.message)")
         }
     }

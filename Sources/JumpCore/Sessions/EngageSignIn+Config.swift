@@ -24,7 +24,7 @@ extension EngageSignIn {
                 state.withLock { $0.engageConfig = config }
                 if changed || config.etag != known?.etag {
                     do throws(JumpError) {
-                        try engageConfigStore?.save(Array(Jansson.serialize(config.cacheJSON).utf8))
+                        try engageConfigStore?.save(Jansson.serializedBytes(config.cacheJSON))
                     } catch {
                         Log.warning("the Engage configuration could not be cached: \(error.message)")
                     }

@@ -7,7 +7,7 @@ extension EngageSignIn {
             tokens[provider] = ["device_token": .string(deviceToken), "identifier": .optional(identifier)]
             s.deviceTokens = tokens
             do throws(JumpError) {
-                try socialStore.save(Array(Jansson.serialize(["version": 1, "providers": .object(tokens)]).utf8))
+                try socialStore.save(Jansson.serializedBytes(["version": 1, "providers": .object(tokens)]))
             } catch {
                 Log.warning("the sharing token could not be saved: \(error.message)")
             }

@@ -137,7 +137,7 @@ enum TokenStateCodec {
         case nil:
             document["mode"] = .null
         }
-        return Array(Jansson.serialize(.object(document)).utf8)
+        return Jansson.serializedBytes(.object(document))
     }
 
     static func decode(_ bytes: [UInt8]) throws(JumpError) -> TokenState {
@@ -185,7 +185,7 @@ enum TokenStateCodec {
     static func gist(_ state: TokenState) -> [UInt8] {
         var members = TokenStatus(state).json.objectValue ?? [:]
         members["format"] = .string(gistFormat)
-        return Array(Jansson.serialize(.object(members)).utf8)
+        return Jansson.serializedBytes(.object(members))
     }
 
     static func decodeGist(_ bytes: [UInt8]) -> TokenStatus? {
