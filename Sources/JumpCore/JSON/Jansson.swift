@@ -14,6 +14,9 @@ public enum Jansson {
     /// reading it back allows that much more, so a value accepted at maxDepth is never unreadable later.
     static let storageDepth = maxDepth + 8
 
+    /// Documents at least this large give their freed memory back to the system once converted.
+    static let trimAfterBytes = 4 << 20
+
     public static func parse(_ bytes: [UInt8], what: String, deadline: Int64? = nil) throws(JumpError) -> JSON {
         try parse(bytes, what: what, deadline: deadline, maxDepth: maxDepth)
     }
@@ -49,7 +52,12 @@ public enum Jansson {
                             detail: ["argument": .string(what), "line": .int(Int64(error.line)),
                                      "column": .int(Int64(error.column))])
         }
-        defer { jump_json_decref(root) }
+        defer {
+            jump_json_decref(root)
+            // The tree of a large document was freed in small pieces, which glibc keeps for itself: hand the
+            // free pages back, or the process keeps the tree's size resident while it saves the session.
+            if count >= Jansson.trimAfterBytes { jump_release_free_memory() }
+        }
         var budget: Budget? = deadline.map { Budget(deadline: $0) }
         do throws(ConversionError) {
             return try convert(UnsafePointer(root), validating: false, consuming: true, budget: &budget)

@@ -51,7 +51,7 @@ enum JournalLine {
     }
 
     /// A JSON string as jansson writes it without JSON_ENSURE_ASCII: UTF-8 kept, '"' and '\' escaped, control
-    /// characters as \b \f \n \r \t or \u00XX.
+    /// characters as \b \f \n \r \t or \u00XX (upper-case hex, as jansson).
     private static func string(_ text: String, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         for byte in text.utf8 {
@@ -64,7 +64,7 @@ enum JournalLine {
             case 0x0D: out.append(contentsOf: #"\r"#.utf8)
             case 0x09: out.append(contentsOf: #"\t"#.utf8)
             case 0..<0x20:
-                let hex = Array("0123456789abcdef".utf8)
+                let hex = Array("0123456789ABCDEF".utf8)
                 out.append(contentsOf: #"\u00"#.utf8)
                 out.append(hex[Int(byte >> 4)])
                 out.append(hex[Int(byte & 0xF)])
