@@ -28,7 +28,12 @@ all: lib emulator
 deps:
 	@bash scripts/ensure-deps.sh
 
+# libstdc++ is linked in statically (the Swift runtime's C++ needs it): loading libstdc++.so cost more at
+# dlopen than all of libjump. The link looks in build/gen/static-cxx first, where only the archive is.
+STATIC_CXX := $(BUILD)/gen/static-cxx
 lib: deps
+	@mkdir -p $(STATIC_CXX)
+	@archive=$$($(CC) -print-file-name=libstdc++.a); [ -f "$$archive" ] && ln -sf "$$archive" $(STATIC_CXX)/libstdc++.a || true
 	$(SWIFT) build -c release --product jump
 	@mkdir -p $(BUILD)/lib
 	cp .build/release/libjump.so $(LIB).tmp && mv -f $(LIB).tmp $(LIB)  # a new inode: running processes keep the old file

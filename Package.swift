@@ -60,6 +60,8 @@ let package = Package(
                     "-Xlinker", "--version-script=Sources/Jump/exports.map",
                     "-Xlinker", "-soname=libjump.so.1",
                     "-Xlinker", "-z", "-Xlinker", "nodelete",
+                    // libstdc++.a before libstdc++.so (the Makefile links it there): see the Makefile's `lib`.
+                    "-Lbuild/gen/static-cxx",
                     // What each archive and object contributes (scripts/size-breakdown.py reads it).
                     "-Xlinker", "-Map=build/gen/libjump.map",
                 ]),

@@ -2,6 +2,7 @@
 # benchmarks/run.sh - `make bench`: what libjump costs, each figure next to a baseline measured in the same run.
 #   FFI        a jump_* call from Python ctypes        vs a ctypes call of a C no-op with the same signature
 #   Sign-in    jump_client_sign_in                     vs the same POST replayed with libcurl + jansson
+#              (saved to disk: also vs that POST + the same durable save: tmp file, fsync, rename, fsync dir)
 #   Social     jump_client_social_sign_in_native       vs the same 2 POSTs (oauth_token, auth_native) by hand;
 #              jump_client_social_sign_in_loopback     vs the same fake-IdP browser steps + POST, no listener
 #   Cold start fresh process to restored session       vs fresh process + libcurl/jansson + parsing the file

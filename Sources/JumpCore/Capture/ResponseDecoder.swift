@@ -6,22 +6,22 @@ enum ResponseDecoder {
     static func object(from response: consuming HTTPResponse, of request: HTTPRequest) throws(JumpError) -> [String: JSON] {
         let target = "\(request.method) \(request.redactedURL)"
         let status = response.status
-        var body = response.body
-        response.body = []
-        let size = body.count
-        let firstByte = body.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
+        var chunks = response.chunks
+        response.chunks = []
+        let size = chunks.reduce(0) { $0 + $1.count }
+        let firstByte = chunks.lazy.compactMap { chunk in chunk.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) } }.first
         guard let firstByte else {
             throw JumpError(.server, "\(target) answered HTTP \(status) with an empty body instead of JSON",
                             detail: ["http_status": .int(Int64(status))])
         }
         let contentType = response.contentType ?? "no content type"
         if firstByte == UInt8(ascii: "<") {
-            throw JumpError(.server, "\(target) answered HTTP \(status) with HTML (\(contentType), \(body.count) bytes) instead of JSON",
+            throw JumpError(.server, "\(target) answered HTTP \(status) with HTML (\(contentType), \(size) bytes) instead of JSON",
                             detail: ["http_status": .int(Int64(status))])
         }
         let parsed: JSON
         do {
-            parsed = try Jansson.parse(taking: &body, what: "the response", deadline: response.deadline)
+            parsed = try Jansson.parse(takingChunks: &chunks, what: "the response", deadline: response.deadline)
         } catch where error.status == .timeout {
             throw JumpError(.timeout, "\(target) answered, but reading its \(size) bytes took longer than the request's time "
                             + "(requestTimeoutMs)", detail: ["http_status": .int(Int64(status))])

@@ -22,28 +22,33 @@ public enum Jansson {
     }
 
     static func parse(_ bytes: [UInt8], what: String, deadline: Int64? = nil, maxDepth: Int) throws(JumpError) -> JSON {
-        var bytes = bytes
-        return try parse(taking: &bytes, what: what, deadline: deadline, maxDepth: maxDepth)
+        var chunks = [bytes]
+        return try parse(takingChunks: &chunks, what: what, deadline: deadline, maxDepth: maxDepth)
     }
 
-    /// Parses, and empties `bytes` as soon as jansson holds the values: a large answer is not kept three
-    /// times over (text, jansson's tree, `JSON`), and the tree is freed piece by piece as it is converted.
-    static func parse(taking bytes: inout [UInt8], what: String, deadline: Int64? = nil,
+    /// Parses text that arrived in pieces, releasing each piece once jansson has read it, so a large answer
+    /// never exists whole beside its parse tree; the tree is then freed piece by piece as it is converted.
+    /// `chunks` is left empty.
+    static func parse(takingChunks chunks: inout [[UInt8]], what: String, deadline: Int64? = nil,
                       maxDepth: Int = Jansson.maxDepth) throws(JumpError) -> JSON {
         // Checked before jansson sees the text: its parser recurses once per level too.
-        if let depth = nestingDepth(bytes, limit: maxDepth) {
-            throw JumpError(.invalidArgument, "\(what) nests arrays and objects deeper than \(maxDepth) levels (found \(depth))",
+        var scan = NestingScan()
+        for chunk in chunks { scan.read(chunk) }
+        if scan.deepest > maxDepth {
+            throw JumpError(.invalidArgument, "\(what) nests arrays and objects deeper than \(maxDepth) levels (found \(scan.deepest))",
                             detail: ["argument": .string(what), "max_depth": .int(Int64(maxDepth))])
         }
         var error = json_error_t()
         let flags = Int(JSON_DECODE_ANY) | Int(JSON_REJECT_DUPLICATES) | Int(JSON_ALLOW_NUL)
-        // jansson wants a non-NULL buffer even for zero bytes.
-        let input = bytes.isEmpty ? [0] : bytes
-        let count = bytes.count
-        let parsed = input.withUnsafeBufferPointer { buf -> UnsafeMutablePointer<json_t>? in
-            buf.withMemoryRebound(to: CChar.self) { json_loadb($0.baseAddress, count, flags, &error) }
+        let reader = ChunkReader(chunks)
+        chunks = []
+        let count = reader.total
+        let parsed = withExtendedLifetime(reader) {
+            json_load_callback({ buffer, length, context in
+                guard let buffer, let context else { return 0 }
+                return Unmanaged<ChunkReader>.fromOpaque(context).takeUnretainedValue().read(into: buffer, length)
+            }, Unmanaged.passUnretained(reader).toOpaque(), flags, &error)
         }
-        if parsed != nil { bytes = [] }
         guard let root = parsed else {
             let reason = withUnsafeBytes(of: error.text) { raw in
                 String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
@@ -58,7 +63,8 @@ public enum Jansson {
             // free pages back, or the process keeps the tree's size resident while it saves the session.
             if count >= Jansson.trimAfterBytes { jump_release_free_memory() }
         }
-        var budget: Budget? = deadline.map { Budget(deadline: $0) }
+        let large = count >= Jansson.trimAfterBytes
+        var budget: Budget? = deadline != nil || large ? Budget(deadline: deadline, releasesMemory: large) : nil
         do throws(ConversionError) {
             return try convert(UnsafePointer(root), validating: false, consuming: true, budget: &budget)
         } catch {
@@ -67,15 +73,22 @@ public enum Jansson {
     }
 
     /// Bounds the time a conversion may take: the clock is read every few thousand values.
+    /// While converting a large document, also hands the memory of the jansson values freed so far back to
+    /// the system now and then: glibc keeps small freed blocks, and without this the process would hold the
+    /// whole jansson tree and the whole `JSON` at once.
     struct Budget {
-        let deadline: Int64
+        let deadline: Int64?
+        var releasesMemory = false
         var countdown = 4096
+        var rounds = 0
 
         mutating func spend() throws(ConversionError) {
             countdown -= 1
             if countdown > 0 { return }
             countdown = 4096
-            if Clock.monotonicMilliseconds() > deadline { throw .outOfTime }
+            rounds &+= 1
+            if releasesMemory && rounds % 8 == 0 { jump_release_free_memory() }
+            if let deadline, Clock.monotonicMilliseconds() > deadline { throw .outOfTime }
         }
     }
 
@@ -93,19 +106,50 @@ public enum Jansson {
     /// jansson tree, nor its text twice (a 31 MiB record used to cost 4x its size to save).
     public static func serializedBytes(_ json: JSON) -> [UInt8] {
         var out: [UInt8] = []
-        write(json, into: &out)
+        // A large text is given its room up front: growing by doubling would hold the old and the new buffer
+        // at once, 1.5x the text, at the moment a session save is largest.
+        if exceedsNodes(json, pieceNodes) { out.reserveCapacity(estimatedSize(json)) }
+        do throws(JumpError) {
+            try write(json, into: &out, flushingAt: Int.max) { _ throws(JumpError) in }
+        } catch {}  // nothing above throws
         return out
+    }
+
+    /// The same text, handed to `emit` in pieces of about `pieceBytes` as it is printed: a saved session is
+    /// written out while it is printed, never held whole in memory beside the record.
+    public static func serialize(_ json: JSON, inPiecesOf pieceBytes: Int,
+                                 to emit: ([UInt8]) throws(JumpError) -> Void) throws(JumpError) {
+        var out: [UInt8] = []
+        out.reserveCapacity(pieceBytes + 4096)
+        try write(json, into: &out, flushingAt: pieceBytes) { piece throws(JumpError) in
+            try emit(piece)
+            piece.removeAll(keepingCapacity: true)
+        }
+        if !out.isEmpty { try emit(out) }
+    }
+
+    /// About the length of the text of `json` (strings as if nothing needed escaping, numbers generously).
+    static func estimatedSize(_ json: JSON) -> Int {
+        switch json {
+        case .null, .bool: return 5
+        case .int, .double: return 20
+        case .string(let s): return s.utf8.count + 2
+        case .array(let items): return items.reduce(2) { $0 + 1 + estimatedSize($1) }
+        case .object(let members): return members.reduce(2) { $0 + 4 + $1.key.utf8.count + estimatedSize($1.value) }
+        }
     }
 
     static let pieceNodes = 512
 
-    private static func write(_ json: JSON, into out: inout [UInt8]) {
+    private static func write(_ json: JSON, into out: inout [UInt8], flushingAt limit: Int,
+                              _ flush: (inout [UInt8]) throws(JumpError) -> Void) throws(JumpError) {
         switch json {
         case .array(let items) where exceedsNodes(json, pieceNodes):
             out.append(UInt8(ascii: "["))
             for (index, item) in items.enumerated() {
                 if index > 0 { out.append(UInt8(ascii: ",")) }
-                write(item, into: &out)
+                try write(item, into: &out, flushingAt: limit, flush)
+                if out.count >= limit { try flush(&out) }
             }
             out.append(UInt8(ascii: "]"))
         case .object(let members) where exceedsNodes(json, pieceNodes):
@@ -116,7 +160,8 @@ public enum Jansson {
                 if index > 0 { out.append(UInt8(ascii: ",")) }
                 dump(.string(member.key), into: &out)
                 out.append(UInt8(ascii: ":"))
-                write(member.value, into: &out)
+                try write(member.value, into: &out, flushingAt: limit, flush)
+                if out.count >= limit { try flush(&out) }
             }
             out.append(UInt8(ascii: "}"))
         default:
@@ -187,25 +232,9 @@ public enum Jansson {
     /// The depth reached, when the text nests deeper than `limit` (a scan that does not recurse; strings
     /// are skipped, escapes included). nil: within the limit (or not JSON at all, for jansson to report).
     static func nestingDepth(_ bytes: [UInt8], limit: Int) -> Int? {
-        var depth = 0
-        var deepest = 0
-        var inString = false
-        var escaped = false
-        for b in bytes {
-            if inString {
-                if escaped { escaped = false } else if b == UInt8(ascii: "\\") { escaped = true } else if b == UInt8(ascii: "\"") { inString = false }
-                continue
-            }
-            switch b {
-            case UInt8(ascii: "\""): inString = true
-            case UInt8(ascii: "["), UInt8(ascii: "{"):
-                depth += 1
-                deepest = max(deepest, depth)
-            case UInt8(ascii: "]"), UInt8(ascii: "}"): depth -= 1
-            default: break
-            }
-        }
-        return deepest > limit ? deepest : nil
+        var scan = NestingScan()
+        scan.read(bytes)
+        return scan.deepest > limit ? scan.deepest : nil
     }
 
     /// Whether a jansson value nests deeper than `limit`, found by a walk with its own stack (no recursion),
@@ -316,5 +345,64 @@ public enum Jansson {
             }
             return object
         }
+    }
+}
+
+/// How deeply JSON text nests arrays and objects, read in pieces (the state carries over between them).
+struct NestingScan {
+    private(set) var deepest = 0
+    private var depth = 0
+    private var inString = false
+    private var escaped = false
+
+    mutating func read(_ bytes: [UInt8]) {
+        for b in bytes {
+            if inString {
+                if escaped { escaped = false } else if b == UInt8(ascii: "\\") { escaped = true } else if b == UInt8(ascii: "\"") { inString = false }
+                continue
+            }
+            switch b {
+            case UInt8(ascii: "\""): inString = true
+            case UInt8(ascii: "["), UInt8(ascii: "{"):
+                depth += 1
+                deepest = max(deepest, depth)
+            case UInt8(ascii: "]"), UInt8(ascii: "}"): depth -= 1
+            default: break
+            }
+        }
+    }
+}
+
+/// Hands jansson's json_load_callback the pieces of a text in order, releasing each once it is read.
+private final class ChunkReader {
+    private var chunks: [[UInt8]]
+    private var index = 0
+    private var offset = 0
+    let total: Int
+
+    init(_ chunks: [[UInt8]]) {
+        self.chunks = chunks
+        total = chunks.reduce(0) { $0 + $1.count }
+    }
+
+    /// Copies up to `length` bytes into `buffer`; 0 at the end.
+    func read(into buffer: UnsafeMutableRawPointer, _ length: Int) -> Int {
+        while index < chunks.count {
+            let left = chunks[index].count - offset
+            if left <= 0 {
+                chunks[index] = []  // read whole: released
+                index += 1
+                offset = 0
+                continue
+            }
+            let n = min(left, length)
+            chunks[index].withUnsafeBytes { bytes in
+                guard let base = bytes.baseAddress else { return }
+                buffer.copyMemory(from: base + offset, byteCount: n)
+            }
+            offset += n
+            return n
+        }
+        return 0
     }
 }

@@ -14,17 +14,29 @@ struct TouchTree: Sendable, Equatable {
 
     /// Marks `path` (everything under it) as edited.
     mutating func mark(_ path: RecordPath) {
-        mark(path.components.flatMap(TouchTree.key)[...])
+        mark(path.components[...])
     }
 
-    private mutating func mark(_ keys: ArraySlice<String>) {
+    /// Walks the components as `key` spells them (an element is its plural's name, then "#<id>"), changing
+    /// each node in place: one lookup per level, no copy, no array of keys.
+    private mutating func mark(_ components: ArraySlice<RecordPath.Component>) {
         if whole { return }
-        guard let key = keys.first else {
+        guard let first = components.first else {
             whole = true
             children = [:]
             return
         }
-        children[key, default: TouchTree()].mark(keys.dropFirst())  // in place: one lookup, no copy
+        let rest = components.dropFirst()
+        if let id = first.elementID {
+            children[first.name, default: TouchTree()].markElement("#\(id)", rest)
+        } else {
+            children[first.name, default: TouchTree()].mark(rest)
+        }
+    }
+
+    private mutating func markElement(_ key: String, _ rest: ArraySlice<RecordPath.Component>) {
+        if whole { return }
+        children[key, default: TouchTree()].mark(rest)
     }
 
     /// Forgets the edits at `path` and below.

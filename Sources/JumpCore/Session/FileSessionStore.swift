@@ -35,6 +35,11 @@ public final class FileSessionStore: SessionStore {
     }
 
     public func save(_ bytes: [UInt8]) throws(JumpError) {
+        try save { emit throws(JumpError) in try emit(bytes) }
+    }
+
+    /// Written to a temporary file as the pieces come, flushed, then renamed over the entry.
+    public func save(streaming produce: (_ emit: ([UInt8]) throws(JumpError) -> Void) throws(JumpError) -> Void) throws(JumpError) {
         let temporary = path + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         var fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         if fd < 0 && errno == ENOENT {
@@ -44,29 +49,34 @@ public final class FileSessionStore: SessionStore {
         }
         guard fd >= 0 else { throw storageError("cannot create \(temporary) for", errno) }
         var ok = false
+        var open = true
         defer {
+            if open { close(fd) }
             if !ok { unlink(temporary) }
         }
+        try produce { piece throws(JumpError) in
+            if let code = FileSessionStore.writeAll(fd, piece) { throw storageError("cannot write", code) }
+        }
+        if fsync(fd) != 0 { throw storageError("cannot flush", errno) }
+        open = false
+        close(fd)
+        guard rename(temporary, path) == 0 else { throw storageError("cannot replace", errno) }
+        ok = true
+        syncDirectory()
+    }
+
+    /// Writes all of `bytes`; the errno of a failure, or nil.
+    private static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Int32? {
         var offset = 0
         while offset < bytes.count {
             let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress.map { $0 + offset }, $0.count - offset) }
             if n < 0 {
                 if errno == EINTR { continue }
-                let code = errno
-                close(fd)
-                throw storageError("cannot write", code)
+                return errno
             }
             offset += n
         }
-        if fsync(fd) != 0 {
-            let code = errno
-            close(fd)
-            throw storageError("cannot flush", code)
-        }
-        close(fd)
-        guard rename(temporary, path) == 0 else { throw storageError("cannot replace", errno) }
-        ok = true
-        syncDirectory()
+        return nil
     }
 
     /// O_APPEND without fsync: the journal survives the process dying at any point (the kernel has the

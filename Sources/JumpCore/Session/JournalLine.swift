@@ -5,16 +5,15 @@
 enum JournalLine {
     static func bytes(_ op: RecordOp) -> [UInt8] {
         var out: [UInt8] = []
-        out.reserveCapacity(64)
         switch op {
         case .set(let path, let value) where isScalar(value):
-            open("set", path, into: &out)
-            out.append(contentsOf: #","v":"#.utf8)
+            open(setLine, path, into: &out, room: (value.stringValue?.utf8.count ?? 20) + 8)
+            out.append(contentsOf: valueKey)
             scalar(value, into: &out)
         case .remove(let path):
-            open("remove", path, into: &out)
+            open(removeLine, path, into: &out, room: 0)
         case .revert(let path):
-            open("revert", path, into: &out)
+            open(revertLine, path, into: &out, room: 0)
         default:
             out = Jansson.serializedBytes(op.json)
             out.append(UInt8(ascii: "\n"))
@@ -32,12 +31,18 @@ enum JournalLine {
         }
     }
 
-    /// `{"o":"<kind>","p":"<path>"` (keys in jansson's sorted order: o, p, v).
-    private static func open(_ kind: String, _ path: RecordPath, into out: inout [UInt8]) {
-        out.append(contentsOf: #"{"o":""#.utf8)
-        out.append(contentsOf: kind.utf8)
-        out.append(contentsOf: #"","p":"#.utf8)
-        string(path.description, into: &out)
+    // The fixed parts, as bytes once (appending a literal's UTF-8 view goes a character at a time).
+    private static let setLine = Array(#"{"o":"set","p":"#.utf8)
+    private static let removeLine = Array(#"{"o":"remove","p":"#.utf8)
+    private static let revertLine = Array(#"{"o":"revert","p":"#.utf8)
+    private static let valueKey = Array(#","v":"#.utf8)
+
+    /// `{"o":"<kind>","p":"<path>"` (keys in jansson's sorted order: o, p, v), with room for `room` more bytes.
+    private static func open(_ start: [UInt8], _ path: RecordPath, into out: inout [UInt8], room: Int) {
+        let text = path.description
+        out.reserveCapacity(start.count + text.utf8.count + room + 8)
+        out.append(contentsOf: start)
+        string(text, into: &out)
     }
 
     private static func scalar(_ value: JSON, into out: inout [UInt8]) {

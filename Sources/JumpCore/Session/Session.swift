@@ -48,8 +48,16 @@ enum SessionCodec {
     static let format = "libjump-session"
     static let version: Int64 = 3
 
-    static func encode(_ session: Session) -> [UInt8] {
-        let document: JSON = [
+    static func encode(_ session: Session) -> [UInt8] { Jansson.serializedBytes(document(session)) }
+
+    /// Saves `session` to `store`, printed straight into it (a large record is never held twice).
+    static func save(_ session: Session, to store: any SessionStore) throws(JumpError) {
+        let document = document(session)
+        try store.save { emit throws(JumpError) in try Jansson.serialize(document, inPiecesOf: 64 << 10, to: emit) }
+    }
+
+    static func document(_ session: Session) -> JSON {
+        [
             "format": .string(format),
             "version": .int(version),
             "saved_at": .int(Clock.now()),
@@ -70,7 +78,6 @@ enum SessionCodec {
                 "next_local_id": .int(session.record.nextLocalID),
             ],
         ]
-        return Jansson.serializedBytes(document)
     }
 
     static func decode(_ bytes: [UInt8]) throws(JumpError) -> Session {

@@ -6,6 +6,8 @@ public protocol SessionStore: Sendable {
     /// The saved bytes, or nil when nothing is saved.
     func load() throws(JumpError) -> [UInt8]?
     func save(_ bytes: [UInt8]) throws(JumpError)
+    /// Saves what `produce` hands its emit function, piece by piece, as one entry (atomically, as `save`).
+    func save(streaming produce: (_ emit: ([UInt8]) throws(JumpError) -> Void) throws(JumpError) -> Void) throws(JumpError)
     func erase() throws(JumpError)
     /// Adds bytes at the end of what is saved (the record journal). Stores without a cheap append load and
     /// save the whole entry.
@@ -18,6 +20,13 @@ public protocol SessionStore: Sendable {
 }
 
 extension SessionStore {
+    /// For stores that keep whole entries: the pieces joined, then saved.
+    public func save(streaming produce: (_ emit: ([UInt8]) throws(JumpError) -> Void) throws(JumpError) -> Void) throws(JumpError) {
+        var whole: [UInt8] = []
+        try produce { piece throws(JumpError) in whole += piece }
+        try save(whole)
+    }
+
     public func append(_ bytes: [UInt8]) throws(JumpError) {
         try save((try load() ?? []) + bytes)
     }

@@ -55,7 +55,7 @@ extension CaptureSession {
             if let session = s.session {
                 var next = session
                 next.epoch &+= 1
-                try store.save(SessionCodec.encode(next))
+                try SessionCodec.save(next, to: store)
                 s.updateSession { $0.epoch = next.epoch }
                 s.sessionOnStorage = true
             } else {

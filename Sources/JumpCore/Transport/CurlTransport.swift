@@ -138,7 +138,7 @@ public final class CurlTransport: Transport {
         _ = jump_curl_response_code(curl, &status)
         var contentType: UnsafeMutablePointer<CChar>? = nil
         _ = jump_curl_content_type(curl, &contentType)
-        var response = HTTPResponse(status: status, contentType: contentType.map { String(cString: $0) }, body: sink.body)
+        var response = HTTPResponse(status: status, contentType: contentType.map { String(cString: $0) }, chunks: sink.chunks)
         response.headers = sink.headers
         return .success(response)
     }
@@ -197,7 +197,8 @@ private struct EasyHandle: @unchecked Sendable {
 /// Collects the body in libcurl's write callback, and the headers of the final response.
 private final class ResponseSink {
     let limit: Int
-    var body: [UInt8] = []
+    var chunks: [[UInt8]] = []
+    var count = 0
     var tooLarge = false
     var headers: [(String, String)] = []
     var headerBytes = 0
@@ -235,14 +236,20 @@ private let writeCallback: @convention(c) (UnsafeMutablePointer<CChar>?, Int, In
     let sink = Unmanaged<ResponseSink>.fromOpaque(context).takeUnretainedValue()
     let (total, overflow) = size.multipliedReportingOverflow(by: count)
     guard !overflow, total >= 0 else { return 0 }
-    guard total <= sink.limit - sink.body.count else {
+    guard total <= sink.limit - sink.count else {
         sink.tooLarge = true
         return 0
     }
     if let data, total > 0 {
         data.withMemoryRebound(to: UInt8.self, capacity: total) {
-            sink.body.append(contentsOf: UnsafeBufferPointer(start: $0, count: total))
+            let piece = UnsafeBufferPointer(start: $0, count: total)
+            if let last = sink.chunks.indices.last, sink.chunks[last].count + total <= HTTPResponse.chunkBytes {
+                sink.chunks[last].append(contentsOf: piece)  // in place
+            } else {
+                sink.chunks.append(Array(piece))
+            }
         }
+        sink.count += total
     }
     return total
 }

@@ -24,7 +24,16 @@ public struct HTTPRequest: Sendable {
 public struct HTTPResponse: Sendable {
     public var status: Int
     public var contentType: String?
-    public var body: [UInt8]
+    /// The body as it arrived, in pieces of at most `chunkBytes`: a large answer can be released piece by
+    /// piece while it is parsed (ResponseDecoder), instead of living whole beside its parse tree.
+    public var chunks: [[UInt8]]
+    public static let chunkBytes = 256 << 10
+    /// The body in one piece (a copy when it came in several).
+    public var body: [UInt8] {
+        get { chunks.count == 1 ? chunks[0] : Array(chunks.joined()) }
+        set { chunks = [newValue] }
+    }
+    public var bodyCount: Int { chunks.reduce(0) { $0 + $1.count } }
     /// The final response's headers, in order (names as the server sent them).
     public var headers: [(String, String)] = []
     /// When the request's time is up (Clock.monotonicMilliseconds): reading the answer counts too, so a
@@ -32,9 +41,13 @@ public struct HTTPResponse: Sendable {
     public var deadline: Int64?
 
     public init(status: Int, contentType: String?, body: [UInt8]) {
+        self.init(status: status, contentType: contentType, chunks: [body])
+    }
+
+    public init(status: Int, contentType: String?, chunks: [[UInt8]]) {
         self.status = status
         self.contentType = contentType
-        self.body = body
+        self.chunks = chunks
     }
 }
 
