@@ -170,15 +170,14 @@ extension UserRecord {
     // MARK: - Shared checks
 
     private func checkWritablePath(_ path: RecordPath) throws(JumpError) {
-        let here = path.description
         guard let last = path.components.last else {
-            throw .invalidArgument("the whole record cannot be replaced; set its attributes", argument: here)
+            throw .invalidArgument("the whole record cannot be replaced; set its attributes", argument: path.description)
         }
-        if path.components.count == 1, UserRecord.reservedAttributes.contains(last.name), last.elementID == nil {
-            throw .invalidArgument("'\(here)' is a reserved attribute and cannot be changed", argument: here)
+        if path.components.count == 1, last.elementID == nil, UserRecord.isReserved(last.name) {
+            throw .invalidArgument("'\(path)' is a reserved attribute and cannot be changed", argument: path.description)
         }
         if last.name == "id", path.components.count > 1, path.components[path.components.count - 2].elementID != nil {
-            throw .invalidArgument("'\(here)' is an element id and cannot be changed", argument: here)
+            throw .invalidArgument("'\(path)' is an element id and cannot be changed", argument: path.description)
         }
     }
 

@@ -63,7 +63,7 @@ struct SyncPlanner {
         }
         for key in keys {
             if element && key == "id" { continue }
-            if !element && path.isRoot && UserRecord.reservedAttributes.contains(key) { continue }
+            if !element && path.isRoot && UserRecord.isReserved(key) { continue }
             let here = path.appending(key)
             let before = old?[key], after = new?[key]
             let child = node.whole ? TouchTree(whole: true) : (node.children[key] ?? TouchTree())

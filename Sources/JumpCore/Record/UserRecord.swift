@@ -15,7 +15,14 @@ public struct UserRecord: Sendable, Equatable {
         a.baseline == b.baseline && a.current == b.current && a.touched == b.touched && a.nextLocalID == b.nextLocalID
     }
 
-    static let reservedAttributes: Set<String> = ["id", "uuid", "created", "lastUpdated"]
+    /// The attributes the server keeps (never sent, never set by the app); a switch, not a Set: every edit
+    /// asks, and comparing a few short names costs less than hashing one.
+    static func isReserved(_ name: String) -> Bool {
+        switch name {
+        case "id", "uuid", "created", "lastUpdated": return true
+        default: return false
+        }
+    }
 
     public init(server: JSON) {
         baseline = server

@@ -60,8 +60,13 @@ enum JournalLine {
     private static func string(_ text: String, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         // Most values need no escape: copied in one go.
-        if !text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
-            out.append(contentsOf: text.utf8)
+        var text = text
+        let copied = text.withUTF8 { bytes -> Bool in
+            for byte in bytes where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return false }
+            out.append(contentsOf: bytes)
+            return true
+        }
+        if copied {
             out.append(UInt8(ascii: "\""))
             return
         }
