@@ -120,8 +120,16 @@ struct CaptureSettings: Sendable {
         return "./.jump"
     }
 
+    /// Letters, digits, "-", "_" and "." kept, any other character "_" (one per character, as always: the
+    /// names of saved entries must not change). ASCII tests only: Character.isLetter loads Unicode tables
+    /// at the first client's creation.
     static func safeName(_ s: String) -> String {
-        String(s.prefix(48).map { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == ".") ? $0 : "_" })
+        String(s.prefix(48).map { c -> Character in
+            guard let a = c.asciiValue, c.unicodeScalars.count == 1 else { return "_" }
+            let kept = (a >= 0x30 && a <= 0x39) || (a >= 0x41 && a <= 0x5A) || (a >= 0x61 && a <= 0x7A)
+                || a == UInt8(ascii: "-") || a == UInt8(ascii: "_") || a == UInt8(ascii: ".")
+            return kept ? c : "_"
+        })
     }
 
     static func fnv1a(_ s: String) -> String {

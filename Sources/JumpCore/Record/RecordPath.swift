@@ -46,6 +46,16 @@ public struct RecordPath: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// "name" for a path of one attribute ("/name": no further "/" and no "#"), else nil.
+    static func topLevelName(_ text: String) -> String? {
+        var utf8 = text
+        return utf8.withUTF8 { bytes -> String? in
+            guard bytes.count > 1, bytes[0] == UInt8(ascii: "/") else { return nil }
+            for byte in bytes.dropFirst() where byte == UInt8(ascii: "/") || byte == UInt8(ascii: "#") { return nil }
+            return String(decoding: UnsafeBufferPointer(rebasing: bytes[1...]), as: UTF8.self)
+        }
+    }
+
     private enum ParseFailure: Error { case noLeadingSlash, emptyComponent, badElementID(String) }
 
     /// The components, and whether the text is their canonical spelling (element ids as Int64 prints them).

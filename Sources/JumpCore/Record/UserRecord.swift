@@ -48,10 +48,18 @@ public struct UserRecord: Sendable, Equatable {
     public var email: String? { current["email"]?.stringValue }
 
     public func value(at path: RecordPath) throws(JumpError) -> JSON {
-        guard let value = RecordTree.value(at: path, in: current) else {
-            throw JumpError(.notFound, "the record has no attribute '\(path)'", detail: ["argument": .string(path.description)])
-        }
+        guard let value = RecordTree.value(at: path, in: current) else { throw UserRecord.noAttribute(path.description) }
         return value
+    }
+
+    /// The value of top-level attribute `name` (whose path is `path`).
+    func topLevelValue(_ name: String, path: String) throws(JumpError) -> JSON {
+        guard case .object(let members) = current, let value = members[name] else { throw UserRecord.noAttribute(path) }
+        return value
+    }
+
+    static func noAttribute(_ path: String) -> JumpError {
+        JumpError(.notFound, "the record has no attribute '\(path)'", detail: ["argument": .string(path)])
     }
 
     /// The edits to save with the record: a set of each edited path to its current value.

@@ -149,6 +149,12 @@ public struct RecordView: Sendable {
     let generation: UInt64
 
     public func value(at path: String) throws(JumpError) -> JSON {
+        // The common read, a top-level attribute ("/givenName"), is looked up by its name: no path to build.
+        if let name = RecordPath.topLevelName(path) {
+            return try client.withRecord(generation: generation) { record, _ throws(JumpError) in
+                try record.topLevelValue(name, path: path)
+            }
+        }
         let parsed = try RecordPath(path)
         return try client.withRecord(generation: generation) { record, _ throws(JumpError) in try record.value(at: parsed) }
     }
