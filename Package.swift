@@ -62,9 +62,9 @@ let package = Package(
                     "-Xlinker", "-z", "-Xlinker", "nodelete",
                     // libstdc++.a before libstdc++.so (the Makefile links it there): see the Makefile's `lib`.
                     "-Lbuild/gen/static-cxx",
-                    // What each archive and object contributes (scripts/size-breakdown.py reads it).
-                    "-Xlinker", "-Map=build/gen/libjump.map",
                 ]),
+                // What each archive and object of the release library contributes (scripts/size-breakdown.py).
+                .unsafeFlags(["-Xlinker", "-Map=build/gen/libjump.map"], .when(configuration: .release)),
             ]
         ),
         .target(
