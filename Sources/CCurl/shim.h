@@ -11,4 +11,14 @@ static inline CURLcode jump_curl_setopt_write(CURL *h, CURLoption o,
 static inline CURLcode jump_curl_response_code(CURL *h, long *out) { return curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, out); }
 static inline CURLcode jump_curl_content_type(CURL *h, char **out) { return curl_easy_getinfo(h, CURLINFO_CONTENT_TYPE, out); }
 
+/* 1 when curl_global_init may run while other threads use libcurl (libcurl 7.84+ built thread-safe). */
+static inline int jump_curl_init_is_thread_safe(void) {
+#ifdef CURL_VERSION_THREADSAFE
+    const curl_version_info_data *info = curl_version_info(CURLVERSION_NOW);
+    return info != NULL && (info->features & CURL_VERSION_THREADSAFE) != 0;
+#else
+    return 0;
+#endif
+}
+
 #endif

@@ -2,9 +2,14 @@ import CCurl
 import Glibc
 import Synchronization
 
-/// libcurl once per process; curl_global_init is thread-safe on the libcurl versions we build against,
-/// and a Swift global initializer runs exactly once.
+/// libcurl once per process, at the first request: its initialisation (OpenSSL's) is most of what creating a
+/// client would otherwise cost, and a client restored from storage may never send one. A Swift global
+/// initializer runs exactly once; curl_global_init itself is thread-safe where libcurl says so.
 private let curlGlobalInit: CURLcode = curl_global_init(Int(CURL_GLOBAL_DEFAULT))
+
+/// Whether this libcurl's curl_global_init may run while other threads use libcurl (CURL_VERSION_THREADSAFE,
+/// 7.84 and later); if not, it runs when the first client is created, as libcurl asks.
+private let curlInitIsThreadSafe = jump_curl_init_is_thread_safe() != 0
 
 /// HTTP through libcurl. Each request runs on an easy handle driven by its own multi handle: the multi's
 /// connection cache keeps connections alive between requests (idle pairs are pooled), and its poll loop
@@ -22,7 +27,7 @@ public final class CurlTransport: Transport {
 
     public init(connectTimeoutMs: Int, requestTimeoutMs: Int, maxResponseBytes: Int = 16 << 20,
                 userAgent: String = LibraryVersion.userAgent) {
-        _ = curlGlobalInit
+        if !curlInitIsThreadSafe { _ = curlGlobalInit }
         self.userAgent = userAgent
         self.connectTimeoutMs = connectTimeoutMs
         self.requestTimeoutMs = requestTimeoutMs
@@ -60,6 +65,7 @@ public final class CurlTransport: Transport {
 
     private func takeHandle() -> EasyHandle? {
         if let pooled = idle.withLock({ $0.popLast() }) { return pooled }
+        _ = curlGlobalInit
         guard let easy = curl_easy_init() else { return nil }
         guard let multi = curl_multi_init() else {
             curl_easy_cleanup(easy)
