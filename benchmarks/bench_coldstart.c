@@ -3,8 +3,11 @@
  *   libjump:  process start + dlopen(libjump) + jump_client_new (which restores the session from disk)
  *   baseline: process start + dlopen(libcurl) + dlopen(libjansson) + curl_global_init + reading and
  *             parsing the same session file with jansson (the least a hand-written C client must do)
+ *   floor:    the baseline + dlopen of an empty Swift library linked like libjump (benchmarks/floor): what any
+ *             Swift C-ABI library, carrying the Swift runtime statically, adds to that C baseline. Only
+ *             measured when FLOOR_SO is given.
  *
- * Usage (driver):  bench_coldstart run N LIBJUMP_SO CONFIG_JSON SESSION_FILE
+ * Usage (driver):  bench_coldstart run N LIBJUMP_SO CONFIG_JSON SESSION_FILE [FLOOR_SO]
  * The driver re-executes this same binary N times per variant, interleaved, and times each child from fork
  * to exit; every child also reports the in-process part (from main() to ready) on stdout. One binary for
  * every variant, linked with -ldl only, so process start costs the same everywhere and only the dlopen'd
@@ -54,11 +57,22 @@ static int child_jump(const char *library_path, const char *config_json) {
     return 0;
 }
 
-static int child_baseline(const char *session_file) {
+/* floor_path: NULL for the baseline; for the floor variant, the empty Swift library, loaded like a third
+ * library (its one export is called, so it is really there). */
+static int child_baseline(const char *session_file, const char *floor_path) {
     double start = now_ms();
     void *curl = dlopen("libcurl.so.4", RTLD_NOW | RTLD_LOCAL);
     void *jansson = dlopen("libjansson.so.4", RTLD_NOW | RTLD_LOCAL);
     if (curl == NULL || jansson == NULL) return fprintf(stderr, "%s\n", dlerror()), 2;
+    if (floor_path != NULL) {
+        void *floor_library = dlopen(floor_path, RTLD_NOW | RTLD_LOCAL);
+        if (floor_library == NULL) return fprintf(stderr, "%s\n", dlerror()), 2;
+        int (*floor_noop_p)(void);
+        void *symbol = dlsym(floor_library, "floor_noop");
+        if (symbol == NULL) return fprintf(stderr, "no floor_noop\n"), 2;
+        memcpy(&floor_noop_p, &symbol, sizeof symbol);
+        if (floor_noop_p() != 0) return fprintf(stderr, "floor_noop\n"), 2;
+    }
     double loaded = now_ms() - start;
     RESOLVE(curl, curl_global_init)
     RESOLVE(jansson, json_load_file)
@@ -107,19 +121,22 @@ static double spawn(char *const args[], double *in_process_ms, double *dlopen_ms
 
 int main(int argc, char **argv) {
     if (argc == 4 && strcmp(argv[1], "child-jump") == 0) return child_jump(argv[2], argv[3]);
-    if (argc == 3 && strcmp(argv[1], "child-baseline") == 0) return child_baseline(argv[2]);
+    if (argc == 3 && strcmp(argv[1], "child-baseline") == 0) return child_baseline(argv[2], NULL);
+    if (argc == 4 && strcmp(argv[1], "child-floor") == 0) return child_baseline(argv[2], argv[3]);
     if (argc == 2 && strcmp(argv[1], "child-empty") == 0) return printf("0 0\n"), 0;
-    if (argc != 6 || strcmp(argv[1], "run") != 0) {
-        fprintf(stderr, "usage: bench_coldstart run N LIBJUMP_SO CONFIG_JSON SESSION_FILE\n");
+    if ((argc != 6 && argc != 7) || strcmp(argv[1], "run") != 0) {
+        fprintf(stderr, "usage: bench_coldstart run N LIBJUMP_SO CONFIG_JSON SESSION_FILE [FLOOR_SO]\n");
         return 2;
     }
     int n = atoi(argv[2]) > 0 ? atoi(argv[2]) : 1;
     char *jump_args[] = {argv[0], "child-jump", argv[3], argv[4], NULL};
     char *baseline_args[] = {argv[0], "child-baseline", argv[5], NULL};
     char *empty_args[] = {argv[0], "child-empty", NULL};
-    enum { JUMP, BASELINE, EMPTY, VARIANTS };
-    char *const *args[VARIANTS] = {jump_args, baseline_args, empty_args};
-    double *wall[VARIANTS], *inside[VARIANTS], *loading[VARIANTS];
+    char *floor_args[] = {argv[0], "child-floor", argv[5], argc == 7 ? argv[6] : NULL, NULL};
+    enum { JUMP, BASELINE, EMPTY, FLOOR, ALL_VARIANTS };
+    const int VARIANTS = argc == 7 ? ALL_VARIANTS : FLOOR; /* the floor variant only with FLOOR_SO */
+    char *const *args[ALL_VARIANTS] = {jump_args, baseline_args, empty_args, floor_args};
+    double *wall[ALL_VARIANTS], *inside[ALL_VARIANTS], *loading[ALL_VARIANTS];
     for (int v = 0; v < VARIANTS; v++) {
         wall[v] = calloc((size_t)n, sizeof(double));
         inside[v] = calloc((size_t)n, sizeof(double));
@@ -148,5 +165,23 @@ int main(int argc, char **argv) {
            group, jump_load, baseline_load, jump_load / baseline_load, jump_load - baseline_load);
     printf("ROW\t%s\texec + exit of the same binary doing nothing\t%.2f\tms\t\t\t\tthe floor under both rows above\n",
            group, empty_wall);
+    if (VARIANTS == ALL_VARIANTS) {
+        /* The Swift runtime's share: the baseline's work + an empty Swift library linked like libjump. */
+        double floor_wall = median(wall[FLOOR], n), floor_inside = median(inside[FLOOR], n);
+        double floor_load = median(loading[FLOOR], n);
+        printf("ROW\t%s\texec + dlopen libjump + jump_client_new with restore + exit\t%.2f\tms\t"
+               "exec + dlopen curl, jansson, an empty Swift library linked like libjump + init + parse + exit\t%.2f\t%.2f\t"
+               "%+.2f ms; the Swift runtime alone: %+.2f ms over the baseline\n",
+               group, jump_wall, floor_wall, jump_wall / floor_wall, jump_wall - floor_wall,
+               floor_wall - baseline_wall);
+        printf("ROW\t%s\tof which in main(): dlopen + client + restore\t%.2f\tms\t"
+               "of which in main(): 3 dlopens + init + parse\t%.2f\t%.2f\t%+.2f ms; runtime alone: %+.2f ms\n",
+               group, jump_inside, floor_inside, jump_inside / floor_inside, jump_inside - floor_inside,
+               floor_inside - baseline_inside);
+        printf("ROW\t%s\t  of which dlopen (with NEEDED libraries)\t%.2f\tms\t"
+               "  of which the three dlopens\t%.2f\t%.2f\t%+.2f ms; runtime alone: %+.2f ms\n",
+               group, jump_load, floor_load, jump_load / floor_load, jump_load - floor_load,
+               floor_load - baseline_load);
+    }
     return 0;
 }

@@ -6,13 +6,15 @@
 #   Social     jump_client_social_sign_in_native       vs the same 2 POSTs (oauth_token, auth_native) by hand;
 #              jump_client_social_sign_in_loopback     vs the same fake-IdP browser steps + POST, no listener
 #   Cold start fresh process to restored session       vs fresh process + libcurl/jansson + parsing the file
+#              and vs that + dlopen of the empty Swift library (what any Swift library adds to that C baseline)
 #   Record     one attribute change + sync on records of 10 / 1 000 / 100 000 plural elements (10 = baseline),
 #              and path get/set through libjump vs the same operation on a json_t with jansson
 #   Memory     peak RSS growth of jump_client_sign_in receiving a 31 MiB answer (100 000-element plural, session
 #              saved to disk) vs the answer's size (goal: <= 3x), and vs the same POST by hand (libcurl +
 #              json_loadb + json_dump_file); a forked Tests/c/tiny_server.h process serves the answer
 #   FFI        the same call from Node.js (N-API) and C# (Mono) vs each runtime's no-op FFI call
-#   Size       stripped libjump.so and its NEEDED list
+#   Size       stripped libjump.so and its NEEDED list; vs an empty Swift library linked the same way
+#              (benchmarks/floor: the static Swift runtime alone, the floor under any Swift C-ABI library)
 # Medians throughout; ratio = libjump / baseline. Knobs: BENCH_SIGNIN_N, BENCH_SOCIAL_N, BENCH_COLDSTART_N,
 # BENCH_FFI_CALLS, BENCH_FFI_ROUNDS, BENCH_MEMORY_N. Needs build/lib/libjump.so and build/bin/jump-emulator
 # (`make bench` builds both).
@@ -32,6 +34,18 @@ if [ "${1:-}" != "--with-emulator" ]; then
     "$cc" -std=c99 -O2 -Wall -Wextra -Werror -Iinclude -o "$out/bench_social" benchmarks/bench_social.c \
         -lcurl -ljansson -ldl -lpthread
     "$cc" -std=c99 -O2 -Wall -Wextra -Werror -Iinclude -o "$out/bench_coldstart" benchmarks/bench_coldstart.c -ldl
+    # The floor under any Swift C-ABI library: an empty one (benchmarks/floor/empty.swift) linked like libjump.so
+    # in Package.swift (static Swift runtime, libstdc++.a, --gc-sections, version script, -z nodelete). The Size
+    # and Cold start rows compare libjump with it. Without a working swiftc those rows are skipped.
+    rm -f "$out/libfloor.so"
+    if ! "${SWIFTC:-swiftc}" -O -emit-library -static-stdlib -module-name Floor benchmarks/floor/empty.swift \
+        -o "$out/libfloor.so" -module-cache-path "$out/floor-module-cache" \
+        -Xfrontend -disable-implicit-string-processing-module-import \
+        -Xfrontend -disable-implicit-concurrency-module-import -L build/gen/static-cxx \
+        -Xlinker --gc-sections -Xlinker --version-script=benchmarks/floor/exports.map -Xlinker -z -Xlinker nodelete; then
+        rm -f "$out/libfloor.so"
+        echo "run.sh: ${SWIFTC:-swiftc} could not build the empty Swift library; the floor rows are skipped" >&2
+    fi
     "$cc" -std=c99 -O2 -Wall -Wextra -Werror -Iinclude -o "$out/bench_record" benchmarks/bench_record.c \
         -lcurl -ljansson -ldl
     "$cc" -std=c99 -O2 -Wall -Wextra -Werror -Iinclude -ITests/c -o "$out/bench_memory" benchmarks/bench_memory.c \
@@ -66,7 +80,9 @@ rm -rf "$out/social-state"
 session=$(ls "$state"/session-*.json 2>/dev/null | head -n 1)
 [ -n "$session" ] || { echo "run.sh: bench_signin left no saved session in $state" >&2; exit 1; }
 echo "cold start: fresh processes (${BENCH_COLDSTART_N:-100} of each)..." >&2
-"$out/bench_coldstart" run "${BENCH_COLDSTART_N:-100}" "$lib" "$config" "$session" >>"$rows"
+floor_lib=() # the empty Swift library, if it was built: a third variant, the baseline + dlopen of it
+[ -f "$out/libfloor.so" ] && floor_lib=("$out/libfloor.so")
+"$out/bench_coldstart" run "${BENCH_COLDSTART_N:-100}" "$lib" "$config" "$session" "${floor_lib[@]}" >>"$rows"
 
 echo "FFI: Python ctypes..." >&2
 "${PYTHON:-python3}" benchmarks/bench_ffi.py "$lib" "$config" >>"$rows"
@@ -116,6 +132,14 @@ ratio=$(awk -v a="$size" -v b="$deps" 'BEGIN { printf "%.1f", a / b }')
 row Size "libjump.so, stripped (build/bench/libjump.so)" "$(mib "$size")" MiB \
     "libcurl.so.4 + libjansson.so.4 as installed" "$(mib "$deps")" "$ratio" \
     "unstripped $(mib "$(stat -L -c %s "$lib")") MiB"
+if [ -f "$out/libfloor.so" ]; then
+    strip --strip-all -o "$out/libfloor.stripped.so" "$out/libfloor.so"
+    floor_size=$(stat -L -c %s "$out/libfloor.stripped.so")
+    row Size "libjump.so, stripped" "$(mib "$size")" MiB \
+        "an empty Swift library linked the same way (the Swift runtime alone)" "$(mib "$floor_size")" \
+        "$(ratio_of "$size" "$floor_size")" \
+        "libjump's own code and glue: $(mib $((size - floor_size))) MiB (benchmarks/floor)"
+fi
 row Size "NEEDED (readelf -d)" "" "" "" "" "" \
     "$(readelf -d "$lib" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | paste -sd ' ' -)"
 
