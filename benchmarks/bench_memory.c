@@ -33,6 +33,7 @@
 #include <unistd.h>
 
 #include "jump.h"
+#include "bench_load.h"
 #include "bench_stats.h"
 #include "tiny_server.h"
 
@@ -221,14 +222,7 @@ static sample libjump_side(const void *arg) {
     sample out;
     double start;
     if (library == NULL) die("dlopen", dlerror());
-#define X(name)                                                                                          \
-    {                                                                                                     \
-        void *symbol = dlsym(library, "jump_" #name);                                                     \
-        if (symbol == NULL) die("dlsym", "jump_" #name);                                                  \
-        memcpy(&jump.name, &symbol, sizeof symbol);                                                       \
-    }
-    JUMP_FUNCTIONS(X)
-#undef X
+    BENCH_LOAD_JUMP(library);
     if (jump.abi_version() != JUMP_ABI_VERSION) die("libjump", "ABI version mismatch");
     if (jump.config_from_json(s->config_json, &config) != JUMP_OK) die("jump_config_from_json", jump.error_last());
     if (jump.config_set_string(config, "captureDomain", s->server_url) != JUMP_OK ||

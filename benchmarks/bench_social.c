@@ -39,6 +39,7 @@
 #include <unistd.h>
 
 #include "jump.h"
+#include "bench_load.h"
 #include "bench_stats.h"
 
 #define JUMP_FUNCTIONS(X)                                                                                 \
@@ -535,14 +536,7 @@ int main(int argc, char **argv) {
 
     void *library = dlopen(argv[1], RTLD_NOW | RTLD_LOCAL);
     if (library == NULL) die("dlopen", dlerror());
-#define X(name)                                                                                          \
-    {                                                                                                     \
-        void *symbol = dlsym(library, "jump_" #name);                                                     \
-        if (symbol == NULL) die("dlsym", "jump_" #name);                                                  \
-        memcpy(&jump.name, &symbol, sizeof symbol);                                                       \
-    }
-    JUMP_FUNCTIONS(X)
-#undef X
+    BENCH_LOAD_JUMP(library);
     if (jump.abi_version() != JUMP_ABI_VERSION) die("libjump", "ABI version mismatch");
 
     curl_global_init(CURL_GLOBAL_DEFAULT);
