@@ -82,7 +82,7 @@ extension CaptureSession {
     /// is no such journal to append to, the session saved whole. An edit that cannot be saved is not made.
     func commitEdit(_ s: inout CaptureState, _ op: RecordOp) throws(JumpError) {
         do {
-            try appendToJournal(&s, [op])
+            try appendToJournal(&s, JournalLine.bytes(op))
         } catch {
             let before = s.session?.record
             s.updateSession { $0.record.apply(op) }
@@ -104,25 +104,26 @@ extension CaptureSession {
     func journal(_ s: inout CaptureState, _ ops: [RecordOp]) {
         guard !ops.isEmpty, s.session != nil else { return }
         do {
-            try appendToJournal(&s, ops)
+            try appendToJournal(&s, RecordJournal.encode(ops))
         } catch {
             persist(&s)
         }
     }
 
     /// Appends to the journal of the session as saved; throws when the lines are not on storage after.
-    private func appendToJournal(_ s: inout CaptureState, _ ops: [RecordOp]) throws(JumpError) {
+    /// Appends encoded journal lines (RecordJournal.encode) to the journal of the saved session.
+    private func appendToJournal(_ s: inout CaptureState, _ bytes: [UInt8]) throws(JumpError) {
         // After a failed full save the journal's base on storage is older than the record in memory (a
         // fetch, an acknowledgement): lines appended to it might not replay, so the change saves whole.
-        guard s.storageError == nil, s.sessionOnStorage, let session = s.session else {
+        guard s.storageError == nil, s.sessionOnStorage, let epoch = s.session?.epoch else {
             throw JumpError(.storage, "the session on storage is not this one")
         }
-        let bytes = RecordJournal.encode(ops)
-        do {
-            if s.journalEpoch == session.epoch {
+        do throws(JumpError) {
+            if s.journalEpoch == epoch {
                 try journalStore.append(bytes)
                 s.journalBytes += bytes.count
             } else {
+                guard let session = s.session else { throw JumpError(.storage, "the session on storage is not this one") }
                 let started = RecordJournal.header(for: session) + bytes
                 s.journalOnStorage = true
                 try journalStore.save(started)
