@@ -33,7 +33,8 @@ deps:
 STATIC_CXX := $(BUILD)/gen/static-cxx
 lib: deps
 	@mkdir -p $(STATIC_CXX)
-	@archive=$$($(CC) -print-file-name=libstdc++.a); [ -f "$$archive" ] && ln -sf "$$archive" $(STATIC_CXX)/libstdc++.a || true
+	@archive=$$($(CC) -print-file-name=libstdc++.a); [ -f "$$archive" ] || { echo "libstdc++.a not found (install g++)" >&2; exit 1; }; \
+	    ln -sf "$$archive" $(STATIC_CXX)/libstdc++.a
 	$(SWIFT) build -c release --product jump
 	@mkdir -p $(BUILD)/lib
 	cp .build/release/libjump.so $(LIB).tmp && mv -f $(LIB).tmp $(LIB)  # a new inode: running processes keep the old file

@@ -19,6 +19,7 @@
 #include <time.h>
 
 #include "jump.h"
+#include "bench_load.h"
 #include "bench_stats.h"
 
 #define JUMP_FUNCTIONS(X)                                                                                 \
@@ -304,11 +305,7 @@ int main(int argc, char **argv) {
     if (sizes_env != NULL) sscanf(sizes_env, "%d,%d,%d", &sizes[0], &sizes[1], &sizes[2]);
     library = dlopen(argv[1], RTLD_NOW | RTLD_LOCAL);
     if (library == NULL) die("dlopen", dlerror());
-#define X(name)                                                                                          \
-    *(void **)&jump.name = dlsym(library, "jump_" #name);                                                \
-    if (jump.name == NULL) die("dlsym", "jump_" #name);
-    JUMP_FUNCTIONS(X)
-#undef X
+    BENCH_LOAD_JUMP(library);
     curl_global_init(CURL_GLOBAL_DEFAULT);
     for (i = 0; i < 3; i++) {
         char storage[512];

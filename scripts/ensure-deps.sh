@@ -48,7 +48,7 @@ PY
 }
 
 # binutils: objcopy, strip and readelf for make install (stripped library, debug info apart) and its tests.
-packages=(libjansson-dev libcurl4-openssl-dev libssl-dev libsqlite3-dev pkg-config binutils)
+packages=(libjansson-dev libcurl4-openssl-dev libssl-dev libsqlite3-dev pkg-config binutils g++)
 python_packages=()
 if [ "${1:-}" = "--test" ]; then
     # gdb and groff-base: the install suite checks the debug link and renders jump(3).

@@ -20,10 +20,10 @@ ensure_pytest() {
     return 1
 }
 
-# The node suite needs Node.js and its headers (node_api.h, uv.h), which ensure-deps.sh does not install.
+# The node suite needs Node.js and its headers (node_api.h, uv.h): `scripts/ensure-deps.sh --test` installs them.
 ensure_node() {
     command -v node >/dev/null && [ -f "${NODE_INCLUDE:-/usr/include/node}/node_api.h" ] && return 0
-    echo "Node.js (>= 18, with its headers in ${NODE_INCLUDE:-/usr/include/node}) is missing; e.g. apt-get install nodejs" >&2
+    echo "Node.js (>= 18, with its headers in ${NODE_INCLUDE:-/usr/include/node}) is missing; run scripts/ensure-deps.sh --test (nodejs, libnode-dev)" >&2
     return 1
 }
 

@@ -42,7 +42,6 @@ public enum Jansson {
         let flags = Int(JSON_DECODE_ANY) | Int(JSON_REJECT_DUPLICATES) | Int(JSON_ALLOW_NUL)
         let reader = ChunkReader(chunks)
         chunks = []
-        let count = reader.total
         let parsed = withExtendedLifetime(reader) {
             json_load_callback({ buffer, length, context in
                 guard let buffer, let context else { return 0 }
@@ -57,13 +56,13 @@ public enum Jansson {
                             detail: ["argument": .string(what), "line": .int(Int64(error.line)),
                                      "column": .int(Int64(error.column))])
         }
+        let large = reader.total >= Jansson.trimAfterBytes
         defer {
             jump_json_decref(root)
             // The tree of a large document was freed in small pieces, which glibc keeps for itself: hand the
             // free pages back, or the process keeps the tree's size resident while it saves the session.
-            if count >= Jansson.trimAfterBytes { jump_release_free_memory() }
+            if large { jump_release_free_memory() }
         }
-        let large = count >= Jansson.trimAfterBytes
         var budget: Budget? = deadline != nil || large ? Budget(deadline: deadline, releasesMemory: large) : nil
         do throws(ConversionError) {
             return try convert(UnsafePointer(root), validating: false, consuming: true, budget: &budget)
@@ -227,14 +226,6 @@ public enum Jansson {
         } catch {
             throw .invalidArgument("\(what) holds a string or key that is not valid UTF-8", argument: what)
         }
-    }
-
-    /// The depth reached, when the text nests deeper than `limit` (a scan that does not recurse; strings
-    /// are skipped, escapes included). nil: within the limit (or not JSON at all, for jansson to report).
-    static func nestingDepth(_ bytes: [UInt8], limit: Int) -> Int? {
-        var scan = NestingScan()
-        scan.read(bytes)
-        return scan.deepest > limit ? scan.deepest : nil
     }
 
     /// Whether a jansson value nests deeper than `limit`, found by a walk with its own stack (no recursion),

@@ -9,8 +9,10 @@ struct TouchTree: Sendable, Equatable {
     var isEmpty: Bool { !whole && children.isEmpty }
 
     static func key(_ component: RecordPath.Component) -> [String] {
-        component.elementID.map { [component.name, "#\($0)"] } ?? [component.name]
+        component.elementID.map { [component.name, elementKey($0)] } ?? [component.name]
     }
+
+    static func elementKey(_ id: Int64) -> String { "#\(id)" }
 
     /// Marks `path` (everything under it) as edited.
     mutating func mark(_ path: RecordPath) {
@@ -28,7 +30,7 @@ struct TouchTree: Sendable, Equatable {
         }
         let rest = components.dropFirst()
         if let id = first.elementID {
-            children[first.name, default: TouchTree()].markElement("#\(id)", rest)
+            children[first.name, default: TouchTree()].markElement(TouchTree.elementKey(id), rest)
         } else {
             children[first.name, default: TouchTree()].mark(rest)
         }

@@ -130,7 +130,7 @@ public struct UserRecord: Sendable, Equatable {
             walked = walked.appending(component.name)
             if let id = component.elementID {
                 if node.whole { return walked }
-                guard let element = node.children["#\(id)"] else { return nil }
+                guard let element = node.children[TouchTree.elementKey(id)] else { return nil }
                 node = element
                 walked = walked.element(id)
             }

@@ -33,7 +33,6 @@ public struct HTTPResponse: Sendable {
         get { chunks.count == 1 ? chunks[0] : Array(chunks.joined()) }
         set { chunks = [newValue] }
     }
-    public var bodyCount: Int { chunks.reduce(0) { $0 + $1.count } }
     /// The final response's headers, in order (names as the server sent them).
     public var headers: [(String, String)] = []
     /// When the request's time is up (Clock.monotonicMilliseconds): reading the answer counts too, so a
