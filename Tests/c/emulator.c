@@ -482,3 +482,21 @@ int emu_closed_port(void) {
     close(fd);
     return port;
 }
+
+/* The string member `name` of reply (malloc'd) or NULL; reply is released. */
+static char *take_string_member(json_t *reply, const char *name) {
+    json_t *member = json_object_get(reply, name);
+    char *copy = json_is_string(member) ? strdup(json_string_value(member)) : NULL;
+    json_decref(reply);
+    return copy;
+}
+
+char *emu_token_user(void) {
+    return take_string_member(emu_call("POST", "/emulator/token_users", "{}", NULL), "user_id");
+}
+
+char *emu_sign_in_token(const char *user_id) {
+    char path[256];
+    snprintf(path, sizeof path, "/emulator/token_users/%s/sign_in_token", user_id);
+    return take_string_member(emu_call("POST", path, "{}", NULL), "sign_in_token");
+}

@@ -48,6 +48,11 @@ json_t *emu_get_user(const char *uuid, long *active_sessions);
 /* GET /emulator/users: the "users" array (new reference) or NULL. */
 json_t *emu_list_users(void);
 
+/* POST /emulator/token_users: a new sign-in-token user of the default team; its id (malloc'd; free()) or NULL. */
+char *emu_token_user(void);
+/* A fresh sign-in token for token user `user_id` (malloc'd; free()) or NULL. */
+char *emu_sign_in_token(const char *user_id);
+
 /* A loopback port nothing listens on. */
 int emu_closed_port(void);
 

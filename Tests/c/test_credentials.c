@@ -65,25 +65,7 @@ static jump_client *capture_client(int lifetime, char **uuid) {
     return client;
 }
 
-/* ---- sign-in-token helpers (as test_sign_in_token.c) ---- */
-
-static char *token_user(void) {
-    json_t *reply = emu_call("POST", "/emulator/token_users", "{}", NULL);
-    char *id = dup_str(json_str(reply, "user_id"));
-    json_decref(reply);
-    return id;
-}
-
-static char *mint(const char *user) {
-    char path[160];
-    json_t *reply;
-    char *token;
-    snprintf(path, sizeof path, "/emulator/token_users/%s/sign_in_token", user);
-    reply = emu_call("POST", path, "{}", NULL);
-    token = dup_str(json_str(reply, "sign_in_token"));
-    json_decref(reply);
-    return token;
-}
+/* ---- sign-in-token helpers (users and tokens: emulator.h) ---- */
 
 /* A client with no Capture settings whose token API is auth_base (the emulator when NULL). */
 static jump_client *token_client(const char *auth_base) {
@@ -442,9 +424,9 @@ TEST(sign_in_token_kind) {
     json_t *json;
     int refreshed = 0;
     REQUIRE_EMULATOR();
-    user = token_user();
+    user = emu_token_user();
     REQUIRE(user != NULL);
-    token = mint(user);
+    token = emu_sign_in_token(user);
     REQUIRE(token != NULL);
     client = token_client(NULL);
     REQUIRE(client != NULL);
@@ -570,9 +552,9 @@ TEST(refused_sign_in_token_refresh_keeps_both_tokens_out_of_the_error) {
     char *user, *token, *out = (char *)&out;
     const char *error;
     REQUIRE_EMULATOR();
-    user = token_user();
+    user = emu_token_user();
     REQUIRE(user != NULL);
-    token = mint(user);
+    token = emu_sign_in_token(user);
     REQUIRE(token != NULL);
     REQUIRE(tiny_start(&server, token_echo_handler, NULL) == 0);
     client = token_client(server.url);

@@ -1560,8 +1560,7 @@ TEST(host_callbacks_run_on_the_caller_or_jump_threads) {
     jump_record *record = NULL;
     jump_request *request = NULL;
     recorder r;
-    char *text, *email = unique_email("threads"), *uuid, *user_id = NULL, *token = NULL, *out = NULL, path[200];
-    json_t *reply;
+    char *text, *email = unique_email("threads"), *uuid, *user_id = NULL, *token = NULL, *out = NULL;
     identify_answer answer;
     memset(&store, 0, sizeof store);
     pthread_mutex_init(&store.mutex, NULL);
@@ -1594,15 +1593,8 @@ TEST(host_callbacks_run_on_the_caller_or_jump_threads) {
 
     /* identify: authenticate (and the saves of the new credential) on the calling thread. */
     CHECK_OK(J.client_sign_out(client));
-    reply = emu_call("POST", "/emulator/token_users", "{}", NULL);
-    user_id = json_str(reply, "user_id") ? strdup(json_str(reply, "user_id")) : NULL;
-    json_decref(reply);
-    if (CHECK(user_id != NULL)) {
-        snprintf(path, sizeof path, "/emulator/token_users/%s/sign_in_token", user_id);
-        reply = emu_call("POST", path, "{}", NULL);
-        token = json_str(reply, "sign_in_token") ? strdup(json_str(reply, "sign_in_token")) : NULL;
-        json_decref(reply);
-    }
+    user_id = emu_token_user();
+    if (CHECK(user_id != NULL)) token = emu_sign_in_token(user_id);
     if (CHECK(token != NULL)) {
         char settings[512];
         jump_client *token_client = NULL;

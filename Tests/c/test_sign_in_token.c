@@ -3,26 +3,6 @@
 #include "harness.h"
 #include "support.h"
 
-/* A token user of the default team (malloc'd id) or NULL. */
-static char *token_user(void) {
-    json_t *reply = emu_call("POST", "/emulator/token_users", "{}", NULL);
-    char *id = json_str(reply, "user_id") ? strdup(json_str(reply, "user_id")) : NULL;
-    json_decref(reply);
-    return id;
-}
-
-/* A fresh sign-in token for user (malloc'd) or NULL. */
-static char *mint(const char *user) {
-    char path[160];
-    json_t *reply;
-    char *token;
-    snprintf(path, sizeof path, "/emulator/token_users/%s/sign_in_token", user);
-    reply = emu_call("POST", path, "{}", NULL);
-    token = json_str(reply, "sign_in_token") ? strdup(json_str(reply, "sign_in_token")) : NULL;
-    json_decref(reply);
-    return token;
-}
-
 /* A client with no Capture settings, pointed at the emulator's token API. */
 static jump_client *token_client(void) {
     char extra[512];
@@ -42,9 +22,9 @@ TEST(decode_sign_in_and_request) {
     jump_client *client;
     json_t *json;
     if (!CHECK_MSG(emu_url() != NULL && emu_reset() == 0, "the emulator is not available")) return;
-    user = token_user();
+    user = emu_token_user();
     REQUIRE(user != NULL);
-    token = mint(user);
+    token = emu_sign_in_token(user);
     REQUIRE(token != NULL);
     REQUIRE_OK(J.sign_in_token_decode(token, &out));
     json = take_json(out);
@@ -114,11 +94,11 @@ TEST(identify_calls_back_only_when_the_user_differs) {
     jump_client *client;
     json_t *json;
     if (!CHECK_MSG(emu_url() != NULL && emu_reset() == 0, "the emulator is not available")) return;
-    a = token_user();
-    b = token_user();
+    a = emu_token_user();
+    b = emu_token_user();
     REQUIRE(a != NULL && b != NULL);
-    token_a = mint(a);
-    token_b = mint(b);
+    token_a = emu_sign_in_token(a);
+    token_b = emu_sign_in_token(b);
     client = token_client();
     REQUIRE(client != NULL);
     answer.token = token_a;
@@ -152,10 +132,10 @@ TEST(api_key_mode_and_mismatch) {
     jump_client *client;
     json_t *json;
     if (!CHECK_MSG(emu_url() != NULL && emu_reset() == 0, "the emulator is not available")) return;
-    a = token_user();
-    b = token_user();
+    a = emu_token_user();
+    b = emu_token_user();
     REQUIRE(a != NULL && b != NULL);
-    token_b = mint(b);
+    token_b = emu_sign_in_token(b);
     client = token_client();
     REQUIRE(client != NULL);
     REQUIRE_OK(J.client_use_api_key(client, "jump-team-key", a, "dev", "us"));

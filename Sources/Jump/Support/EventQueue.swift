@@ -16,7 +16,15 @@ final class EventQueue: Sendable {
         var isEvent = false
     }
 
-    private let items = Mutex<[Item]>([])
+    /// First in, first out; popped slots are emptied and the front is dropped in batches, so a long backlog
+    /// drains in linear time (Array.removeFirst would move the rest at every pop).
+    private struct Pending {
+        var slots: [Item?] = []
+        var head = 0
+        var isEmpty: Bool { head == slots.count }
+    }
+
+    private let items = Mutex(Pending())
     let fd: Int32
     private let writeEnd: Int32
 
@@ -39,9 +47,9 @@ final class EventQueue: Sendable {
 
     func push(_ item: Item) {
         items.withLock { queue in
-            queue.append(item)
             // One byte in the pipe (readable) from the first item until the queue is drained.
-            if queue.count == 1 { signal() }
+            if queue.isEmpty { signal() }
+            queue.slots.append(item)
         }
     }
 
@@ -49,8 +57,16 @@ final class EventQueue: Sendable {
     func pop() -> Item? {
         items.withLock { queue in
             guard !queue.isEmpty else { return nil }
-            let item = queue.removeFirst()
-            if queue.isEmpty { drain() }
+            let item = queue.slots[queue.head]
+            queue.slots[queue.head] = nil
+            queue.head += 1
+            if queue.isEmpty {
+                queue = Pending()
+                drain()
+            } else if queue.head >= 64 && queue.head * 2 >= queue.slots.count {
+                queue.slots.removeFirst(queue.head)
+                queue.head = 0
+            }
             return item
         }
     }
@@ -58,9 +74,9 @@ final class EventQueue: Sendable {
     /// Everything still queued (queue mode ended): the caller delivers it the ordinary way.
     func takeAll() -> [Item] {
         items.withLock { queue in
-            defer { queue = [] }
+            defer { queue = Pending() }
             if !queue.isEmpty { drain() }
-            return queue
+            return queue.slots[queue.head...].compactMap { $0 }
         }
     }
 

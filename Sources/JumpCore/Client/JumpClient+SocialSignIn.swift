@@ -84,7 +84,8 @@ extension JumpClient {
         // The listener serves, and the sign-in completes, while open_url runs: a host's open_url may block
         // until the browser is closed (console browsers, webbrowser.open with some $BROWSER), and the
         // timeout counts from when the listener serves.
-        let finished = LoopbackOutcome()
+        // The background half's result, handed to the thread that runs open_url.
+        let finished = OneShot<Result<SocialOutcome, JumpError>>()
         WorkerThread.start { [self] in
             finished.set(Result { () throws(JumpError) -> SocialOutcome in
                 let url = try receiver.waitForRedirect(timeoutMs: timeoutMs > 0 ? timeoutMs : 300_000, cancellation: cancellation) {
@@ -97,11 +98,11 @@ extension JumpClient {
             try openURL(begun.url)
         } catch {
             receiver.close()  // ends the wait (unless the browser already came back: that outcome stands)
-            if case .success(let outcome) = finished.wait() { return outcome }
+            if case .success(let outcome)? = finished.wait() { return outcome }
             engage.dropPending(state: begun.state)
             throw error
         }
-        switch finished.wait() {
+        switch finished.wait() ?? .failure(JumpError(.internal, "the loopback sign-in ended without an outcome")) {
         case .success(let outcome): return outcome
         case .failure(let error):
             engage.dropPending(state: begun.state)
@@ -191,23 +192,5 @@ struct SocialOptions: Sendable {
         } else {
             purpose = .signIn(mergeToken: mergeToken)
         }
-    }
-}
-
-/// The result of the loopback sign-in's background half, handed to the thread that runs open_url.
-private final class LoopbackOutcome: Sendable {
-    private let result = Mutex<Result<SocialOutcome, JumpError>?>(nil)
-    private let done = Semaphore()
-
-    func set(_ value: Result<SocialOutcome, JumpError>) {
-        result.withLock { $0 = value }
-        done.signal()
-    }
-
-    /// Blocks until set; once set, returns the same result every time.
-    func wait() -> Result<SocialOutcome, JumpError> {
-        done.wait()
-        done.signal()
-        return result.withLock { $0 } ?? .failure(JumpError(.internal, "the loopback sign-in ended without an outcome"))
     }
 }

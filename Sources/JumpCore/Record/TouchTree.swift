@@ -8,10 +8,6 @@ struct TouchTree: Sendable, Equatable {
 
     var isEmpty: Bool { !whole && children.isEmpty }
 
-    static func key(_ component: RecordPath.Component) -> [String] {
-        component.elementID.map { [component.name, elementKey($0)] } ?? [component.name]
-    }
-
     static func elementKey(_ id: Int64) -> String { "#\(id)" }
 
     /// Marks `path` (everything under it) as edited.
@@ -43,18 +39,33 @@ struct TouchTree: Sendable, Equatable {
 
     /// Forgets the edits at `path` and below.
     mutating func unmark(_ path: RecordPath) {
-        unmark(path.components.flatMap(TouchTree.key)[...])
+        unmark(path.components[...])
     }
 
-    private mutating func unmark(_ keys: ArraySlice<String>) {
-        guard let key = keys.first else {
+    /// Walks the components as `mark` does (an element is its plural's name, then "#<id>").
+    private mutating func unmark(_ components: ArraySlice<RecordPath.Component>) {
+        guard let first = components.first else {
             self = TouchTree()
             return
         }
+        let rest = components.dropFirst()
+        if let id = first.elementID {
+            unmarkChild(first.name) { $0.unmarkElement(TouchTree.elementKey(id), rest) }
+        } else {
+            unmarkChild(first.name) { $0.unmark(rest) }
+        }
+    }
+
+    private mutating func unmarkElement(_ key: String, _ rest: ArraySlice<RecordPath.Component>) {
+        unmarkChild(key) { $0.unmark(rest) }
+    }
+
+    /// Runs `body` on the child at `key`, dropping it when nothing stays marked under it.
+    private mutating func unmarkChild(_ key: String, _ body: (inout TouchTree) -> Void) {
         if whole { return }  // an edit of the whole subtree cannot be split
         guard var child = children[key] else { return }
         children[key] = nil
-        child.unmark(keys.dropFirst())
+        body(&child)
         if !child.isEmpty { children[key] = child }
     }
 

@@ -51,7 +51,7 @@ enum JournalLine {
         case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
         case .int(let i): out.append(contentsOf: String(i).utf8)
         case .string(let s): string(s, into: &out)
-        case .double, .array, .object: out.append(contentsOf: Jansson.serializedBytes(value))
+        case .double, .array, .object: break  // not scalars: isScalar sent them to jansson
         }
     }
 

@@ -14,8 +14,7 @@ enum RecordJournal {
     }
 
     static func encode(_ ops: [RecordOp]) -> [UInt8] {
-        if ops.count == 1, let op = ops.first { return JournalLine.bytes(op) }
-        return ops.flatMap(JournalLine.bytes)
+        ops.flatMap(JournalLine.bytes)
     }
 
     /// The operations of a journal written for `session` as saved; nil when it belongs to another session

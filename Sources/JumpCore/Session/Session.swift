@@ -23,9 +23,7 @@ struct Session: Sendable, Equatable {
     var absorbed: [String] = []
 
     /// Runs body on this session where it is stored (reached through optional chaining, so never copied).
-    mutating func inPlace<T>(_ body: (inout Session) throws(JumpError) -> T) throws(JumpError) -> T { try body(&self) }
-
-    mutating func update(_ body: (inout Session) -> Void) { body(&self) }
+    mutating func inPlace<T, E: Error>(_ body: (inout Session) throws(E) -> T) throws(E) -> T { try body(&self) }
 }
 
 /// The parts of a refresh request that make it the same request again (the signature is recomputed).

@@ -9,9 +9,7 @@ extension CaptureSession {
         if session.reauthenticationRequired {
             throw JumpError(.expired, "the session can no longer be refreshed: sign in again")
         }
-        let held = session.accessToken
-        // A server echoing a refused refresh may quote the token; it is a secret even if never sent yet.
-        SecretScrubber.remember(held)
+        let held = session.accessToken  // remembered as a secret where it arrived (sign-in, refresh, restore)
         let fresh = TokenLifetime.isFresh(session.accessTokenExpiresAt, minTTL: minTTL)
         // A refresh that was sent and whose answer was never saved is replayed, as accessToken does: the
         // server may already have replaced the token.
@@ -30,7 +28,6 @@ extension CaptureSession {
             guard s.generation == generation, let now = s.session else {
                 throw JumpError(.notSignedIn, "the session ended while its access token was being refreshed")
             }
-            SecretScrubber.remember(now.accessToken)
             return HeldToken(token: now.accessToken, expiresAt: now.accessTokenExpiresAt, refreshed: now.accessToken != held)
         }
     }

@@ -36,6 +36,8 @@ extension CaptureSession {
                     absorbed.contains(entry.id) || (entry.sessionID != nil && entry.sessionID == loaded.sessionID)
                 }
                 s.setSession(loaded)
+                // A secret from the moment it is read back, as when it arrived: a server may quote it.
+                SecretScrubber.remember(loaded.accessToken)
                 s.updateSession { $0.absorbed = [] }
                 s.generation &+= 1
                 s.refresh = nil

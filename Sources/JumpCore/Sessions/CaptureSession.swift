@@ -157,7 +157,7 @@ struct CaptureState: Sendable {
     }
 
     /// Changes the session in place, if there is one.
-    mutating func updateSession(_ body: (inout Session) -> Void) { session?.update(body) }
+    mutating func updateSession(_ body: (inout Session) -> Void) { session?.inPlace(body) }
 
     mutating func setSession(_ new: Session?) {
         session = new

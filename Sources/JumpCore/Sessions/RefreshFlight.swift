@@ -3,19 +3,12 @@ import Synchronization
 /// One access-token refresh in progress; every caller that needs it waits for the same outcome. Each
 /// session keeps its own flight (and generation); the single-flight steps below are shared by all of them.
 final class RefreshFlight: Sendable {
-    private let outcome = Mutex<Result<String, JumpError>?>(nil)
-    private let done = Semaphore()
+    private let outcome = OneShot<Result<String, JumpError>>()
 
-    func finish(_ result: Result<String, JumpError>) {
-        outcome.withLock { $0 = result }
-        done.signal()
-    }
+    func finish(_ result: Result<String, JumpError>) { outcome.set(result) }
 
     func wait() throws(JumpError) -> String {
-        done.wait()
-        done.signal()  // let the next waiter through too
-        let result = outcome.withLock { $0 } ?? .failure(.internal("a token refresh finished without an outcome"))
-        return try result.get()
+        try (outcome.wait() ?? .failure(.internal("a token refresh finished without an outcome"))).get()
     }
 
     /// What a caller that needs a fresh token does, decided under its session's lock: the token it would

@@ -10,8 +10,6 @@ extension TokenSession {
             }
             return (t, s.tokenGeneration)
         }
-        // A server echoing a refused refresh may quote the access token, which the refresh never sends.
-        SecretScrubber.remember(grant.accessToken)
         if !force && TokenLifetime.isFresh(grant.expiresAt, minTTL: minTTL) {
             return HeldToken(token: grant.accessToken, expiresAt: grant.expiresAt, refreshed: false)
         }
@@ -21,7 +19,6 @@ extension TokenSession {
             guard s.tokenGeneration == generation, case .token(let now)? = s.tokens.credential else {
                 throw JumpError(.notSignedIn, "the session ended while its access token was being refreshed")
             }
-            SecretScrubber.remember(now.accessToken)
             return HeldToken(token: now.accessToken, expiresAt: now.expiresAt, refreshed: now.accessToken != grant.accessToken)
         }
     }

@@ -8,6 +8,11 @@ extension TokenSession {
     public func restoreCredential() throws(JumpError) {
         do {
             let saved = try credentialStore.load().map { bytes throws(JumpError) in try TokenStateCodec.decode(bytes) }
+            // Secrets from the moment they are read back, as when they arrived: a server may quote them.
+            if case .token(let grant)? = saved?.credential {
+                SecretScrubber.remember(grant.accessToken)
+                SecretScrubber.remember(grant.refreshToken)
+            }
             state.withLock { s in
                 s.tokens = saved ?? TokenState()
                 s.tokenGeneration &+= 1

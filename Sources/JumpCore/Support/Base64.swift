@@ -2,8 +2,7 @@ import CCrypto
 
 /// Standard base64 (RFC 4648 §4, padded), by libcrypto's EVP_EncodeBlock / EVP_DecodeBlock.
 public enum Base64 {
-    public static func encode(_ bytes: some Collection<UInt8>) -> String {
-        let input = Array(bytes)
+    public static func encode(_ input: [UInt8]) -> String {
         guard !input.isEmpty, input.count <= Int(Int32.max / 4 * 3) - 3 else { return "" }
         let capacity = (input.count + 2) / 3 * 4
         return String(unsafeUninitializedCapacity: capacity + 1) { buffer -> Int in

@@ -2,9 +2,9 @@
 /// `replacing(_:with:)` on strings) lives in _StringProcessing, whose 1.1 MiB would be linked into libjump.so
 /// for these few calls; every needle libjump searches for is ASCII, where bytes and characters agree.
 extension String {
-    public func contains(_ needle: String) -> Bool { firstRange(of: needle) != nil }
+    func contains(_ needle: String) -> Bool { firstRange(of: needle) != nil }
 
-    public func firstRange(of needle: String) -> Range<String.Index>? {
+    func firstRange(of needle: String) -> Range<String.Index>? {
         let haystack = utf8, pattern = needle.utf8
         guard let first = pattern.first else { return startIndex..<startIndex }
         var start = haystack.startIndex
@@ -21,7 +21,7 @@ extension String {
         return nil
     }
 
-    public func replacing(_ needle: String, with replacement: String) -> String {
+    func replacing(_ needle: String, with replacement: String) -> String {
         guard !needle.isEmpty else { return self }
         var result = "", text = self
         while let range = text.firstRange(of: needle) {

@@ -46,6 +46,6 @@ struct DashboardActions: Sendable {
     }
 
     private static func adminRequest(_ body: [String: JSONValue]) -> AdminRequest {
-        AdminRequest(body: body, query: FormParams(query: nil, body: nil))
+        AdminRequest(body: body, query: .empty)
     }
 }

@@ -9,9 +9,7 @@ enum DashboardResponse {
         + "frame-ancestors 'none'; base-uri 'none'"
 
     static func page(_ name: DashboardTemplates.Name, _ model: Any, status: HTTPResponse.Status = .ok) -> Response {
-        guard let html = DashboardTemplates.render(name, model) else {
-            return failure("The emulator's page templates did not load.")
-        }
+        let html = DashboardTemplates.render(name, model)
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: html)))
     }
 

@@ -43,8 +43,15 @@ enum DashboardTemplates {
         }
     }
 
-    /// The page, or nil when the templates failed to load.
-    static func render(_ name: Name, _ model: Any) -> String? {
-        library?.render(model, withTemplate: name.rawValue)
+    /// The page (`notLoaded` when the templates failed to load).
+    static func render(_ name: Name, _ model: Any) -> String {
+        library?.render(model, withTemplate: name.rawValue) ?? notLoaded
     }
+
+    /// What every page is if the templates failed to load (the tests load them): plain, and saying so.
+    static let notLoaded = """
+        <!DOCTYPE html>
+        <html><head><meta charset="utf-8"><title>jump-emulator error</title></head>
+        <body><h1>jump-emulator error</h1><p>The emulator's page templates did not load.</p></body></html>
+        """
 }

@@ -32,16 +32,8 @@ enum EngageHTML {
         let text: String
     }
 
-    /// A page with a title and one message (errors the flow cannot send back to the app). The plain page is
-    /// for when the compiled-in templates failed to load (the tests load them).
+    /// A page with a title and one message (errors the flow cannot send back to the app).
     static func message(_ title: String, _ text: String, status: HTTPResponse.Status) -> Response {
-        if let html = DashboardTemplates.render(.identityProviderMessage, Message(title: title, text: text)) {
-            return response(html, status: status)
-        }
-        return response("""
-            <!DOCTYPE html>
-            <html><head><meta charset="utf-8"><title>\(escape(title)) (jump-emulator)</title></head>
-            <body><h1>\(escape(title))</h1><p class="error" role="alert">\(escape(text))</p></body></html>
-            """, status: status)
+        response(DashboardTemplates.render(.identityProviderMessage, Message(title: title, text: text)), status: status)
     }
 }

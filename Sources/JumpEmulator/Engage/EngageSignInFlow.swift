@@ -130,11 +130,7 @@ struct EngageSignInFlow: Sendable {
             friendlyName: context.app.friendlyName(of: context.provider),
             callbackPath: Self.callbackPath(context.provider), identities: identities, hidden: context.start.hidden,
             forceReauth: context.start.forceReauth, error: error)
-        guard let html = page.html else {
-            return EngageHTML.message("Sign-in error", "The emulator's page templates did not load.",
-                                      status: .internalServerError)
-        }
-        return EngageHTML.response(html, status: status)
+        return EngageHTML.response(page.html, status: status)
     }
 
     static func callbackPath(_ provider: String) -> String {

@@ -63,23 +63,9 @@ struct EmailLinkRoutes: Sendable {
         let code: String
     }
 
-    /// The page in the emulator's frame; a plain one if the compiled-in templates failed to load.
+    /// The page in the emulator's frame.
     static func page(status: HTTPResponse.Status, title: String, text: String, code: String? = nil) -> Response {
-        var headers = HTTPFields()
-        headers[.contentType] = "text/html; charset=utf-8"
-        headers[.cacheControl] = "no-store"
         let model = Page(title: title, text: text, hasCode: code != nil, code: code ?? "")
-        let codeLine = code.map { "<p>Reset code: <code>\(escape($0))</code></p>" } ?? ""
-        let html = DashboardTemplates.render(.emailLink, model) ?? """
-            <!DOCTYPE html>
-            <html><head><meta charset="utf-8"><title>\(escape(title))</title></head>
-            <body><h1>\(escape(title))</h1><p>\(escape(text))</p>\(codeLine)</body></html>
-            """
-        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: html)))
-    }
-
-    static func escape(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
+        return EngageHTML.response(DashboardTemplates.render(.emailLink, model), status: status)
     }
 }

@@ -63,7 +63,7 @@ struct WebLoginRoutes: Sendable {
         let html = """
             <!DOCTYPE html>
             <html><head><meta charset="utf-8"><title>\(cookieName)=\(token)</title></head>
-            <body><h1>Signed in</h1><p>You are signed in as \(EmailLinkRoutes.escape(email)).</p></body></html>
+            <body><h1>Signed in</h1><p>You are signed in as \(EngageHTML.escape(email)).</p></body></html>
             """
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: html)))
     }
@@ -104,13 +104,13 @@ struct WebLoginRoutes: Sendable {
     }
 
     static func formPage(status: HTTPResponse.Status, email: String, error: String?) -> Response {
-        let message = error.map { "<p class=\"error\" role=\"alert\">\(EmailLinkRoutes.escape($0))</p>" } ?? ""
+        let message = error.map { "<p class=\"error\" role=\"alert\">\(EngageHTML.escape($0))</p>" } ?? ""
         let html = """
             <!DOCTYPE html>
             <html><head><meta charset="utf-8"><title>Sign in</title></head>
             <body><h1>Sign in</h1>\(message)
             <form method="post" action="/weblogin">
-            <label>Email <input type="email" name="email" value="\(EmailLinkRoutes.escape(email))" required></label>
+            <label>Email <input type="email" name="email" value="\(EngageHTML.escape(email))" required></label>
             <label>Password <input type="password" name="password" required></label>
             <button type="submit">Sign in</button>
             </form></body></html>

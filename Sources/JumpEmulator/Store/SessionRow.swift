@@ -42,8 +42,12 @@ struct SessionRow: Codable, Sendable, Equatable, FetchableRecord, PersistableRec
         try SessionRow.fetchOne(db, key: token)
     }
 
+    /// The sessions whose access token still works at `now` (not retired, not expired).
+    static func active(now: Double) -> QueryInterfaceRequest<SessionRow> {
+        SessionRow.filter(Column("retired") == false && Column("expires_at") > now)
+    }
+
     static func activeCount(userId: Int64, now: Double, in db: Database) throws -> Int {
-        try SessionRow.filter(Column("user_id") == userId && Column("retired") == false && Column("expires_at") > now)
-            .fetchCount(db)
+        try active(now: now).filter(Column("user_id") == userId).fetchCount(db)
     }
 }

@@ -53,16 +53,24 @@ typedef struct addon_client {
 
 /* Throws an Error for a failed jump_* call. jump_error_last() is thread-local and read right away, before any
  * other jump_* call on this thread can replace it. */
+static napi_value status_error(napi_env env, jump_status status, const char *detail);
+
 static void throw_status(napi_env env, jump_status status) {
-    const char *detail = jump_error_last();
+    napi_value error = status_error(env, status, jump_error_last());
+    if (error != NULL) napi_throw(env, error);
+}
+
+/* An Error for a failed status: message jump_status_str(status), .status, .detail (JSON text); NULL when N-API
+ * cannot make one. */
+static napi_value status_error(napi_env env, jump_status status, const char *detail) {
     napi_value message, error, code, text;
-    if (napi_create_string_utf8(env, jump_status_str(status), NAPI_AUTO_LENGTH, &message) != napi_ok) return;
-    if (napi_create_error(env, NULL, message, &error) != napi_ok) return;
+    if (napi_create_string_utf8(env, jump_status_str(status), NAPI_AUTO_LENGTH, &message) != napi_ok) return NULL;
+    if (napi_create_error(env, NULL, message, &error) != napi_ok) return NULL;
     if (napi_create_int32(env, (int32_t)status, &code) == napi_ok)
         napi_set_named_property(env, error, "status", code);
     if (napi_create_string_utf8(env, detail ? detail : "{}", NAPI_AUTO_LENGTH, &text) == napi_ok)
         napi_set_named_property(env, error, "detail", text);
-    napi_throw(env, error);
+    return error;
 }
 
 /* Something N-API itself refused (out of memory, a pending exception): throw unless something already is. */
@@ -392,64 +400,60 @@ static void free_secret(char *text) {
     free(text);
 }
 
-/* signIn(user, password) -> {id, handle} */
-static napi_value client_sign_in(napi_env env, napi_callback_info info) {
+/* The _async calls that take two strings (one of them a secret), and those that take none. */
+typedef jump_status (*two_string_async)(jump_client *, const char *, const char *, jump_callback, void *,
+                                        jump_free_fn, jump_request **);
+typedef jump_status (*no_argument_async)(jump_client *, jump_callback, void *, jump_free_fn, jump_request **);
+
+/* Calls `call` with the method's two string arguments (named first and second in a TypeError); both are wiped
+ * after (each call here takes a password or a token). */
+static napi_value two_string_request(napi_env env, napi_callback_info info, const char *first_name,
+                                     const char *second_name, two_string_async call) {
     napi_value argv[2];
     jump_request *request = NULL;
     jump_status status;
-    char *user, *password;
+    char *first, *second;
     addon_client *c = receiver(env, info, 2, argv);
     if (c == NULL) return NULL;
-    if ((user = string_arg(env, argv[0], "user")) == NULL) return NULL;
-    if ((password = string_arg(env, argv[1], "password")) == NULL) {
-        free(user);
+    if ((first = string_arg(env, argv[0], first_name)) == NULL) return NULL;
+    if ((second = string_arg(env, argv[1], second_name)) == NULL) {
+        free_secret(first);
         return NULL;
     }
-    status = jump_client_sign_in_async(c->client, user, password, NULL, NULL, NULL, &request);
-    free_secret(password);
-    free(user);
+    status = call(c->client, first, second, NULL, NULL, NULL, &request);
+    free_secret(first);
+    free_secret(second);
     return request_result(env, status, request);
+}
+
+static napi_value no_argument_request(napi_env env, napi_callback_info info, no_argument_async call) {
+    jump_request *request = NULL;
+    jump_status status;
+    addon_client *c = receiver(env, info, 0, NULL);
+    if (c == NULL) return NULL;
+    /* Two statements: C leaves the order of argument evaluation open, and request must be read after. */
+    status = call(c->client, NULL, NULL, NULL, &request);
+    return request_result(env, status, request);
+}
+
+/* signIn(user, password) -> {id, handle} */
+static napi_value client_sign_in(napi_env env, napi_callback_info info) {
+    return two_string_request(env, info, "user", "password", jump_client_sign_in_async);
 }
 
 /* registerTraditional(attributesJson, password) -> {id, handle} */
 static napi_value client_register_traditional(napi_env env, napi_callback_info info) {
-    napi_value argv[2];
-    jump_request *request = NULL;
-    jump_status status;
-    char *attributes, *password;
-    addon_client *c = receiver(env, info, 2, argv);
-    if (c == NULL) return NULL;
-    if ((attributes = string_arg(env, argv[0], "attributes")) == NULL) return NULL;
-    if ((password = string_arg(env, argv[1], "password")) == NULL) {
-        free(attributes);
-        return NULL;
-    }
-    status = jump_client_register_traditional_async(c->client, attributes, password, NULL, NULL, NULL, &request);
-    free_secret(password);
-    free(attributes);
-    return request_result(env, status, request);
+    return two_string_request(env, info, "attributes", "password", jump_client_register_traditional_async);
 }
 
 /* sync() -> {id, handle} */
 static napi_value client_sync(napi_env env, napi_callback_info info) {
-    jump_request *request = NULL;
-    jump_status status;
-    addon_client *c = receiver(env, info, 0, NULL);
-    if (c == NULL) return NULL;
-    /* Two statements: C leaves the order of argument evaluation open, and request must be read after. */
-    status = jump_client_sync_async(c->client, NULL, NULL, NULL, &request);
-    return request_result(env, status, request);
+    return no_argument_request(env, info, jump_client_sync_async);
 }
 
 /* fetchRecord() -> {id, handle} */
 static napi_value client_fetch_record(napi_env env, napi_callback_info info) {
-    jump_request *request = NULL;
-    jump_status status;
-    addon_client *c = receiver(env, info, 0, NULL);
-    if (c == NULL) return NULL;
-    /* Two statements: C leaves the order of argument evaluation open, and request must be read after. */
-    status = jump_client_fetch_record_async(c->client, NULL, NULL, NULL, &request);
-    return request_result(env, status, request);
+    return no_argument_request(env, info, jump_client_fetch_record_async);
 }
 
 /* A string argument that may also be null or undefined (then *out is NULL). Returns 0 after a TypeError. */
@@ -487,21 +491,7 @@ static napi_value client_social_sign_in_native(napi_env env, napi_callback_info 
 
 /* registerSocial(socialRegistrationToken, attributesJson) -> {id, handle} */
 static napi_value client_register_social(napi_env env, napi_callback_info info) {
-    napi_value argv[2];
-    jump_request *request = NULL;
-    jump_status status;
-    char *token, *attributes;
-    addon_client *c = receiver(env, info, 2, argv);
-    if (c == NULL) return NULL;
-    if ((token = string_arg(env, argv[0], "socialRegistrationToken")) == NULL) return NULL;
-    if ((attributes = string_arg(env, argv[1], "attributes")) == NULL) {
-        free_secret(token);
-        return NULL;
-    }
-    status = jump_client_register_social_async(c->client, token, attributes, NULL, NULL, NULL, &request);
-    free_secret(token);
-    free(attributes);
-    return request_result(env, status, request);
+    return two_string_request(env, info, "socialRegistrationToken", "attributes", jump_client_register_social_async);
 }
 
 /* signInMerge(user, password, mergeToken) -> {id, handle} */
@@ -586,20 +576,13 @@ static void sign_out_execute(napi_env env, void *data) {
 static void sign_out_complete(napi_env env, napi_status napi_result, void *data) {
     sign_out_work *w = data;
     addon_client *c = w->c;
-    napi_value value = NULL, message, code, text;
+    napi_value value = NULL;
     uint32_t refs;
     if (napi_result == napi_ok && w->status == JUMP_OK) {
         if (napi_get_undefined(env, &value) == napi_ok) napi_resolve_deferred(env, w->deferred, value);
     } else {
-        jump_status status = napi_result == napi_ok ? w->status : JUMP_E_CANCELLED;
-        if (napi_create_string_utf8(env, jump_status_str(status), NAPI_AUTO_LENGTH, &message) == napi_ok &&
-            napi_create_error(env, NULL, message, &value) == napi_ok) {
-            if (napi_create_int32(env, (int32_t)status, &code) == napi_ok)
-                napi_set_named_property(env, value, "status", code);
-            if (napi_create_string_utf8(env, w->detail ? w->detail : "{}", NAPI_AUTO_LENGTH, &text) == napi_ok)
-                napi_set_named_property(env, value, "detail", text);
-            napi_reject_deferred(env, w->deferred, value);
-        }
+        value = status_error(env, napi_result == napi_ok ? w->status : JUMP_E_CANCELLED, w->detail);
+        if (value != NULL) napi_reject_deferred(env, w->deferred, value);
     }
     c->busy--;
     if (c->busy == 0 && c->doomed != NULL) {

@@ -9,6 +9,20 @@ const jump = require('..');
 
 const dts = fs.readFileSync(path.join(__dirname, '..', 'index.d.ts'), 'utf8');
 
+/** include/jump.h's jump_status failures (the one list of status codes): { value: 'JUMP_E_...' }. */
+function headerStatuses() {
+  const header = fs.readFileSync(path.join(__dirname, '..', '..', '..', 'include', 'jump.h'), 'utf8');
+  const body = header.match(/typedef enum jump_status \{([\s\S]*?)\} jump_status;/);
+  assert.ok(body, 'no jump_status enum in include/jump.h');
+  return Object.fromEntries([...body[1].matchAll(/\b(JUMP_E_[A-Z_]+)\s*=\s*(-?\d+)/g)].map((m) => [m[2], m[1]]));
+}
+
+test('STATUS_NAMES is jump.h\'s list of failure statuses', () => {
+  const statuses = headerStatuses();
+  assert.ok(Object.keys(statuses).length >= 10);
+  assert.deepEqual(Object.fromEntries(Object.entries(jump.STATUS_NAMES).map(([k, v]) => [String(k), v])), statuses);
+});
+
 test('index.d.ts declares exactly the runtime exports', () => {
   const declared = [...dts.matchAll(/^export (?:class|const|function) (\w+)/gm)].map((m) => m[1]).sort();
   assert.deepEqual(declared, Object.keys(jump).sort());
@@ -19,7 +33,7 @@ test('every Client member in index.d.ts exists, and every error class maps its s
   const members = [...body.matchAll(/^ {2}(?:readonly )?(\w+)[(:]/gm)].map((m) => m[1]).filter((n) => n !== 'constructor');
   assert.ok(members.length >= 10);
   for (const name of members) assert.ok(name in jump.Client.prototype, `Client.${name} is declared but missing`);
-  for (const [status, name] of Object.entries(jump.STATUS_NAMES)) {
+  for (const [status, name] of Object.entries(headerStatuses())) {
     const error = jump.errorFromDetail(Number(status), { status_name: name, message: 'm' });
     assert.ok(error instanceof jump.JumpError);
     assert.notEqual(error.constructor, jump.JumpError, `status ${status} has no subclass`);

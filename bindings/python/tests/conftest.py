@@ -12,6 +12,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import textwrap
 import threading
 import time
 import urllib.error
@@ -373,3 +374,37 @@ def spawn_emulator(tmp_path: Path):
                 emulator.process.wait(10)
             except subprocess.TimeoutExpired:
                 emulator.process.kill()
+
+
+# $BROWSER for the tests that run programs doing a social sign-in (examples, README snippets): it detaches
+# (a browser returns at once), then drives the fake provider page. DRIVER_* say what it does there:
+# DRIVER_MODE "create" (default: a new identity DRIVER_NAME, DRIVER_EMAIL), "identity" (continue as the
+# provider's identity with DRIVER_EMAIL) or "cancel"; DRIVER_EMAIL "merge" means the email of the only user on
+# the emulator. It appends "landed <status> <url>" or "error <exception>" to DRIVER_LOG.
+BROWSER_DRIVER = textwrap.dedent('''
+    import os, subprocess, sys
+    url = sys.argv[1]
+    if os.environ.get("DRIVER_CHILD") != "1":
+        subprocess.Popen([sys.executable, __file__, url], env=dict(os.environ, DRIVER_CHILD="1"),
+                         start_new_session=True)
+        sys.exit(0)
+    sys.path.insert(0, os.environ["DRIVER_TESTS"])
+    log = open(os.environ["DRIVER_LOG"], "a")
+    try:
+        from conftest import Emulator, FakeIdP, http_call
+        email = os.environ.get("DRIVER_EMAIL", "")
+        if email == "merge":
+            [user] = Emulator(os.environ["JUMP_EMULATOR_URL"], None, None).users()
+            email = user["email"]
+        mode = os.environ.get("DRIVER_MODE", "create")
+        if mode == "cancel":
+            page = {"cancel": True}
+        elif mode == "identity":
+            page = {"identity": email}
+        else:
+            page = {"name": os.environ.get("DRIVER_NAME", "Ada Lovelace"), "email": email}
+        location = FakeIdP(None).finish(url, **page)
+        log.write(f"landed {http_call(location).status} {location}\\n")
+    except BaseException as exc:
+        log.write(f"error {exc!r}\\n")
+''')

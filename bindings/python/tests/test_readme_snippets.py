@@ -19,7 +19,6 @@ import re
 import shutil
 import subprocess
 import sys
-import textwrap
 from pathlib import Path
 from typing import Dict, List, Tuple
 
@@ -27,33 +26,10 @@ import pytest
 
 import jump
 
-from conftest import BINDING, ROOT, unique_email
+from conftest import BINDING, BROWSER_DRIVER, ROOT, unique_email
 
 FENCE = re.compile(r"^```(c|python)[ \t]*\n(.*?)^```[ \t]*$", re.M | re.S)
 TESTS = Path(__file__).resolve().parent
-
-BROWSER = textwrap.dedent('''
-    """$BROWSER for the snippets: detach (a browser returns at once), then drive the fake provider page."""
-    import os, subprocess, sys
-    url = sys.argv[1]
-    if os.environ.get("DRIVER_CHILD") != "1":
-        subprocess.Popen([sys.executable, __file__, url], env=dict(os.environ, DRIVER_CHILD="1"),
-                         start_new_session=True)
-        sys.exit(0)
-    sys.path.insert(0, os.environ["DRIVER_TESTS"])
-    log = open(os.environ["DRIVER_LOG"], "a")
-    try:
-        from conftest import Emulator, FakeIdP, http_call
-        email = os.environ["DRIVER_EMAIL"]
-        if email == "merge":  # the email of the account the snippet made: the only one on the reset emulator
-            [user] = Emulator(os.environ["JUMP_EMULATOR_URL"], None, None).users()
-            email = user["email"]
-        location = FakeIdP(None).finish(url, name="Ada Lovelace", email=email)
-        log.write(f"landed {http_call(location).status} {email}\\n")
-    except BaseException as exc:
-        log.write(f"error {exc!r}\\n")
-''')
-
 
 def documents() -> List[Path]:
     return [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
@@ -99,7 +75,7 @@ def test_python_snippet_runs(ident: str, code: str, variant: str, emu, tmp_path:
     script = tmp_path / "snippet.py"
     script.write_text(code)
     browser = tmp_path / "browser.py"
-    browser.write_text(BROWSER)
+    browser.write_text(BROWSER_DRIVER)
     browser_log = tmp_path / "browser.log"
     google_email = unique_email("readme-google")
     env = _environment(tmp_path, emu, PYTHONPATH=str(BINDING), BROWSER=f"{sys.executable} {browser} %s",

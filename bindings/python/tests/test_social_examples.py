@@ -9,7 +9,6 @@ import json
 import os
 import subprocess
 import sys
-import textwrap
 from pathlib import Path
 from typing import Dict, Iterator
 
@@ -17,7 +16,7 @@ import pytest
 
 import jump
 
-from conftest import PASSWORD, http_call, unique_email
+from conftest import BROWSER_DRIVER, PASSWORD, http_call, unique_email
 
 ROOT = Path(__file__).resolve().parents[3]
 TESTS = Path(__file__).resolve().parent
@@ -25,38 +24,11 @@ SOCIAL_SIGNIN = ROOT / "examples" / "python" / "social_signin.py"
 ENGAGE_ONLY = ROOT / "examples" / "python" / "engage_only.py"
 TOKEN_URL_SERVER = ROOT / "examples" / "token_url_server.py"
 
-DRIVER = textwrap.dedent('''
-    """$BROWSER for the tests: detach (a browser returns at once), then drive the fake provider page."""
-    import os, subprocess, sys
-    url = sys.argv[1]
-    if os.environ.get("DRIVER_CHILD") != "1":
-        subprocess.Popen([sys.executable, __file__, url], env=dict(os.environ, DRIVER_CHILD="1"),
-                         start_new_session=True)
-        sys.exit(0)
-    sys.path.insert(0, os.environ["DRIVER_TESTS"])
-    log = open(os.environ["DRIVER_LOG"], "a")
-    try:
-        from conftest import FakeIdP, http_call
-        mode = os.environ.get("DRIVER_MODE", "create")
-        if mode == "cancel":
-            page = {"cancel": True}
-        elif mode == "identity":  # continue as the provider's existing identity with this email
-            page = {"identity": os.environ["DRIVER_EMAIL"]}
-        else:
-            page = {"name": os.environ["DRIVER_NAME"], "email": os.environ["DRIVER_EMAIL"]}
-        location = FakeIdP(None).finish(url, **page)
-        answer = http_call(location)
-        log.write(f"landed {answer.status} {location}\\n")
-    except BaseException as exc:
-        log.write(f"error {exc!r}\\n")
-''')
-
-
 @pytest.fixture
 def browser_env(tmp_path) -> Dict[str, str]:
     """Environment for an example: $BROWSER is the driver script; DRIVER_* say what it does on the page."""
     script = tmp_path / "browser.py"
-    script.write_text(DRIVER)
+    script.write_text(BROWSER_DRIVER)
     return dict(os.environ, BROWSER=f"{sys.executable} {script} %s", DRIVER_TESTS=str(TESTS),
                 DRIVER_LOG=str(tmp_path / "browser.log"), JUMP_LIBRARY_PATH=jump.library_path(),
                 PYTHONUNBUFFERED="1")

@@ -52,20 +52,10 @@ struct ClockPage: Sendable {
     }
 
     func model(error: String? = nil) -> Model {
-        let clock = AdminControl(emulator: emulator).clock()
-        let now = clock["now"].flatMap(Self.number) ?? emulator.clock.now().timeIntervalSince1970
-        let offset = clock["offset_seconds"].flatMap(Self.number) ?? 0
+        let now = emulator.clock.now()
         return Model(
-            now: DashboardText.time(now), nowText: clock["now_text"]?.stringValue ?? "",
-            offset: DashboardText.offset(offset), realNow: DashboardText.time(Date().timeIntervalSince1970),
+            now: DashboardText.time(now.timeIntervalSince1970), nowText: CaptureTime.dateTime(now),
+            offset: DashboardText.offset(emulator.clock.offsetSeconds), realNow: DashboardText.time(Date().timeIntervalSince1970),
             hasError: error != nil, error: error ?? "")
-    }
-
-    private static func number(_ value: JSONValue) -> Double? {
-        switch value {
-        case .int(let number): Double(number)
-        case .double(let number): number
-        default: nil
-        }
     }
 }

@@ -21,7 +21,7 @@ struct OutboxPage: Sendable {
     }
 
     func model() async throws -> Model {
-        let request = AdminRequest(body: [:], query: FormParams(query: nil, body: nil))
+        let request = AdminRequest(body: [:], query: .empty)
         let emails = try await AdminEmails(emulator: emulator).list(request)["emails"]?.arrayValue ?? []
         let shown = emails.map { email in
             let link = email["link"]?.stringValue ?? ""

@@ -26,7 +26,7 @@ struct OverviewPage: Sendable {
         let (engageApps, users, identities, emails, liveTokens) = try await emulator.store.read { db in
             (try EngageApp.all(in: db).count, try UserRow.fetchCount(db), try EngageIdentityRow.fetchCount(db),
              try EmailRow.fetchCount(db),
-             try SessionRow.filter(Column("retired") == false && Column("expires_at") > now).fetchCount(db))
+             try SessionRow.active(now: now).fetchCount(db))
         }
         let requests = emulator.counters.snapshot.values.reduce(0, +)
         let stats = [
@@ -41,9 +41,9 @@ struct OverviewPage: Sendable {
                  href: DashboardNav.faults.path),
             Stat(key: "requests", label: "Requests counted", number: "\(requests)", href: DashboardNav.counters.path),
         ]
-        let offset = emulator.clock.offsetSeconds
+        let offsetText = DashboardText.offset(emulator.clock.offsetSeconds)
         return Model(
-            baseURL: emulator.publicBaseURL, now: DashboardText.time(now), shifted: DashboardText.offset(offset) != "none",
-            offset: DashboardText.offset(offset), stats: stats)
+            baseURL: emulator.publicBaseURL, now: DashboardText.time(now), shifted: offsetText != "none",
+            offset: offsetText, stats: stats)
     }
 }

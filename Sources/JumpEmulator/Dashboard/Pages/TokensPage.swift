@@ -42,7 +42,7 @@ struct TokensPage: Sendable {
             let owners = try UserRow.filter(ids.contains(Column("id"))).fetchAll(db)
                 .reduce(into: [Int64: UserRow]()) { found, user in if let id = user.id { found[id] = user } }
             let retired = try SessionRow.filter(Column("retired") == true).fetchCount(db)
-            let live = try SessionRow.filter(Column("retired") == false && Column("expires_at") > now).fetchCount(db)
+            let live = try SessionRow.active(now: now).fetchCount(db)
             let total = try SessionRow.fetchCount(db)
             return (sessions, owners, (live: live, expired: total - live - retired, retired: retired, total: total))
         }

@@ -44,12 +44,9 @@ struct UsersPage: Sendable {
     }
 
     func model() async throws -> Model {
-        let admin = AdminUsers(emulator: emulator)
         var apps: [AppUsers] = []
         for app in try await emulator.apps.all() {
-            let query = "client_id=" + (app.clientId.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")
-            let request = AdminRequest(body: [:], query: FormParams(query: query, body: nil))
-            let records = try await admin.list(request)["users"]?.arrayValue ?? []
+            let records = try await emulator.records(of: app, matching: nil)
             let shown = records.prefix(Self.maximumUsersPerApp)
             let open = records.count <= Self.openRecordsUpTo
             apps.append(AppUsers(
