@@ -22,10 +22,18 @@
  *  - Host code run by libjump (storage callbacks, open_url, authenticate) runs on the calling thread, or
  *    for an _async call on a thread libjump owns (named "jump-work"), never on a thread pool worker.
  *  - Callbacks (and userdata_free) run on a plain thread owned by libjump (named "jump-events"; never the
- *    caller's thread, never a thread pool worker), one at a time per client and in order, unless a dispatcher is installed
- *    (jump_client_set_dispatcher) or the host pumps a queue instead (jump_client_use_event_queue). A
- *    callback may call any jump_* function, except jump_request_wait
+ *    caller's thread, never a thread pool worker): one thread for every client of the process, which exits
+ *    when idle, so callbacks run one at a time and in order, and a slow callback delays the others. Unless
+ *    a dispatcher is installed (jump_client_set_dispatcher) or the host pumps a queue instead
+ *    (jump_client_use_event_queue). A callback may call any jump_* function, except jump_request_wait
  *    (which returns JUMP_E_BUSY there). The JSON text given to a callback is valid only until it returns.
+ *  - fork(): a process may fork after using libjump (Python multiprocessing, pre-fork servers). libjump
+ *    takes its process-wide locks around fork() (pthread_atfork), so both processes go on. In the child
+ *    only the thread that forked exists: an _async operation still running in the parent completes in the
+ *    child with JUMP_E_CANCELLED (its callback runs there too, on the child's callback thread), handles
+ *    made before fork() keep working, and new ones work. Do not fork while another thread of yours is inside
+ *    a jump_* call (its locks may be copied held, as with any library). Connections opened before fork()
+ *    are left to the parent; the child opens its own.
  *  - Secrets (passwords, access tokens, refresh secrets) never appear in error messages, events or logs.
  *  - The library is never unloaded: dlclose() leaves it mapped (Swift code does not survive unloading).
  */

@@ -225,7 +225,7 @@ public func jump_client_set_event_callback(
             userdataFree?(userdata)
             throw error
         }
-        let target = CallbackTarget(callback, userdata, userdataFree, releaseOn: box.callbackThread)
+        let target = CallbackTarget(callback, userdata, userdataFree, releaseOn: CallbackThread.shared)
         box.setEventTarget(target.isEmpty ? nil : target)
     }
 }

@@ -1,12 +1,11 @@
 import JumpCore
-import Synchronization
 
 /// What a jump_config handle holds.
 final class ConfigBox: Sendable {
-    let config: Mutex<JumpConfig>
+    let config: Lock<JumpConfig>
     /// Host storage callbacks, when set; clients made from this config share them.
-    let storage = Mutex<HostStorage?>(nil)
-    init(_ config: JumpConfig) { self.config = Mutex(config) }
+    let storage = Lock<HostStorage?>(nil)
+    init(_ config: JumpConfig) { self.config = Lock(config) }
 
     /// The store per entry key for a new client: the host's callbacks, or nil for files.
     func storeFactory() -> (@Sendable (String) -> any SessionStore)? {

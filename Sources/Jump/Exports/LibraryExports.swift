@@ -1,7 +1,6 @@
 import CJansson
 import Glibc
 import JumpCore
-import Synchronization
 
 // Versions, status strings, error detail, strings, logging.
 
@@ -56,7 +55,7 @@ public func jump_error_last_jansson(_ out: UnsafeMutablePointer<OpaquePointer?>?
 @_cdecl("jump_string_free")
 public func jump_string_free(_ string: UnsafeMutablePointer<CChar>?) { free(string) }
 
-private let logTarget = Mutex<CallbackTarget?>(nil)
+private let logTarget = ForkSafety.processWide(Lock<CallbackTarget?>(nil))
 
 @_cdecl("jump_set_log_callback")
 public func jump_set_log_callback(_ callback: CCallback?, _ userdata: UnsafeMutableRawPointer?,

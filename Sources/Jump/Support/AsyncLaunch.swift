@@ -21,17 +21,17 @@ enum AsyncLaunch {
             LastError.set(error)
             let text = completion(operation, .failure(error), requestID: nil)
             if let box = try? HandleRegistry.shared.lookup(handle, as: .client, ClientBox.self) {
-                box.deliver(CallbackTarget(callback, userdata, userdataFree, releaseOn: box.callbackThread), text)
+                box.deliver(CallbackTarget(callback, userdata, userdataFree, releaseOn: CallbackThread.shared), text)
             } else {
                 let target = CallbackTarget(callback, userdata, userdataFree, releaseOn: CallbackThread.shared)
                 CallbackThread.shared.post { target.invoke(text) }
             }
             return error.status.rawValue
         }
-        let target = CallbackTarget(callback, userdata, userdataFree, releaseOn: box.callbackThread)
+        let target = CallbackTarget(callback, userdata, userdataFree, releaseOn: CallbackThread.shared)
         let request = RequestBox()
         if let out { out.pointee = HandleRegistry.shared.register(request, as: .request) }
-        box.track(request)
+        InFlightRequests.shared.add(.init(request: request, box: box, target: target, operation: operation))
         WorkerThread.start {
             let result: Result<JSON, JumpError>
             do throws(JumpError) {
@@ -39,7 +39,7 @@ enum AsyncLaunch {
             } catch {
                 result = .failure(error)
             }
-            box.untrack(request)
+            InFlightRequests.shared.remove(request)
             box.deliver(target, completion(operation, result, requestID: request.id)) { request.markFinished() }
         }
         LastError.clear()

@@ -1,22 +1,36 @@
 import Glibc
 import JumpCore
-import Synchronization
 
-/// A plain pthread owned by libjump that runs host callbacks one at a time, in order. Not a libdispatch
-/// worker: a host runtime may end a foreign thread that calls into it while it shuts down (CPython before
-/// 3.14 does), and libdispatch treats the loss of one of its workers as fatal. The thread exits after a
-/// few idle seconds and is started again by the next job.
-final class CallbackThread: Sendable {
-    /// For callbacks that belong to no client (an async call that failed to start, a released userdata).
-    static let shared = CallbackThread()
+/// The one plain pthread, owned by libjump, that runs host callbacks one at a time, in order, for every
+/// client without a dispatcher or queue mode: threads are a budget of the process, not of each client
+/// (docs/conventions.md, "Threads"). Not a libdispatch worker: a host runtime may end a foreign thread that
+/// calls into it while it shuts down (CPython before 3.14 does), and libdispatch treats the loss of one of
+/// its workers as fatal. The thread exits after a few idle seconds and is started again by the next job.
+final class CallbackThread: ForkParticipant {
+    static let shared = ForkSafety.processWide(CallbackThread())
 
     private struct Queue {
         var jobs: [@Sendable () -> Void] = []
+        var head = 0
         var threadRunning = false
+        var isEmpty: Bool { head == jobs.count }
+
+        mutating func pop() -> (@Sendable () -> Void)? {
+            guard !isEmpty else { return nil }
+            let job = jobs[head]
+            head += 1
+            if head == jobs.count {
+                jobs.removeAll(keepingCapacity: true)
+                head = 0
+            }
+            return job
+        }
     }
 
-    private let queue = Mutex(Queue())
+    private let queue = Lock(Queue())
     private let wakeup = Semaphore()
+
+    private init() {}
 
     func post(_ job: @escaping @Sendable () -> Void) {
         let start = queue.withLock { q -> Bool in
@@ -51,15 +65,29 @@ final class CallbackThread: Sendable {
         while true {
             if !wakeup.wait(milliseconds: exitWhenIdle ? 0 : 3000) {
                 let exit = queue.withLock { q -> Bool in
-                    guard q.jobs.isEmpty else { return false }
+                    guard q.isEmpty else { return false }
                     q.threadRunning = false
                     return true
                 }
                 if exit { return }
                 continue
             }
-            let job = queue.withLock { q -> (@Sendable () -> Void)? in q.jobs.isEmpty ? nil : q.jobs.removeFirst() }
-            job?()
+            queue.withLock { $0.pop() }?()
         }
+    }
+
+    // fork(): the queue is held across it. In the child the thread is gone (and may have been waiting on the
+    // semaphore, whose condition variable would then wait for it): the semaphore starts anew, counting the
+    // jobs still queued, and a new thread takes them.
+    func forkPrepare() { queue.lockForFork() }
+    func forkParent() { queue.unlockAfterFork() }
+    func forkChild() {
+        let pending = queue.withValueWhileHeld { q -> Int in
+            q.threadRunning = !q.isEmpty
+            return q.jobs.count - q.head
+        }
+        wakeup.resetAfterFork(count: UInt(pending))
+        queue.unlockAfterFork()
+        if pending > 0 { spawn() }
     }
 }

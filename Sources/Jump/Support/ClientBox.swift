@@ -1,17 +1,15 @@
 import JumpCore
 import Synchronization
 
-/// What a jump_client handle holds: the JumpCore client plus the C-side callback plumbing. Callbacks of
-/// one client go through one libjump-owned thread (or the host's dispatcher), so they arrive one at a time, in order.
+/// What a jump_client handle holds: the JumpCore client plus the C-side callback plumbing. Callbacks go
+/// through the process's one libjump-owned callback thread (or the host's dispatcher), so they arrive one at
+/// a time, in order.
 final class ClientBox: Sendable {
     let client: JumpClient
-    /// This client's callbacks run here (unless the host installed a dispatcher).
-    let callbackThread = CallbackThread()
-    private let eventTarget = Mutex<CallbackTarget?>(nil)
-    private let dispatcher = Mutex<HostDispatcher?>(nil)
+    private let eventTarget = Lock<CallbackTarget?>(nil)
+    private let dispatcher = Lock<HostDispatcher?>(nil)
     /// Queue mode: completions and events wait here for jump_client_next_event (nil: callbacks).
-    private let queue = Mutex<EventQueue?>(nil)
-    private let inflight = Mutex<[ObjectIdentifier: RequestBox]>([:])
+    private let queue = Lock<EventQueue?>(nil)
     /// The event handler holds this, not the box: a weak reference to the box would give it a refcount side
     /// table, which makes every retain and release of it (one pair per C call) take the runtime's slow path.
     private let events = EventForwarder()
@@ -45,7 +43,7 @@ final class ClientBox: Sendable {
             target?.invoke(text)
             after?()
         }
-        if let host = dispatcher.withLock({ $0 }) { host.post(job) } else { callbackThread.post(job) }
+        if let host = dispatcher.withLock({ $0 }) { host.post(job) } else { CallbackThread.shared.post(job) }
     }
 
     fileprivate func deliverEvent(_ event: ClientEvent) {
@@ -100,10 +98,6 @@ final class ClientBox: Sendable {
         return item.text
     }
 
-    func track(_ request: RequestBox) { inflight.withLock { $0[ObjectIdentifier(request)] = request } }
-
-    func untrack(_ request: RequestBox) { inflight.withLock { $0[ObjectIdentifier(request)] = nil } }
-
     /// The handle was freed: stop events, cancel what is in flight (their completions still arrive), and
     /// deliver the rest on libjump's own thread (the host's dispatcher may be going away too).
     func close() {
@@ -112,7 +106,7 @@ final class ClientBox: Sendable {
         setEventTarget(nil)
         setDispatcher(nil)
         try? useEventQueue(false)  // nothing can pump any more: the rest goes to the callbacks
-        for request in inflight.withLock({ Array($0.values) }) { request.cancellation.cancel() }
+        InFlightRequests.shared.cancelAll(of: self)
     }
 }
 
@@ -120,7 +114,7 @@ final class ClientBox: Sendable {
 /// until ClientBox.close(), which every box gets: jump_client_free, or jump_client_new when the handle
 /// cannot be registered. After that, events go nowhere, as after the handler is cleared.
 private final class EventForwarder: Sendable {
-    private let box = Mutex<ClientBox?>(nil)
+    private let box = Lock<ClientBox?>(nil)
 
     func attach(_ target: ClientBox) { box.withLock { $0 = target } }
 
@@ -139,6 +133,10 @@ final class RequestBox: Sendable {
 
     /// The completion callback has returned.
     func markFinished() { finished.signal() }
+
+    /// In a forked child's fork handler (no other thread exists): nobody there waits yet, and the parent's
+    /// waiters must not be waited for.
+    func resetAfterFork() { finished.resetAfterFork(count: 0) }
 
     /// true when finished within `milliseconds` (negative: no limit).
     func wait(milliseconds: Int32) -> Bool {

@@ -1,5 +1,5 @@
 import Glibc
-import Synchronization
+import JumpCore
 
 /// Queue mode (jump_client_use_event_queue): a client's completions and events wait here until the host
 /// pumps them with jump_client_next_event, on its own thread, once per frame or when `fd` is readable. Game
@@ -24,7 +24,7 @@ final class EventQueue: Sendable {
         var isEmpty: Bool { head == slots.count }
     }
 
-    private let items = Mutex(Pending())
+    private let items = Lock(Pending())
     let fd: Int32
     private let writeEnd: Int32
 

@@ -1,3 +1,5 @@
+import Glibc
+import JumpCore
 import Synchronization
 
 /// What a C handle refers to. The C side holds an opaque token, never a Swift pointer: a token is looked up
@@ -49,7 +51,18 @@ final class HandleRegistry: @unchecked Sendable {  // the raw pointers are writt
         var object: (any Sendable & AnyObject)?
     }
 
-    private typealias SlotPointer = UnsafeMutablePointer<Mutex<Slot>>
+    /// A slot and its lock, in two arrays of a chunk (pthread mutexes must not move: they never do here).
+    private struct SlotPointer {
+        let mutex: UnsafeMutablePointer<pthread_mutex_t>
+        let slot: UnsafeMutablePointer<Slot>
+
+        @inline(__always)
+        func withLock<Result>(_ body: (inout Slot) -> Result) -> Result {
+            pthread_mutex_lock(mutex)
+            defer { pthread_mutex_unlock(mutex) }
+            return body(&slot.pointee)
+        }
+    }
 
     /// Free slots, least recently freed first (`head` is the front; the array is compacted now and then).
     private struct FreeList {
@@ -70,20 +83,25 @@ final class HandleRegistry: @unchecked Sendable {  // the raw pointers are writt
         }
     }
 
-    /// Chunk addresses (0: not allocated yet), indexed by `index >> chunkShift`. Never freed: the registry lives
-    /// as long as the process.
+    /// Chunk addresses (0: not allocated yet), indexed by `index >> chunkShift`: the slots, and their locks.
+    /// Never freed: the registry lives as long as the process.
     private let directory: UnsafeMutablePointer<Atomic<UInt>>
-    private let freeList = Mutex(FreeList())
+    private let mutexDirectory: UnsafeMutablePointer<Atomic<UInt>>
+    private let freeList = Lock(FreeList())
 
     private init() {
         directory = .allocate(capacity: Self.chunkCount)
-        for i in 0..<Self.chunkCount { (directory + i).initialize(to: Atomic(0)) }
+        mutexDirectory = .allocate(capacity: Self.chunkCount)
+        for i in 0..<Self.chunkCount {
+            (directory + i).initialize(to: Atomic(0))
+            (mutexDirectory + i).initialize(to: Atomic(0))
+        }
     }
 
     func register(_ object: some Sendable & AnyObject, as kind: HandleKind) -> OpaquePointer? {
         guard let index = freeList.withLock({ takeSlot(&$0) }) else { return nil }
         guard let slot = slot(at: index) else { return nil }
-        let generation = slot.pointee.withLock { s -> UInt32 in
+        let generation = slot.withLock { s -> UInt32 in
             s.kind = kind
             s.object = object
             return s.generation
@@ -97,7 +115,7 @@ final class HandleRegistry: @unchecked Sendable {  // the raw pointers are writt
         var other: HandleKind?
         var object: (any Sendable & AnyObject)?
         if let (slot, generation) = decode(token) {
-            object = slot.pointee.withLock { s -> (any Sendable & AnyObject)? in
+            object = slot.withLock { s -> (any Sendable & AnyObject)? in
                 guard s.generation == generation, let found = s.kind else { return nil }
                 guard found == kind else {
                     other = found
@@ -126,7 +144,7 @@ final class HandleRegistry: @unchecked Sendable {  // the raw pointers are writt
         guard let handle else { return nil }
         let token = UInt(bitPattern: handle)
         guard let (slot, generation) = decode(token) else { return nil }
-        let object = slot.pointee.withLock { s -> (any Sendable & AnyObject)? in
+        let object = slot.withLock { s -> (any Sendable & AnyObject)? in
             guard s.generation == generation, s.kind == kind, let object = s.object else { return nil }
             s.kind = nil
             s.object = nil
@@ -151,8 +169,12 @@ final class HandleRegistry: @unchecked Sendable {  // the raw pointers are writt
     @inline(__always)
     private func slot(at index: Int) -> SlotPointer? {
         let chunk = directory[index >> Self.chunkShift].load(ordering: .acquiring)
-        guard let base = SlotPointer(bitPattern: chunk) else { return nil }
-        return base + (index & (Self.chunkSize - 1))
+        guard let slots = UnsafeMutablePointer<Slot>(bitPattern: chunk),
+              let mutexes = UnsafeMutablePointer<pthread_mutex_t>(
+                  bitPattern: mutexDirectory[index >> Self.chunkShift].load(ordering: .acquiring))
+        else { return nil }
+        let offset = index & (Self.chunkSize - 1)
+        return SlotPointer(mutex: mutexes + offset, slot: slots + offset)
     }
 
     /// Under the free-list lock. nil when every slot holds a live handle.
@@ -163,12 +185,36 @@ final class HandleRegistry: @unchecked Sendable {  // the raw pointers are writt
         guard list.allocated < Self.capacity else { return nil }
         let index = list.allocated
         if index & (Self.chunkSize - 1) == 0 {
-            let chunk = SlotPointer.allocate(capacity: Self.chunkSize)
-            for i in 0..<Self.chunkSize { (chunk + i).initialize(to: Mutex(Slot())) }
-            // Released: a lookup that sees the address sees the initialized slots.
-            directory[index >> Self.chunkShift].store(UInt(bitPattern: chunk), ordering: .releasing)
+            let slots = UnsafeMutablePointer<Slot>.allocate(capacity: Self.chunkSize)
+            slots.initialize(repeating: Slot(), count: Self.chunkSize)
+            let mutexes = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: Self.chunkSize)
+            for i in 0..<Self.chunkSize { pthread_mutex_init(mutexes + i, nil) }
+            // Released, the slots last: a lookup that sees their address sees the initialized locks and slots.
+            mutexDirectory[index >> Self.chunkShift].store(UInt(bitPattern: mutexes), ordering: .releasing)
+            directory[index >> Self.chunkShift].store(UInt(bitPattern: slots), ordering: .releasing)
         }
         list.allocated += 1
         return index
+    }
+
+    // fork(): the free list's lock, then every allocated slot's (the free list's lock keeps `allocated` still).
+    func forkPrepare() {
+        freeList.lockForFork()
+        forEachAllocatedMutex { pthread_mutex_lock($0) }
+    }
+
+    func forkParent() {
+        forEachAllocatedMutex { pthread_mutex_unlock($0) }
+        freeList.unlockAfterFork()
+    }
+
+    func forkChild() { forkParent() }
+
+    /// Under the free list's lock, taken for fork().
+    private func forEachAllocatedMutex(_ body: (UnsafeMutablePointer<pthread_mutex_t>) -> Void) {
+        let allocated = freeList.withValueWhileHeld { $0.allocated }
+        for index in 0..<allocated {
+            if let slot = slot(at: index) { body(slot.mutex) }
+        }
     }
 }

@@ -1,5 +1,4 @@
 import JumpCore
-import Synchronization
 
 public typealias CStorageSink = @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, UInt) -> Void
 public typealias CStorageLoad = @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, CStorageSink?, UnsafeMutableRawPointer?) -> Int32
@@ -87,7 +86,7 @@ final class LoadedBytes: Sendable {
         var received = false
         var tooLarge = false
     }
-    let state = Mutex(State())
+    let state = Lock(State())
 }
 
 let receiveLoadedBytes: CStorageSink = { context, data, length in

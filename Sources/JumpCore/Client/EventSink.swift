@@ -1,8 +1,7 @@
-import Synchronization
 
 /// Where a client's events go (the app's handler); shared by the sessions of one client.
 final class EventSink: Sendable {
-    private let handler = Mutex<JumpClient.EventHandler?>(nil)
+    private let handler = Lock<JumpClient.EventHandler?>(nil)
 
     func set(_ newHandler: JumpClient.EventHandler?) { handler.withLock { $0 = newHandler } }
 

@@ -1,4 +1,3 @@
-import Synchronization
 
 /// Social sign-in (protocol.md 2.4-2.7, 3.3.1, 9.1): a browser sign-in begun here and completed with the URL
 /// the browser ended on (RFC 8252), or a provider SDK's token; then Capture's auth_native, account linking,

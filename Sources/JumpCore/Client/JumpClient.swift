@@ -1,4 +1,3 @@
-import Synchronization
 
 /// One app installation's client: a thin front over one owner per credential (design.md §7). The Capture
 /// session, the sign-in-token session and the Engage side each own their state, their entries on storage,
@@ -16,7 +15,7 @@ public final class JumpClient: Sendable {
     public let tokens: TokenSession
     public let engage: EngageSignIn
     /// A token captured from a web login (memory only).
-    let webLogin = Mutex<WebLogin?>(nil)
+    let webLogin = Lock<WebLogin?>(nil)
     /// Owned by the client alone, so it lives exactly as long (see init).
     private let signOutAll: SignOutAll
 

@@ -1,5 +1,4 @@
 import Glibc
-import Synchronization
 
 /// The RFC 8252 loopback redirect for desktop and command-line hosts: listens on 127.0.0.1 at a port the
 /// system picks, and waits for the browser to land on `redirectURI`. Anything else that connects (favicon
@@ -17,7 +16,7 @@ final class LoopbackReceiver: Sendable {
         var closeRequested = false
     }
 
-    private let state: Mutex<State>
+    private let state: Lock<State>
     let port: Int
     let path: String
 
@@ -39,7 +38,7 @@ final class LoopbackReceiver: Sendable {
             throw error
         }
         self.path = path
-        self.state = Mutex(State(fd: fd))
+        self.state = Lock(State(fd: fd))
     }
 
     deinit {

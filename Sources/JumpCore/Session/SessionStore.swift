@@ -1,4 +1,3 @@
-import Synchronization
 
 /// Where a session is kept between runs. A read error must be thrown (never reported as "nothing saved"):
 /// taking an unreadable keychain or disk for "signed out" logs users out and loses their edits.
@@ -46,7 +45,7 @@ extension SessionStore {
 
 /// The entries of an in-memory storage directory, by name.
 final class MemoryStores: Sendable {
-    private let stores = Mutex<[String: MemorySessionStore]>([:])
+    private let stores = Lock<[String: MemorySessionStore]>([:])
 
     func store(_ name: String) -> MemorySessionStore {
         stores.withLock { all in
@@ -60,7 +59,7 @@ final class MemoryStores: Sendable {
 
 /// Keeps the session in memory only (storageDirectory ":memory:").
 public final class MemorySessionStore: SessionStore {
-    private let bytes = Mutex<[UInt8]?>(nil)
+    private let bytes = Lock<[UInt8]?>(nil)
 
     public init() {}
 

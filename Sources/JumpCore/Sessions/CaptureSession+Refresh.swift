@@ -63,7 +63,7 @@ extension CaptureSession {
             if session.reauthenticationRequired {
                 throw JumpError(.expired, "the session can no longer be refreshed: sign in again")
             }
-            if let flight = s.refresh { return .wait(flight) }
+            if let flight = s.refresh, !flight.isAbandoned { return .wait(flight) }
             guard let secret = session.refreshSecret else {
                 throw JumpError(.expired, "the session has no refresh secret, so its token cannot be refreshed: sign in again")
             }

@@ -1,4 +1,3 @@
-import Synchronization
 
 /// The Capture session of one app installation: its access token and refresh secret, the user's record
 /// and its journal, the flow and schema it is checked with, and the sessions set aside. It owns these and
@@ -19,18 +18,18 @@ public final class CaptureSession: Sendable {
     let makeStore: @Sendable (String) -> any SessionStore
     let flowStore: (any SessionStore)?
     let schemaStore: (any SessionStore)?
-    let state: Mutex<CaptureState>
+    let state: Lock<CaptureState>
     /// Whether a session is signed in, shared with the state (which sets it) so it is read without the lock.
     private let signedIn: AtomicFlag
     /// Syncs run one at a time, so two never send the same change.
-    let syncGate = Mutex<Void>(())
-    let flowGate = Mutex<Void>(())
+    let syncGate = Gate()
+    let flowGate = Gate()
 
     init(settings: CaptureSettings, engage: EngageSettings, transport: any Transport, storage: ClientStorage,
          events: EventSink) throws(JumpError) {
         let signedIn = AtomicFlag()
         self.signedIn = signedIn
-        state = Mutex(CaptureState(signedIn: signedIn))
+        state = Lock(CaptureState(signedIn: signedIn))
         self.settings = settings
         self.engage = engage
         self.transport = transport

@@ -1,4 +1,3 @@
-import Synchronization
 
 /// The Engage side of a client: the app's Engage configuration (cached with its ETag), the browser sign-ins
 /// waiting for their completion, the token URL of Engage-only apps, and the sharing tokens of browser
@@ -9,7 +8,7 @@ public final class EngageSignIn: Sendable {
     let engageConfigStore: (any SessionStore)?
     /// The device tokens of browser sign-ins (secrets: they let the app share as the user).
     let socialStore: any SessionStore
-    let state = Mutex<EngageState>(EngageState())
+    let state = Lock<EngageState>(EngageState())
 
     init(settings: EngageSettings, capture: CaptureSettings, transport: any Transport, storage: ClientStorage) {
         engage = settings

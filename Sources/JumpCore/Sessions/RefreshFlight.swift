@@ -1,9 +1,13 @@
-import Synchronization
 
 /// One access-token refresh in progress; every caller that needs it waits for the same outcome. Each
 /// session keeps its own flight (and generation); the single-flight steps below are shared by all of them.
 final class RefreshFlight: Sendable {
     private let outcome = OneShot<Result<String, JumpError>>()
+    private let epoch = ForkSafety.epoch
+
+    /// Begun by a thread of the parent process: in this forked child nobody will finish it, so the next
+    /// caller leads a new one instead of waiting.
+    var isAbandoned: Bool { epoch != ForkSafety.epoch }
 
     func finish(_ result: Result<String, JumpError>) { outcome.set(result) }
 

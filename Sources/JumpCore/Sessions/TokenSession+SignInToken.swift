@@ -224,7 +224,7 @@ extension TokenSession {
                 throw JumpError(.expired, "re-authentication is required: sign in again with a sign-in token for this user",
                                 detail: ["error_type": "reauthentication_required"])
             }
-            if let flight = s.tokenRefresh { return .wait(flight) }
+            if let flight = s.tokenRefresh, !flight.isAbandoned { return .wait(flight) }
             let flight = RefreshFlight()
             s.tokenRefresh = flight
             return .lead(flight, (t, s.tokenGeneration))

@@ -1,4 +1,3 @@
-import Synchronization
 
 /// The sign-in-token side of a client (signin-token.md): a backend-issued token exchanged for an access +
 /// refresh session, or an API key; the status flags and the identified external user. It owns its
@@ -10,11 +9,11 @@ public final class TokenSession: Sendable {
     /// The credential (secrets) and its secret-free gist.
     let credentialStore: any SessionStore
     let gistStore: any SessionStore
-    let state = Mutex<TokenSessionState>(TokenSessionState())
+    let state = Lock<TokenSessionState>(TokenSessionState())
     /// Credential changes (sign-in with a token, API key, identify) happen one at a time.
-    let credentialGate = Mutex<Void>(())
+    let credentialGate = Gate()
     /// What the server saying "this user is gone" signs out: the whole client (set by it).
-    private let everything = Mutex<(@Sendable () -> Void)?>(nil)
+    private let everything = Lock<(@Sendable () -> Void)?>(nil)
 
     init(settings: CaptureSettings, transport: any Transport, storage: ClientStorage, events: EventSink) {
         self.settings = settings

@@ -1,4 +1,3 @@
-import Synchronization
 
 /// Library log lines, delivered to the host's log callback when one is installed. Callers pass only text
 /// that holds no secret (URLs without query strings, status codes, durations).
@@ -7,7 +6,7 @@ public enum Log {
 
     public typealias Sink = @Sendable (Level, String) -> Void
 
-    private static let sink = Mutex<Sink?>(nil)
+    private static let sink = ForkSafety.processWide(Lock<Sink?>(nil))
 
     public static func setSink(_ newSink: Sink?) { sink.withLock { $0 = newSink } }
 

@@ -1,8 +1,7 @@
-import Synchronization
 
 /// A value set once by one thread and awaited by any number of others (each gets the same value).
 final class OneShot<Value: Sendable>: Sendable {
-    private let value = Mutex<Value?>(nil)
+    private let value = Lock<Value?>(nil)
     private let done = Semaphore()
 
     func set(_ newValue: Value) {

@@ -1,4 +1,3 @@
-import Synchronization
 
 /// Keeps secrets out of text that came from a server. A server (or a proxy) may echo the request in its
 /// error text; that text reaches error details, events and log lines. Every token, secret and signature
@@ -16,7 +15,7 @@ public enum SecretScrubber {
         var next = 0
     }
 
-    private static let ring = Mutex(Ring())
+    private static let ring = ForkSafety.processWide(Lock(Ring()))
 
     /// Form fields whose values are secrets. Checked on bytes: this runs for every form field of every
     /// request, and String's generic substring search costs tens of thousands of instructions a call.

@@ -11,6 +11,18 @@ public final class Semaphore: @unchecked Sendable {
 
     public init(value: UInt = 0) {
         count = value
+        initializePrimitives()
+    }
+
+    /// Only in a forked child's fork handler, where no other thread exists: the parent's threads may have
+    /// left the mutex held or the condition counting waiters that the child does not have (glibc's
+    /// condition variable would wait for them), so both start anew, with `count` signals pending.
+    public func resetAfterFork(count newCount: UInt) {
+        count = newCount
+        initializePrimitives()
+    }
+
+    private func initializePrimitives() {
         pthread_mutex_init(mutex, nil)
         var attributes = pthread_condattr_t()
         pthread_condattr_init(&attributes)

@@ -1,6 +1,5 @@
 import CCurl
 import Glibc
-import Synchronization
 
 /// libcurl once per process, at the first request: its initialisation (OpenSSL's) is most of what creating a
 /// client would otherwise cost, and a client restored from storage may never send one. A Swift global
@@ -23,7 +22,7 @@ public final class CurlTransport: Transport {
     /// broken server must not make the host hold and parse hundreds of megabytes.
     private let maxResponseBytes: Int
     private let userAgent: String
-    private let idle = Mutex<[EasyHandle]>([])
+    private let idle = Lock<[EasyHandle]>([])
 
     public init(connectTimeoutMs: Int, requestTimeoutMs: Int, maxResponseBytes: Int = 16 << 20,
                 userAgent: String = LibraryVersion.userAgent) {
@@ -35,7 +34,7 @@ public final class CurlTransport: Transport {
     }
 
     deinit {
-        for handle in idle.withLock({ $0 }) { handle.cleanup() }
+        for handle in idle.withLock({ $0 }) where handle.epoch == ForkSafety.epoch { handle.cleanup() }
     }
 
     public func send(_ request: HTTPRequest, cancellation: Cancellation?) throws(JumpError) -> HTTPResponse {
@@ -64,7 +63,10 @@ public final class CurlTransport: Transport {
     }
 
     private func takeHandle() -> EasyHandle? {
-        if let pooled = idle.withLock({ $0.popLast() }) { return pooled }
+        if let pooled = idle.withLock({ $0.popLast() }) {
+            if pooled.epoch == ForkSafety.epoch { return pooled }
+            idle.withLock { $0.removeAll() }  // all made before the fork: left, not cleaned up
+        }
         _ = curlGlobalInit
         guard let easy = curl_easy_init() else { return nil }
         guard let multi = curl_multi_init() else {
@@ -193,6 +195,9 @@ public final class CurlTransport: Transport {
 private struct EasyHandle: @unchecked Sendable {
     let easy: UnsafeMutableRawPointer
     let multi: UnsafeMutableRawPointer
+    /// Made before a fork(): its connections are shared with the other process, so neither reuses nor closes
+    /// them here (closing a TLS connection writes to a socket the parent still uses); the handle is left.
+    let epoch = ForkSafety.epoch
 
     func cleanup() {
         curl_easy_cleanup(easy)

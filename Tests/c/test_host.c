@@ -1,0 +1,209 @@
+/* test_host.c - libjump as a guest in a host process: fork() after use, and one callback thread for all
+ * clients (docs/conventions.md, "Locks and fork" and "Threads"). */
+#include "harness.h"
+#include "support.h"
+
+#include <dirent.h>
+#include <sys/wait.h>
+
+#define LONG_TOKEN_BYTES (250 * 1024)
+
+/* The threads of this process, from /proc/self/task. */
+static int thread_count(void) {
+    DIR *dir = opendir("/proc/self/task");
+    struct dirent *entry;
+    int count = 0;
+    if (dir == NULL) return -1;
+    while ((entry = readdir(dir)) != NULL) {
+        if (entry->d_name[0] != '.') count++;
+    }
+    closedir(dir);
+    return count;
+}
+
+/* A forked child must die of its own signals, not run the harness's crash handler (which re-executes the
+ * test program). */
+static void child_default_signals(void) {
+    int signals[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP, SIGALRM};
+    size_t i;
+    for (i = 0; i < sizeof signals / sizeof signals[0]; i++) signal(signals[i], SIG_DFL);
+}
+
+static char *long_token(void) {
+    char *token = malloc(LONG_TOKEN_BYTES + 1);
+    if (token == NULL) return NULL;
+    memset(token, 'm', LONG_TOKEN_BYTES);
+    memcpy(token, "merge-", 6);
+    token[LONG_TOKEN_BYTES] = '\0';
+    return token;
+}
+
+/* In the child: async sign-ins on libjump threads while this thread (the one that forked) signs in with a
+ * long merge token, whose remembering as a secret holds a process-wide lock for a while. Exit status 0 when
+ * every async sign-in completed. */
+static void child_sign_ins(const char *email, const char *token) {
+    enum { ASYNC = 4 };
+    jump_client *clients[ASYNC], *main_client;
+    jump_request *requests[ASYNC];
+    char *result = NULL;
+    int i, ok = 1;
+    child_default_signals();
+    main_client = new_client(":memory:", NULL);
+    if (main_client == NULL) _exit(4);
+    for (i = 0; i < ASYNC; i++) {
+        clients[i] = new_client(":memory:", NULL);
+        requests[i] = NULL;
+        if (clients[i] == NULL ||
+            J.client_sign_in_async(clients[i], email, TEST_PASSWORD, NULL, NULL, NULL, &requests[i]) != JUMP_OK)
+            ok = 0;
+    }
+    /* Refused or not (the token is no real merge token), the request is made and the token remembered. */
+    (void)J.client_sign_in_merge(main_client, email, TEST_PASSWORD, token, &result);
+    J.string_free(result);
+    for (i = 0; i < ASYNC; i++) {
+        if (requests[i] != NULL && J.request_wait(requests[i], 30000) != JUMP_OK) ok = 0;
+        J.request_free(requests[i]);
+        J.client_free(clients[i]);
+    }
+    J.client_free(main_client);
+    _exit(ok ? 0 : 3);
+}
+
+TEST(forked_children_survive_concurrent_sign_ins) {
+    enum { CHILDREN = 20, AT_ONCE = 4 };
+    jump_client *client;
+    char *email, *uuid, *token, *result = NULL;
+    int started = 0, died = 0, failed = 0;
+    REQUIRE_EMULATOR();
+    email = unique_email("fork");
+    uuid = emu_create_user(email, TEST_PASSWORD, NULL);
+    REQUIRE(uuid != NULL);
+    token = long_token();
+    REQUIRE(token != NULL);
+    client = new_client(":memory:", NULL);
+    REQUIRE(client != NULL);
+    /* The parent uses libjump on its main thread first (the thread that will fork). */
+    REQUIRE_OK(J.client_sign_in(client, email, TEST_PASSWORD, &result));
+    J.string_free(result);
+    result = NULL;
+    (void)J.client_sign_in_merge(client, email, TEST_PASSWORD, token, &result);
+    J.string_free(result);
+    fflush(NULL);
+    while (started < CHILDREN) {
+        pid_t pids[AT_ONCE];
+        int batch = 0, i;
+        for (; batch < AT_ONCE && started < CHILDREN; batch++, started++) {
+            pids[batch] = fork();
+            if (pids[batch] == 0) child_sign_ins(email, token);
+            CHECK_MSG(pids[batch] > 0, "fork failed");
+        }
+        for (i = 0; i < batch; i++) {
+            int status = 0;
+            if (pids[i] <= 0 || waitpid(pids[i], &status, 0) != pids[i]) continue;
+            if (WIFSIGNALED(status)) {
+                died++;
+                printf("    child %d died of signal %d\n", (int)pids[i], WTERMSIG(status));
+            } else if (WEXITSTATUS(status) != 0) {
+                failed++;
+                printf("    child %d exited with %d\n", (int)pids[i], WEXITSTATUS(status));
+            }
+        }
+    }
+    CHECK_EQ_INT(died, 0);
+    CHECK_EQ_INT(failed, 0);
+    /* The parent's client still works. */
+    CHECK_EQ_INT(J.client_is_signed_in(client), 1);
+    J.client_free(client);
+    free(token);
+    free(uuid);
+    free(email);
+}
+
+TEST(request_in_flight_at_fork_completes_cancelled_in_child) {
+    jump_client *client;
+    jump_request *request = NULL;
+    recorder r;
+    char *email, *uuid;
+    json_t *payload;
+    pid_t pid;
+    int status = 0;
+    REQUIRE_EMULATOR();
+    email = unique_email("forkflight");
+    uuid = emu_create_user(email, TEST_PASSWORD, NULL);
+    REQUIRE(uuid != NULL);
+    REQUIRE(emu_fault("delay", 1, "/oauth/auth_native_traditional", 1500) == 0);
+    client = new_client(":memory:", NULL);
+    REQUIRE(client != NULL);
+    recorder_init(&r);
+    REQUIRE_OK(J.client_sign_in_async(client, email, TEST_PASSWORD, recorder_callback, &r, recorder_free, &request));
+    sleep_ms(300); /* the request is on the wire, held by the emulator */
+    fflush(NULL);
+    pid = fork();
+    if (pid == 0) {
+        jump_client *fresh;
+        char *result = NULL;
+        int code = 0;
+        child_default_signals();
+        /* The request ran on a thread the child does not have: it completes here, cancelled. */
+        if (J.request_wait(request, 5000) != JUMP_OK) code |= 1;
+        if (recorder_calls(&r) != 1) code |= 2;
+        payload = recorder_payload(&r, 0);
+        if (payload == NULL || json_integer_value(json_object_get(payload, "status")) != JUMP_E_CANCELLED) code |= 4;
+        json_decref(payload);
+        /* The client made before the fork, and a new one, both work. */
+        if (J.client_sign_in(client, email, TEST_PASSWORD, &result) != JUMP_OK) code |= 8;
+        J.string_free(result);
+        result = NULL;
+        fresh = new_client(":memory:", NULL);
+        if (fresh == NULL || J.client_sign_in(fresh, email, TEST_PASSWORD, &result) != JUMP_OK) code |= 16;
+        J.string_free(result);
+        J.client_free(fresh);
+        _exit(code);
+    }
+    REQUIRE(pid > 0);
+    REQUIRE(waitpid(pid, &status, 0) == pid);
+    CHECK_MSG(WIFEXITED(status), "the child died of a signal");
+    CHECK_EQ_INT(WIFEXITED(status) ? WEXITSTATUS(status) : -1, 0);
+    /* In the parent the request goes on and succeeds. */
+    CHECK_OK(J.request_wait(request, 15000));
+    payload = recorder_payload(&r, 0);
+    CHECK_EQ_INT(payload ? (int)json_integer_value(json_object_get(payload, "status")) : -1, 0);
+    json_decref(payload);
+    J.request_free(request);
+    J.client_free(client);
+    recorder_destroy(&r);
+    free(uuid);
+    free(email);
+}
+
+TEST(a_thousand_clients_share_one_callback_thread) {
+    enum { CLIENTS = 1000 };
+    jump_client **clients = calloc(CLIENTS, sizeof *clients);
+    jump_request **requests = calloc(CLIENTS, sizeof *requests);
+    recorder r;
+    int before, after, i;
+    REQUIRE(clients != NULL && requests != NULL);
+    REQUIRE_EMULATOR();
+    recorder_init(&r);
+    before = thread_count();
+    for (i = 0; i < CLIENTS; i++) {
+        clients[i] = new_client(":memory:", NULL);
+        if (clients[i] == NULL) break;
+        /* Not signed in: completes at once, with JUMP_E_NOT_SIGNED_IN, through the callback path. */
+        CHECK_OK(J.client_sync_async(clients[i], recorder_callback, &r, NULL, &requests[i]));
+    }
+    REQUIRE(i == CLIENTS);
+    CHECK_MSG(recorder_wait_calls(&r, CLIENTS, 30000), "not every completion arrived");
+    for (i = 0; i < CLIENTS; i++) CHECK_OK(J.request_wait(requests[i], 10000));
+    sleep_ms(300); /* the work threads have returned; an idle callback thread lives on for seconds */
+    after = thread_count();
+    printf("    threads: %d before, %d with %d idle clients\n", before, after, CLIENTS);
+    CHECK_MSG(after <= before + 4, "idle clients cost threads");
+    for (i = 0; i < CLIENTS; i++) {
+        J.request_free(requests[i]);
+        J.client_free(clients[i]);
+    }
+    free(requests);
+    free(clients);
+    recorder_destroy(&r);
+}
