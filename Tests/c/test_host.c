@@ -207,3 +207,67 @@ TEST(a_thousand_clients_share_one_callback_thread) {
     free(clients);
     recorder_destroy(&r);
 }
+
+/* A child restored from the shared storage directory fetches at `start_ms`; exit 0 on success, 10 when told
+ * to sign in again, 20 + the status otherwise. */
+static void child_fetch(const char *dir, double start_ms) {
+    jump_client *client;
+    jump_status status;
+    child_default_signals();
+    client = new_client(dir, NULL);
+    if (client == NULL) _exit(19);
+    while (now_ms() < start_ms) sleep_ms(1);
+    status = J.client_fetch_record(client);
+    J.client_free(client);
+    _exit(status == JUMP_OK ? 0 : status == JUMP_E_EXPIRED ? 10 : 20 - (int)status);
+}
+
+TEST(processes_sharing_a_store_refresh_once_per_expiry) {
+    enum { PROCESSES = 6, ROUNDS = 20 };
+    char dir[512];
+    jump_client *client;
+    char *uuid;
+    int round, expired = 0, failed = 0, extra_refreshes = 0;
+    REQUIRE_EMULATOR();
+    snprintf(dir, sizeof dir, "%s/shared-store", emu_tmpdir());
+    client = new_client(dir, NULL);
+    REQUIRE(client != NULL);
+    uuid = sign_in_new_user(client, NULL, NULL);
+    REQUIRE(uuid != NULL);
+    J.client_free(client);
+    fflush(NULL);
+    for (round = 0; round < ROUNDS; round++) {
+        pid_t pids[PROCESSES];
+        double start;
+        long refreshes;
+        int i;
+        REQUIRE(emu_advance_clock(7200) == 0); /* the saved access token has expired on the server */
+        REQUIRE(emu_clear_counters() == 0);
+        start = now_ms() + 400;
+        for (i = 0; i < PROCESSES; i++) {
+            pids[i] = fork();
+            if (pids[i] == 0) child_fetch(dir, start);
+        }
+        for (i = 0; i < PROCESSES; i++) {
+            int status = 0;
+            if (pids[i] <= 0 || waitpid(pids[i], &status, 0) != pids[i] || !WIFEXITED(status)) {
+                failed++;
+                continue;
+            }
+            if (WEXITSTATUS(status) == 10) expired++;
+            else if (WEXITSTATUS(status) != 0) {
+                failed++;
+                printf("    round %d: a process exited with %d\n", round, WEXITSTATUS(status));
+            }
+        }
+        refreshes = emu_counter("POST /oauth/refresh_access_token");
+        if (refreshes != 1) {
+            extra_refreshes++;
+            printf("    round %d: %ld refreshes\n", round, refreshes);
+        }
+    }
+    CHECK_EQ_INT(expired, 0);
+    CHECK_EQ_INT(failed, 0);
+    CHECK_EQ_INT(extra_refreshes, 0);
+    free(uuid);
+}

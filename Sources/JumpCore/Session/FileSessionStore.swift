@@ -5,6 +5,9 @@ import Glibc
 public final class FileSessionStore: SessionStore {
     public let directory: String
     public let path: String
+    /// The lock other processes sharing the directory take turns on, and the file as last seen here
+    /// (FileSessionStore+Sharing.swift).
+    let sharing = Lock(Sharing())
 
     public init(directory: String, fileName: String) {
         self.directory = directory
@@ -18,7 +21,10 @@ public final class FileSessionStore: SessionStore {
             if code == ENOENT { return nil }
             throw storageError("cannot open", code)
         }
-        defer { close(fd) }
+        defer {
+            close(fd)
+            noteOwnAccess()
+        }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 16 << 10)
         while true {
@@ -62,6 +68,7 @@ public final class FileSessionStore: SessionStore {
         close(fd)
         guard rename(temporary, path) == 0 else { throw storageError("cannot replace", errno) }
         ok = true
+        noteOwnAccess()
         syncDirectory()
     }
 
@@ -148,6 +155,7 @@ public final class FileSessionStore: SessionStore {
 
     public func erase() throws(JumpError) {
         if unlink(path) != 0 && errno != ENOENT { throw storageError("cannot delete", errno) }
+        noteOwnAccess()
         syncDirectory()
     }
 

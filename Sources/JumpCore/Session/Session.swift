@@ -21,6 +21,9 @@ struct Session: Sendable, Equatable {
     /// The quarantine entries whose edits this session took back (released once it is saved; a restore
     /// releases them if a crash came first).
     var absorbed: [String] = []
+    /// Counts the refreshes of this session's credential: of two copies of one session (processes sharing
+    /// the storage directory), the one with the higher count holds the newer access token.
+    var credentialSerial: Int64 = 0
 
     /// Runs body on this session where it is stored (reached through optional chaining, so never copied).
     mutating func inPlace<T, E: Error>(_ body: (inout Session) throws(E) -> T) throws(E) -> T { try body(&self) }
@@ -67,6 +70,7 @@ enum SessionCodec {
             "session_id": .string(session.sessionID),
             "uuid": .optional(session.record.uuid),
             "absorbed_quarantine": .array(session.absorbed.map(JSON.string)),
+            "credential_serial": .int(session.credentialSerial),
             "pending_refresh": session.pendingRefresh.map { p -> JSON in
                 ["access_token": .string(p.accessToken), "date": .string(p.date), "started_at": .int(p.startedAt)]
             } ?? .null,
@@ -124,6 +128,7 @@ enum SessionCodec {
             record: record,
             epoch: document["epoch"]?.intValue ?? 1,
             pendingRefresh: pending,
-            absorbed: (document["absorbed_quarantine"]?.arrayValue ?? []).compactMap(\.stringValue))
+            absorbed: (document["absorbed_quarantine"]?.arrayValue ?? []).compactMap(\.stringValue),
+            credentialSerial: max(document["credential_serial"]?.intValue ?? 0, 0))
     }
 }

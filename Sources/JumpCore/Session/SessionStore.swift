@@ -16,6 +16,15 @@ public protocol SessionStore: Sendable {
     /// Moves what is saved to `other` (which must be empty) without needing to read it where the store
     /// can (files are renamed); false when nothing was saved.
     func moveAside(to other: any SessionStore) throws(JumpError) -> Bool
+    /// Runs `body` while no other process, and no other client of this process, runs one on this entry
+    /// (an advisory lock for stores that processes share; design: docs/conventions.md, "Processes sharing
+    /// a store"). Nested calls on one store, from any thread of its client, join the holder. JUMP_E_TIMEOUT
+    /// when the lock cannot be had within `timeoutMilliseconds`.
+    func withExclusiveAccess<Result>(timeoutMilliseconds: Int,
+                                     _ body: () throws(JumpError) -> Result) throws(JumpError) -> Result
+    /// Whether the entry was written by someone else since this store last read or wrote it (another
+    /// process sharing the storage directory).
+    var changedElsewhere: Bool { get }
 }
 
 extension SessionStore {
@@ -31,6 +40,14 @@ extension SessionStore {
     }
 
     public var appendsCheaply: Bool { false }
+
+    /// Stores only this process uses (memory, host callbacks): the client's own locks suffice.
+    public func withExclusiveAccess<Result>(timeoutMilliseconds: Int,
+                                            _ body: () throws(JumpError) -> Result) throws(JumpError) -> Result {
+        try body()
+    }
+
+    public var changedElsewhere: Bool { false }
 
     public func moveAside(to other: any SessionStore) throws(JumpError) -> Bool { try copyAside(to: other) }
 

@@ -54,11 +54,19 @@ extension CaptureSession {
     /// only with a save that worked, so journal lines keep pointing at what is really on storage.
     func persist(_ s: inout CaptureState) {
         do {
-            if let session = s.session {
-                var next = session
-                next.epoch &+= 1
-                try SessionCodec.save(next, to: store)
-                s.updateSession { $0.epoch = next.epoch }
+            if s.session != nil {
+                // Under the store's lock: a process sharing the storage directory may have refreshed this
+                // session's token since it was read here; its newer credential is kept, not written over.
+                try store.withExclusiveAccess(timeoutMilliseconds: settings.requestTimeoutMs) { () throws(JumpError) in
+                    if store.changedElsewhere,
+                       let saved = try? store.load().map({ bytes throws(JumpError) in try SessionCodec.decode(bytes) }) {
+                        _ = adoptCredential(&s, from: saved)
+                    }
+                    guard var next = s.session else { return }
+                    next.epoch &+= 1
+                    try SessionCodec.save(next, to: store)
+                    s.updateSession { $0.epoch = next.epoch }
+                }
                 s.sessionOnStorage = true
             } else {
                 try store.erase()
@@ -73,6 +81,31 @@ extension CaptureSession {
             s.storageError = error
             Log.warning("the session could not be saved: \(error.message)")
         }
+    }
+
+    /// Takes the credential of `saved` when it is this very session (same id and user) refreshed further
+    /// than the one in memory (processes sharing the storage directory); a refresh another process sent and
+    /// never saw answered is taken too, so that it is replayed rather than sent anew. true when the token changed.
+    func adoptCredential(_ s: inout CaptureState, from saved: Session) -> Bool {
+        guard let ours = s.session, !ours.sessionID.isEmpty, saved.sessionID == ours.sessionID,
+              saved.record.uuid == ours.record.uuid else { return false }
+        guard saved.credentialSerial > ours.credentialSerial else {
+            if ours.pendingRefresh == nil, let pending = saved.pendingRefresh, pending.accessToken == ours.accessToken {
+                s.updateSession { $0.pendingRefresh = pending }
+            }
+            return false
+        }
+        // A secret from the moment it is read, as when it arrived: a server may quote it.
+        SecretScrubber.remember(saved.accessToken)
+        s.updateSession {
+            $0.accessToken = saved.accessToken
+            $0.accessTokenExpiresAt = saved.accessTokenExpiresAt
+            $0.refreshSecret = saved.refreshSecret
+            $0.reauthenticationRequired = saved.reauthenticationRequired
+            $0.credentialSerial = saved.credentialSerial
+            $0.pendingRefresh = nil
+        }
+        return true
     }
 
     /// A save that failed earlier is tried again before the next change (the storage may be back).

@@ -55,8 +55,10 @@ extension CaptureSession {
 
     /// Single-flight refresh keyed by the token being replaced: if another caller already replaced it, its
     /// successor is returned; if a refresh is running, its outcome is shared; otherwise this caller leads.
+    /// The leader holds the store's lock (processes sharing the storage directory take turns) and first
+    /// reads what they saved: a token another process refreshed already is used, not refreshed again.
     func refresh(replacing token: String) throws(JumpError) -> String {
-        typealias Lead = (secret: String, date: String, generation: UInt64, flight: RefreshFlight)
+        typealias Lead = (secret: String, generation: UInt64, flight: RefreshFlight)
         let step = try state.withLock { s throws(JumpError) -> RefreshFlight.Step<Lead> in
             let session = try requireSession(s)
             if session.accessToken != token { return .done(session.accessToken) }
@@ -69,21 +71,71 @@ extension CaptureSession {
             }
             let flight = RefreshFlight()
             s.refresh = flight
-            // Saved before it is sent, so a restart can replay it (see PendingRefresh). A save that fails
-            // does not stop the refresh: the session keeps working in memory and the save is retried.
-            let now = Clock.now()
-            var date = Clock.signatureDate(now)
-            if let pending = session.pendingRefresh, pending.accessToken == token,
-               pending.startedAt <= now, now - pending.startedAt < 600 {
-                date = pending.date
-            } else {
-                s.updateSession { $0.pendingRefresh = PendingRefresh(accessToken: token, date: date, startedAt: now) }
-                persist(&s)
-            }
-            return .lead(flight, (secret: secret, date: date, generation: s.generation, flight: flight))
+            return .lead(flight, (secret: secret, generation: s.generation, flight: flight))
         }
         return try RefreshFlight.run(step) { lead in
-            performRefresh(token: token, secret: lead.secret, date: lead.date, generation: lead.generation, flight: lead.flight)
+            do throws(JumpError) {
+                return try store.withExclusiveAccess(timeoutMilliseconds: settings.requestTimeoutMs) {
+                    () throws(JumpError) -> Result<String, JumpError> in
+                    if let fresh = adoptSavedCredential(replacing: token, generation: lead.generation, flight: lead.flight) {
+                        return .success(fresh)
+                    }
+                    switch prepareRefresh(of: token, generation: lead.generation, flight: lead.flight) {
+                    case .send(let date):
+                        return performRefresh(token: token, secret: lead.secret, date: date, generation: lead.generation,
+                                              flight: lead.flight)
+                    case .done(let outcome):
+                        return outcome
+                    }
+                }
+            } catch {
+                state.withLock { s in if s.refresh === lead.flight { s.refresh = nil } }
+                return .failure(error)
+            }
+        }
+    }
+
+    private enum Prepared {
+        case send(date: String)
+        case done(Result<String, JumpError>)
+    }
+
+    /// Under the store's lock: the refresh is saved before it is sent, so a restart can replay it (see
+    /// PendingRefresh). A save that fails does not stop the refresh: the session keeps working in memory and
+    /// the save is retried.
+    private func prepareRefresh(of token: String, generation: UInt64, flight: RefreshFlight) -> Prepared {
+        state.withLock { s -> Prepared in
+            guard s.generation == generation, let session = s.session else {
+                if s.refresh === flight { s.refresh = nil }
+                return .done(.failure(JumpError(.notSignedIn, "the session ended while its access token was being refreshed")))
+            }
+            if session.accessToken != token {
+                // A save took a newer token from storage meanwhile.
+                if s.refresh === flight { s.refresh = nil }
+                return .done(.success(session.accessToken))
+            }
+            let now = Clock.now()
+            if let pending = session.pendingRefresh, pending.accessToken == token,
+               pending.startedAt <= now, now - pending.startedAt < 600 {
+                return .send(date: pending.date)
+            }
+            let date = Clock.signatureDate(now)
+            s.updateSession { $0.pendingRefresh = PendingRefresh(accessToken: token, date: date, startedAt: now) }
+            persist(&s)
+            return .send(date: date)
+        }
+    }
+
+    /// Under the store's lock: the credential another process sharing the storage directory saved for this
+    /// very session, when it is newer than `token` (that process refreshed it); nil when there is none.
+    private func adoptSavedCredential(replacing token: String, generation: UInt64, flight: RefreshFlight) -> String? {
+        guard store.changedElsewhere, let saved = try? store.load().map({ bytes throws(JumpError) in try SessionCodec.decode(bytes) })
+        else { return nil }
+        return state.withLock { s -> String? in
+            guard s.generation == generation, adoptCredential(&s, from: saved),
+                  let fresh = s.session?.accessToken, fresh != token else { return nil }
+            if s.refresh === flight { s.refresh = nil }
+            return fresh
         }
     }
 
@@ -99,6 +151,9 @@ extension CaptureSession {
         do {
             answer = try capture.post("/oauth/refresh_access_token", parameters, cancellation: nil)
         } catch {
+            // Refused: a process sharing the storage directory without taking its lock (an older libjump) may
+            // have refreshed this token first; its successor is then on storage.
+            if let fresh = adoptSavedCredential(replacing: token, generation: generation, flight: flight) { return .success(fresh) }
             return .failure(refreshFailed(error, generation: generation, flight: flight))
         }
         guard let fresh = answer["access_token"]?.stringValue, !fresh.isEmpty else {
@@ -114,6 +169,7 @@ extension CaptureSession {
             session.accessToken = fresh
             session.accessTokenExpiresAt = expiresAt
             session.pendingRefresh = nil
+            session.credentialSerial &+= 1
             s.setSession(session)
             persist(&s)
             return session.record.uuid

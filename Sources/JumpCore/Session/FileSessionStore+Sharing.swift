@@ -1,0 +1,147 @@
+import Glibc
+
+/// Processes that share a storage directory (a CLI run twice, an app and its helper) take turns on an entry
+/// through flock(2) on a lock file beside it (`<entry>.lock`, kept: a lock, not a marker, so the kernel
+/// releases it when a process dies and nothing is ever stale). Threads of one client share the holding
+/// (their own locks order them); another client of the same process opens its own lock file description and
+/// takes turns like another process.
+extension FileSessionStore {
+    struct Sharing {
+        /// Nested holders of this store's lock; the lock file is open (`fd`) while there is one.
+        var holders = 0
+        var fd: Int32 = -1
+        /// A thread of this client is taking the lock now (the others wait for it rather than open another).
+        var taking = false
+        /// The file as this store last read or wrote it.
+        var stamp: Stamp?
+        /// State copied from the parent by fork() belongs to the parent: the child starts without.
+        var epoch = ForkSafety.epoch
+    }
+
+    struct Stamp: Equatable {
+        var device: UInt
+        var inode: UInt
+        var size: Int
+        var modified: timespec
+
+        static func == (a: Stamp, b: Stamp) -> Bool {
+            a.device == b.device && a.inode == b.inode && a.size == b.size
+                && a.modified.tv_sec == b.modified.tv_sec && a.modified.tv_nsec == b.modified.tv_nsec
+        }
+
+        init(_ info: stat) {
+            device = UInt(info.st_dev)
+            inode = UInt(info.st_ino)
+            size = Int(info.st_size)
+            modified = info.st_mtim
+        }
+
+        /// The file at `path` now; nil when there is none.
+        static func of(_ path: String) -> Stamp? {
+            var info = stat()
+            return stat(path, &info) == 0 ? Stamp(info) : nil
+        }
+    }
+
+    public func withExclusiveAccess<Result>(timeoutMilliseconds: Int,
+                                            _ body: () throws(JumpError) -> Result) throws(JumpError) -> Result {
+        try acquire(deadline: Clock.monotonicMilliseconds() + Int64(max(timeoutMilliseconds, 0)))
+        defer { release() }
+        return try body()
+    }
+
+    public var changedElsewhere: Bool {
+        let now = Stamp.of(path)
+        return sharing.withLock { $0.stamp } != now
+    }
+
+    /// Records the file as this store leaves it (after its own load or save).
+    func noteOwnAccess() {
+        let now = Stamp.of(path)
+        sharing.withLock { $0.stamp = now }
+    }
+
+    private enum Step { case joined, take, wait }
+
+    private func acquire(deadline: Int64) throws(JumpError) {
+        while true {
+            let step = sharing.withLock { s -> Step in
+                if s.epoch != ForkSafety.epoch {
+                    // The parent's copy of the lock file stays open in the child otherwise, and with it the lock.
+                    if s.fd >= 0 { close(s.fd) }
+                    s = Sharing()
+                }
+                if s.holders > 0 {
+                    s.holders += 1
+                    return .joined
+                }
+                if s.taking { return .wait }
+                s.taking = true
+                return .take
+            }
+            switch step {
+            case .joined:
+                return
+            case .wait:
+                if Clock.monotonicMilliseconds() >= deadline { throw lockTimeout() }
+                usleep(2_000)
+            case .take:
+                let result = takeFileLock(deadline: deadline)
+                sharing.withLock { s in
+                    s.taking = false
+                    if case .success(let fd) = result {
+                        s.fd = fd
+                        s.holders = 1
+                    }
+                }
+                if case .failure(let error) = result { throw error }
+                return
+            }
+        }
+    }
+
+    private func release() {
+        sharing.withLock { s in
+            guard s.holders > 0 else { return }
+            s.holders -= 1
+            if s.holders == 0, s.fd >= 0 {
+                close(s.fd)  // releases the lock
+                s.fd = -1
+            }
+        }
+    }
+
+    /// Opens the lock file and waits for its lock, polling so that the wait has a deadline.
+    private func takeFileLock(deadline: Int64) -> Result<Int32, JumpError> {
+        let lockPath = path + ".lock"
+        var fd = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        if fd < 0 && errno == ENOENT {
+            do { try FileSessionStore.makeDirectory(directory) } catch { return .failure(error) }
+            fd = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        }
+        guard fd >= 0 else {
+            return .failure(JumpError(.storage, "cannot open the lock file \(lockPath): \(String(cString: strerror(errno)))",
+                                      detail: ["errno": .int(Int64(errno))]))
+        }
+        var pause: UInt32 = 1_000
+        while flock(fd, LOCK_EX | LOCK_NB) != 0 {
+            let code = errno
+            guard code == EWOULDBLOCK || code == EINTR else {
+                close(fd)
+                return .failure(JumpError(.storage, "cannot lock \(lockPath): \(String(cString: strerror(code)))",
+                                          detail: ["errno": .int(Int64(code))]))
+            }
+            if Clock.monotonicMilliseconds() >= deadline {
+                close(fd)
+                return .failure(lockTimeout())
+            }
+            usleep(pause)
+            pause = min(pause * 2, 20_000)
+        }
+        return .success(fd)
+    }
+
+    private func lockTimeout() -> JumpError {
+        JumpError(.timeout, "another process sharing the storage directory held the session's lock (\(path).lock) for longer than the request timeout")
+    }
+}
