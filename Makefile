@@ -9,7 +9,7 @@ CFLAGS    ?= -std=c99 -Wall -Wextra -Werror -O1 -g
 EXAMPLE_C := $(BUILD)/bin/quickstart
 
 .PHONY: all deps lib emulator examples demo test test-swift test-c test-python test-node test-abi test-install \
-        test-csharp bench torture node-addon install uninstall dist wheel clean
+        test-csharp test-deps bench torture node-addon install uninstall dist wheel clean
 
 # Installation layout (GNU conventions); DESTDIR stages a package root.
 PREFIX     ?= /usr/local
@@ -71,29 +71,40 @@ node-addon: $(NODE_ADDON)
 demo: lib emulator examples
 	@bash scripts/with-emulator.sh $(EXAMPLE_C) $(LIB)
 
-test: lib emulator
+# What the tests need beyond the build (Chromium, selenium, mypy, pytest, Mono, Node.js, gdb...), checked before
+# anything is built: installed when run as root (or with passwordless sudo), otherwise make stops with the exact
+# commands to run. Each test-SUITE asks only for its own suite's (make test-csharp installs Mono, not Chromium).
+# The build's packages are among them, so a machine that lacks both hears of all of them at once.
+TEST_SUITES := swift c python node csharp abi install
+.PHONY: $(addprefix test-deps-,$(TEST_SUITES))
+test-deps:
+	@bash scripts/ensure-deps.sh --test
+$(addprefix test-deps-,$(TEST_SUITES)): test-deps-%:
+	@bash scripts/ensure-deps.sh --test $*
+
+test: test-deps lib emulator
 	@bash scripts/run-tests.sh
 
-test-swift: lib emulator
+test-swift: test-deps-swift lib emulator
 	@bash scripts/run-tests.sh swift
 
-test-c: lib emulator
+test-c: test-deps-c lib emulator
 	@bash scripts/run-tests.sh c
 
-test-python: lib emulator
+test-python: test-deps-python lib emulator
 	@bash scripts/run-tests.sh python
 
-test-node: lib emulator $(NODE_ADDON)
+test-node: test-deps-node lib emulator $(NODE_ADDON)
 	@bash scripts/run-tests.sh node
 
-test-abi: lib
+test-abi: test-deps-abi lib
 	@bash scripts/run-tests.sh abi
 
-test-install: lib emulator
+test-install: test-deps-install lib emulator
 	@bash scripts/run-tests.sh install
 
-# The C# binding (bindings/csharp), built and run with Mono (scripts/ensure-deps.sh --test installs it).
-test-csharp: lib emulator
+# The C# binding (bindings/csharp), built and run with Mono.
+test-csharp: test-deps-csharp lib emulator
 	@bash scripts/run-tests.sh csharp
 
 $(BUILD)/man/jump.3: include/jump.h scripts/make-man.py

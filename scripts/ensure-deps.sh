@@ -1,14 +1,23 @@
 #!/usr/bin/env bash
-# Installs the system packages libjump builds against, or prints the exact command when not root.
-# --test also installs what the tests need beyond the build: Chromium and its driver (apt) and selenium
-# (pip), for the headless-browser social sign-in test; mypy (pip), for the test that the Python package passes
-# mypy --strict (bindings/python/tests/test_typing.py); python3-venv when python3 lacks venv (the wheel test);
-# and puts the unmodified janrain-python-api 0.4.0 sdist in build/third_party/ for Tests/serverapi (its
-# setup.py needs use_2to3, which modern setuptools lacks, so it is put on sys.path rather than installed);
-# and mono-complete (mcs and mono), for the C# binding's suite (bindings/csharp/run-tests.sh).
-# Idempotent: nothing is fetched when all is there.
+# Installs the system packages libjump builds against, or prints the exact commands when it cannot.
+#   ensure-deps.sh                     what the build needs (make lib, make emulator)
+#   ensure-deps.sh --test [SUITE...]   that and what the test suites need (all suites without names; the
+#                                      names of scripts/run-tests.sh: swift c python node csharp abi install)
+# What the suites need beyond the build: python, Chromium and its driver (apt) and selenium (pip), for the
+# headless-browser social sign-in test; mypy (pip), for the test that the Python package passes mypy --strict
+# (bindings/python/tests/test_typing.py); pytest and requests (pip); python3-venv when python3 lacks venv (the
+# wheel test); and the unmodified janrain-python-api 0.4.0 sdist in build/third_party/ for Tests/serverapi
+# (its setup.py needs use_2to3, which modern setuptools lacks, so it is put on sys.path rather than
+# installed). node, Node.js and its headers. csharp, mono-complete (mcs and mono). install, gdb and groff-base.
+# Installs as root, or through passwordless sudo; otherwise prints the commands to run (as root) and exits 1.
+# pip installs into python3's environment; for Debian's own python3 (PEP 668, "externally managed") with
+# --break-system-packages, which puts them in /usr/local, not over Debian's packages.
+# Idempotent: nothing is fetched when all is there. make test and make test-SUITE run it first.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
+# One run at a time per checkout (make -j runs deps and test-deps side by side): a lock on this file.
+exec 9<"${BASH_SOURCE[0]}"
+flock 9
 
 # The reference server-API client Tests/serverapi runs against the emulator: fetched once, checked
 # against its PyPI sha256 before anything is extracted, unpacked as published.
@@ -50,42 +59,94 @@ PY
 # binutils: objcopy, strip and readelf for make install (stripped library, debug info apart) and its tests.
 packages=(libjansson-dev libcurl4-openssl-dev libssl-dev libsqlite3-dev pkg-config binutils g++)
 python_packages=()
+what="The build needs"
 if [ "${1:-}" = "--test" ]; then
-    # gdb and groff-base: the install suite checks the debug link and renders jump(3).
-    packages+=(chromium chromium-driver gdb groff-base)
-    # mono-complete: mcs builds bindings/csharp and mono runs its tests (Debian's own Mono; no NuGet).
-    packages+=(mono-complete)
-    # Node.js and its headers (node_api.h, uv.h) for bindings/node, from Debian when the machine has none.
-    command -v node >/dev/null && [ -f /usr/include/node/node_api.h ] || packages+=(nodejs libnode-dev)
-    python3 -c "import pytest" 2>/dev/null || python_packages+=(pytest)
-    python3 -c "import selenium" 2>/dev/null || python_packages+=(selenium)
-    python3 -c "import mypy" 2>/dev/null || python_packages+=(mypy)
-    # requests is janrain-python-api's one dependency.
-    python3 -c "import requests" 2>/dev/null || python_packages+=(requests)
-    fetch_janrain_python_api
-    # The wheel test (bindings/python/tests/test_wheel.py) installs the wheel into a fresh venv; Debian's own
-    # python3 has venv and ensurepip only with python3-venv.
-    python3 -c "import ensurepip, venv" 2>/dev/null || packages+=(python3-venv)
+    shift
+    what="The tests${1:+ (${*})} need"
+    suites=("$@")
+    ((${#suites[@]})) || suites=(swift c python node csharp abi install)
+    for suite in "${suites[@]}"; do
+        case "$suite" in
+            swift | c | abi) ;;  # the build's packages are all they need
+            python)
+                packages+=(chromium chromium-driver)
+                python3 -c "import pytest" 2>/dev/null || python_packages+=(pytest)
+                python3 -c "import selenium" 2>/dev/null || python_packages+=(selenium)
+                python3 -c "import mypy" 2>/dev/null || python_packages+=(mypy)
+                # requests is janrain-python-api's one dependency.
+                python3 -c "import requests" 2>/dev/null || python_packages+=(requests)
+                fetch_janrain_python_api
+                # The wheel test (bindings/python/tests/test_wheel.py) installs the wheel into a fresh venv;
+                # Debian's own python3 has venv and ensurepip only with python3-venv.
+                python3 -c "import ensurepip, venv" 2>/dev/null || packages+=(python3-venv)
+                ;;
+            # Node.js and its headers (node_api.h, uv.h) for bindings/node, from Debian when the machine has none.
+            node) command -v node >/dev/null && [ -f /usr/include/node/node_api.h ] || packages+=(nodejs libnode-dev) ;;
+            # mcs builds bindings/csharp and mono runs its tests (Debian's own Mono; no NuGet).
+            csharp) packages+=(mono-complete) ;;
+            # The install suite checks the debug link with gdb and renders jump(3) with groff.
+            install) packages+=(gdb groff-base) ;;
+            *) echo "ensure-deps.sh: unknown suite '$suite' (swift c python node csharp abi install)" >&2; exit 2 ;;
+        esac
+    done
 fi
+
+# Where pip installs: python3's own environment. Debian's python3 has no pip without python3-pip, and refuses
+# pip installs (PEP 668) unless told --break-system-packages; a venv or pyenv python needs neither.
+pip_flags=(-q)
+python_writable=true
+if ((${#python_packages[@]})); then
+    python3 -m pip --version >/dev/null 2>&1 || packages+=(python3-pip)
+    python3 - <<'PY' && pip_flags+=(--break-system-packages)
+import os, sys, sysconfig
+marker = os.path.join(sysconfig.get_path("stdlib"), "EXTERNALLY-MANAGED")
+sys.exit(0 if sys.prefix == sys.base_prefix and os.path.exists(marker) else 1)
+PY
+    python3 -c "import os, sys, sysconfig; sys.exit(not os.access(sysconfig.get_path('purelib'), os.W_OK))" ||
+        python_writable=false
+    python=$(python3 -c "import sys; print(sys.executable)" 2>/dev/null || echo python3)
+fi
+
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
+# Each missing package once, in the order asked for.
+readarray -t missing < <(printf '%s\n' "${missing[@]}" | awk 'NF && !seen[$0]++')
+
+as_root=()  # how to run a command as root: nothing (root), sudo -n, or impossible (exit 1 with the commands)
+can_root=true
+if [ "$(id -u)" != 0 ]; then
+    if sudo -n true 2>/dev/null; then as_root=(sudo -n env DEBIAN_FRONTEND=noninteractive); else can_root=false; fi
+fi
+# pip into an environment this user cannot write (the system's python3) needs root too.
+pip_as=()
+[ "$python_writable" = true ] || pip_as=("${as_root[@]}")
+
+if ! $can_root && { ((${#missing[@]})) || ((${#python_packages[@]})); }; then
+    lacking=()
+    ((${#missing[@]})) && lacking+=("${missing[*]} (apt)")
+    ((${#python_packages[@]})) && lacking+=("${python_packages[*]} (pip)")
+    {
+        echo "$what what this machine lacks: $(IFS=';'; echo "${lacking[*]}" | sed 's/;/; /g')"
+        echo "run, then the make command again:"
+        ((${#missing[@]})) && echo "  sudo apt-get install -y ${missing[*]}"
+        if ((${#python_packages[@]})); then
+            sudo="sudo "
+            [ "$python_writable" = true ] && sudo=""
+            echo "  $sudo$python -m pip install ${pip_flags[*]:1}${pip_flags[1]:+ }${python_packages[*]}"
+        fi
+    } >&2
+    exit 1
+fi
 if ((${#missing[@]})); then
-    as_root=()
-    [ "$(id -u)" = 0 ] || ! sudo -n true 2>/dev/null || as_root=(sudo -n env DEBIAN_FRONTEND=noninteractive)
-    if [ "$(id -u)" = 0 ] || ((${#as_root[@]})); then
-        echo "installing: ${missing[*]}"
-        export DEBIAN_FRONTEND=noninteractive
-        "${as_root[@]}" apt-get update -qq
-        "${as_root[@]}" apt-get install -y -qq "${missing[@]}" >/dev/null
-    else
-        echo "missing system packages; run:" >&2
-        echo "  sudo apt-get install -y ${missing[*]}" >&2
-        exit 1
-    fi
+    echo "installing: ${missing[*]}"
+    export DEBIAN_FRONTEND=noninteractive
+    "${as_root[@]}" apt-get update -qq
+    # Wait for another apt or dpkg (unattended-upgrades, a second checkout) instead of failing.
+    "${as_root[@]}" apt-get install -y -qq -o DPkg::Lock::Timeout=600 "${missing[@]}" >/dev/null
 fi
 if ((${#python_packages[@]})); then
     echo "installing (pip): ${python_packages[*]}"
-    python3 -m pip install -q "${python_packages[@]}"
+    "${pip_as[@]}" "$python" -m pip install "${pip_flags[@]}" "${python_packages[@]}"
 fi

@@ -1,6 +1,10 @@
 #!/usr/bin/env bash
 # Runs the test suites (default: all of swift, c, python, node, csharp, abi, install) against the built
 # libjump.so and jump-emulator, prints each suite's own output, then one summary line per suite and a total.
+# A summary line counts the suite's skipped tests and, when there are any, names why (the runner's own reasons):
+#   python   285 passed, 0 failed, 2 skipped (selenium is not installed; mypy is not installed)
+# The last line is "total: N passed, N failed, N skipped". `make test` installs what the tests need first
+# (scripts/ensure-deps.sh --test), so that nothing is skipped.
 set -uo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 cd "$here"
@@ -32,7 +36,8 @@ run_suite() {
         swift) swift test 2>&1 ;;
         c) bash Tests/c/run.sh ;;
         # Tests/serverapi: the owner API driven by janrain-python-api (fetched by ensure-deps.sh --test).
-        python) ensure_pytest && python3 -m pytest -q -p no:cacheprovider bindings/python/tests Tests/serverapi ;;
+        # -rs: a "SKIPPED [N] file:line: reason" line per skip, which skip_reasons reads.
+        python) ensure_pytest && python3 -m pytest -q -rs -p no:cacheprovider bindings/python/tests Tests/serverapi ;;
         # The Node.js binding: builds its addon (make rule, plain cc), then Node's own runner (no npm packages);
         # each test file starts its own emulator. TAP output, whose "# pass N" / "# fail N" count_suite reads.
         node) ensure_node && make --no-print-directory -s build/node/jump.node &&
@@ -45,38 +50,62 @@ run_suite() {
     esac
 }
 
-# "passed failed" counts read from a suite's own closing lines.
+# "passed failed skipped" counts read from a suite's own closing lines.
 count_suite() {
-    local suite=$1 log=$2 passed=0 failed=0 line
+    local suite=$1 log=$2 passed=0 failed=0 skipped=0 line
     case "$suite" in
         swift)
+            # swift-testing counts a skipped test (".enabled(if:)" false, ".disabled") in "Test run with N tests"
+            # and prints "Test name() skipped[: "reason"]" for it.
             line=$(grep -E "Test run with [0-9]+ tests?" "$log" | tail -1)
             local total=$(sed -nE 's/.*Test run with ([0-9]+) tests?.*/\1/p' <<<"$line")
-            failed=$(grep -E "^✘ Test " "$log" | grep -E " failed after " | wc -l)
-            passed=$(( ${total:-0} - failed ))
+            failed=$(grep -E "^✘ Test " "$log" | grep -vE "^✘ Test run with " | grep -E " failed after " | wc -l)
+            skipped=$(grep -cE "^.{0,4}(Test|Suite) .+ skipped(: \".*\")?\.?$" "$log")
+            passed=$(( ${total:-0} - failed - $(grep -cE "^.{0,4}Test .+ skipped(: \".*\")?\.?$" "$log") ))
             ;;
         python)
-            line=$(grep -E "[0-9]+ (passed|failed|error)" "$log" | tail -1)
+            # pytest's closing line, e.g. "285 passed, 2 skipped, 1 error in 40.1s"
+            line=$(grep -E "^(=+ )?[0-9]+ (passed|failed|errors?|skipped|deselected|xfailed|xpassed|warnings?)\b.* in [0-9.]+s" "$log" | tail -1)
             passed=$(grep -oE "[0-9]+ passed" <<<"$line" | grep -oE "[0-9]+" || echo 0)
             failed=$(( $(grep -oE "[0-9]+ failed" <<<"$line" | grep -oE "[0-9]+" || echo 0) + $(grep -oE "[0-9]+ errors?" <<<"$line" | grep -oE "[0-9]+" || echo 0) ))
+            skipped=$(grep -oE "[0-9]+ skipped" <<<"$line" | grep -oE "[0-9]+" || echo 0)
             ;;
         node)
             passed=$(sed -nE 's/^# pass ([0-9]+)$/\1/p' "$log" | tail -1)
             failed=$(sed -nE 's/^# fail ([0-9]+)$/\1/p' "$log" | tail -1)
             # tests stopped by --test-timeout are "cancelled", not "fail": they failed all the same
             failed=$(( ${failed:-0} + $(sed -nE 's/^# cancelled ([0-9]+)$/\1/p' "$log" | tail -1 | grep . || echo 0) ))
+            skipped=$(sed -nE 's/^# skip(ped)? ([0-9]+)$/\2/p' "$log" | tail -1)  # "# skipped N" since Node.js 20
             ;;
         *)
+            # c, abi, install and csharp end with "N passed, N failed" (none of their runners can skip a test;
+            # one that learns to would add ", N skipped").
             line=$(grep -E "^[0-9]+ passed, [0-9]+ failed" "$log" | tail -1)
             passed=$(sed -nE 's/^([0-9]+) passed.*/\1/p' <<<"$line")
             failed=$(sed -nE 's/^[0-9]+ passed, ([0-9]+) failed.*/\1/p' <<<"$line")
+            skipped=$(sed -nE 's/^[0-9]+ passed, [0-9]+ failed, ([0-9]+) skipped.*/\1/p' <<<"$line")
             ;;
     esac
-    echo "${passed:-0} ${failed:-0}"
+    echo "${passed:-0} ${failed:-0} ${skipped:-0}"
+}
+
+# Why a suite's tests were skipped, from its runner's own lines: each reason once, shortened to what comes
+# before its first " (" or "; ", paths relative to the checkout (the full text, with the command that fixes it,
+# is in the suite's output).
+skip_reasons() {
+    local suite=$1 log=$2
+    case "$suite" in
+        # "SKIPPED [2] bindings/python/tests/test_typing.py:27: mypy is not installed (python3 -m pip install mypy)"
+        python) sed -nE 's/^SKIPPED \[[0-9]+\] [^ ]+: (.*)$/\1/p' "$log" ;;
+        # TAP: "ok 3 - name # SKIP reason" (indented for subtests); a skip without a reason names the test.
+        node) sed -nE 's/^ *ok [0-9]+ - (.*) # SKIP *$/\1, no reason given/p; s/^ *ok [0-9]+ - .* # SKIP +(.+)$/\1/p' "$log" ;;
+        swift) sed -nE 's/^.{0,4}(Test|Suite) .+ skipped: "(.*)"$/\2/p; s/^.{0,4}(Test|Suite) (.+) skipped\.$/\2, no reason given/p' "$log" ;;
+    esac | sed -E "s/ \\(.*|; .*//; s|$here/||g" | awk 'NF && !seen[$0]++' | paste -sd ';' | sed 's/;/; /g'
 }
 
 total_passed=0
 total_failed=0
+total_skipped=0
 summary=()
 status=0
 for suite in "${suites[@]}"; do
@@ -84,15 +113,22 @@ for suite in "${suites[@]}"; do
     log=$logs/$suite.log
     run_suite "$suite" 2>&1 | tee "$log"
     rc=${PIPESTATUS[0]}
-    read -r passed failed <<<"$(count_suite "$suite" "$log")"
+    read -r passed failed skipped <<<"$(count_suite "$suite" "$log")"
     if [ "$rc" != 0 ] && [ "$failed" = 0 ]; then failed=1; fi  # a suite that crashed counts as a failure
     [ "$rc" != 0 ] && status=1
     total_passed=$((total_passed + passed))
     total_failed=$((total_failed + failed))
-    summary+=("$(printf '%-7s %4d passed, %d failed%s' "$suite" "$passed" "$failed" "$([ "$rc" != 0 ] && echo " (exit $rc)")")")
+    total_skipped=$((total_skipped + skipped))
+    why=
+    if [ "$skipped" != 0 ]; then
+        why=$(skip_reasons "$suite" "$log")
+        why=" (${why:-reasons in build/test-logs/$suite.log})"
+    fi
+    summary+=("$(printf '%-7s %4d passed, %d failed, %d skipped%s%s' "$suite" "$passed" "$failed" "$skipped" "$why" \
+        "$([ "$rc" != 0 ] && echo " (exit $rc)")")")
 done
 echo
 echo "=== summary ==="
 printf '%s\n' "${summary[@]}"
-echo "total: $total_passed passed, $total_failed failed"
+echo "total: $total_passed passed, $total_failed failed, $total_skipped skipped"
 exit $status
