@@ -311,8 +311,10 @@ jump_status jump_client_fetch_record_async(jump_client *client, jump_callback ca
  * record root with its nested objects; each changed plural element), one entity.update per plural that
  * gained elements at its end (only the new ones: the server appends them, other elements keep their ids),
  * one entity.replace per plural reordered or given elements before its existing ones (or none of whose
- * elements stay), one entity.delete per removed element. An append the server applied but whose answer was
- * lost is sent again on the next sync. A change stays unsynced until the
+ * elements stay), one entity.delete per removed element. An append is applied once: it is saved as pending
+ * before it is sent, and when its answer is lost (a dropped connection, a killed process) the next sync first
+ * reads the plural (/entity) and takes elements the server already has as acknowledged, never sending them
+ * twice (one extra request, only then). A change stays unsynced until the
  * server acknowledged it, and an acknowledged one is never sent again (also after a partial failure, whose
  * detail lists "synced" and "pending" paths). out_result (may be NULL): {"changed":["/aboutMe",..],
  * "requests":N,"renamed":{"/photos#-1":"/photos#57",..}} (element paths whose id the server assigned). */

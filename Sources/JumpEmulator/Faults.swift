@@ -12,6 +12,9 @@ struct Fault: Sendable, Equatable {
         case delay
         /// HTTP 200 with a Capture error body of any code (`code`), so SDKs can test their handling.
         case captureError = "capture_error"
+        /// The request is carried out, then its answer is lost on the way back (a proxy's 502 page): what a
+        /// dropped connection after the server applied a change looks like to a client.
+        case lostAnswer = "lost_answer"
     }
 
     var kind: Kind

@@ -393,3 +393,66 @@ TEST(bad_arguments_are_refused) {
 done:
     close_session(&s);
 }
+
+/* How the append's answer was lost before the next sync (answer_lost_then). */
+enum after_lost { SYNC_AGAIN, RESTART, FETCH_FIRST };
+
+/* An append the server applied but whose answer never arrived is reconciled before it would be sent again:
+ * the server ends with one copy, the local record with the server's id and nothing left to send. */
+static void lost_append_is_applied_once(enum after_lost then) {
+    session s;
+    json_t *user = NULL, *photos;
+    char *added = NULL, *out = NULL, *path;
+    char dir[512];
+    size_t count = 0;
+    int i, copies = 0;
+    snprintf(dir, sizeof dir, "%s/lost-append-%d", emu_tmpdir(), (int)then);
+    if (!open_session_in(&s, dir)) goto done;
+    CHECK_OK(J.record_append(s.record, "/photos", "{\"value\":\"once.png\"}", &added));
+    REQUIRE(emu_fault("lost_answer", 1, "/entity.update", 0) == 0);
+    CHECK_STATUS(J.client_sync(s.client, &out), JUMP_E_SERVER);
+    J.string_free(out);
+    out = NULL;
+    if (then == RESTART) {
+        J.record_free(s.record);
+        J.client_free(s.client);
+        s.record = NULL;
+        s.client = new_client(dir, NULL);
+        REQUIRE(s.client != NULL);
+        REQUIRE_OK(J.client_record(s.client, &s.record));
+    } else if (then == FETCH_FIRST) {
+        CHECK_OK(J.client_fetch_record(s.client));
+    }
+    emu_clear_counters();
+    CHECK_OK(J.client_sync(s.client, &out));
+    CHECK_EQ_INT(emu_counter("POST /entity.update"), 0);
+    user = emu_get_user(s.uuid, NULL);
+    photos = json_object_get(user, "photos");
+    for (i = 0; i < (int)json_array_size(photos); i++) {
+        const char *value = json_string_value(json_object_get(json_array_get(photos, i), "value"));
+        if (value != NULL && strcmp(value, "once.png") == 0) copies++;
+    }
+    CHECK_MSG(copies == 1, "the server has %d copies of the appended photo", copies);
+    CHECK_OK(J.record_element_count(s.record, "/photos", &count));
+    CHECK_EQ_INT((int)count, 3);
+    path = element_path(s.record, "/photos", 2);
+    CHECK_MSG(path != NULL && strchr(path, '-') == NULL, "the appended photo has no server id locally (%s)", path ? path : "none");
+    free(path);
+    CHECK(!record_has_pending(s.record, "/photos"));
+    emu_clear_counters();
+    J.string_free(out);
+    out = NULL;
+    CHECK_OK(J.client_sync(s.client, &out));
+    CHECK_EQ_INT(entity_calls(), 0);
+done:
+    J.string_free(out);
+    J.string_free(added);
+    json_decref(user);
+    close_session(&s);
+}
+
+TEST(append_whose_answer_was_lost_is_not_sent_again) { lost_append_is_applied_once(SYNC_AGAIN); }
+
+TEST(append_whose_answer_was_lost_is_not_sent_again_after_a_restart) { lost_append_is_applied_once(RESTART); }
+
+TEST(append_whose_answer_was_lost_is_not_duplicated_by_a_fetch) { lost_append_is_applied_once(FETCH_FIRST); }

@@ -130,6 +130,21 @@ enum RecordTree {
         return .object(members)
     }
 
+    /// Whether `server` holds every member `sent` has, element ids aside (a server fills in members that
+    /// were not sent, and gives elements ids of its own).
+    static func carries(_ server: JSON, _ sent: JSON) -> Bool {
+        switch sent {
+        case .object(let members):
+            guard case .object(let have) = server else { return false }
+            return members.allSatisfy { key, value in key == "id" || carries(have[key] ?? .null, value) }
+        case .array(let items):
+            guard case .array(let have) = server, have.count == items.count else { return false }
+            return zip(have, items).allSatisfy { carries($0, $1) }
+        default:
+            return server == sent
+        }
+    }
+
     /// A value with every plural element id removed (entity.replace sends new elements without ids).
     static func strippingIDs(_ value: JSON) -> JSON {
         switch value {

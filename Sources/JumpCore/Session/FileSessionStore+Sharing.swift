@@ -1,7 +1,7 @@
 import Glibc
 
 /// Processes that share a storage directory (a CLI run twice, an app and its helper) take turns on an entry
-/// through flock(2) on a lock file beside it (`<entry>.lock`, kept: a lock, not a marker, so the kernel
+/// through flock(2) on a lock file beside it (`.<entry>.lock`, kept: a lock, not a marker, so the kernel
 /// releases it when a process dies and nothing is ever stale). Threads of one client share the holding
 /// (their own locks order them); another client of the same process opens its own lock file description and
 /// takes turns like another process.
@@ -113,7 +113,6 @@ extension FileSessionStore {
 
     /// Opens the lock file and waits for its lock, polling so that the wait has a deadline.
     private func takeFileLock(deadline: Int64) -> Result<Int32, JumpError> {
-        let lockPath = path + ".lock"
         var fd = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         if fd < 0 && errno == ENOENT {
             do { try FileSessionStore.makeDirectory(directory) } catch { return .failure(error) }
@@ -142,6 +141,6 @@ extension FileSessionStore {
     }
 
     private func lockTimeout() -> JumpError {
-        JumpError(.timeout, "another process sharing the storage directory held the session's lock (\(path).lock) for longer than the request timeout")
+        JumpError(.timeout, "another process sharing the storage directory held the session's lock (\(lockPath)) for longer than the request timeout")
     }
 }

@@ -24,9 +24,38 @@ struct Session: Sendable, Equatable {
     /// Counts the refreshes of this session's credential: of two copies of one session (processes sharing
     /// the storage directory), the one with the higher count holds the newer access token.
     var credentialSerial: Int64 = 0
+    /// Appends sent and never answered: saved before each is sent, so that the next sync (here or after a
+    /// restart) looks for their elements on the server before it sends them again (CaptureSession+Appends).
+    var pendingAppends: [PendingAppend] = []
 
     /// Runs body on this session where it is stored (reached through optional chaining, so never copied).
     mutating func inPlace<T, E: Error>(_ body: (inout Session) throws(E) -> T) throws(E) -> T { try body(&self) }
+}
+
+/// An append of elements to a plural, sent and not (yet) answered.
+struct PendingAppend: Sendable, Equatable {
+    var plural: RecordPath
+    /// The plural's element ids the server had (the baseline's) when it was sent.
+    var knownIDs: [Int64]
+    /// The elements as sent, with their local ids.
+    var sent: [JSON]
+
+    var json: JSON {
+        ["plural": .string(plural.description), "known_ids": .array(knownIDs.map(JSON.int)), "sent": .array(sent)]
+    }
+
+    /// nil for a malformed entry (it is dropped: at worst an append is sent again, as before it was kept).
+    init?(json: JSON) {
+        guard let text = json["plural"]?.stringValue, let plural = try? RecordPath(text),
+              let known = json["known_ids"]?.arrayValue, let sent = json["sent"]?.arrayValue else { return nil }
+        self.init(plural: plural, knownIDs: known.compactMap(\.intValue), sent: sent)
+    }
+
+    init(plural: RecordPath, knownIDs: [Int64], sent: [JSON]) {
+        self.plural = plural
+        self.knownIDs = knownIDs
+        self.sent = sent
+    }
 }
 
 /// The parts of a refresh request that make it the same request again (the signature is recomputed).
@@ -71,6 +100,7 @@ enum SessionCodec {
             "uuid": .optional(session.record.uuid),
             "absorbed_quarantine": .array(session.absorbed.map(JSON.string)),
             "credential_serial": .int(session.credentialSerial),
+            "pending_appends": .array(session.pendingAppends.map(\.json)),
             "pending_refresh": session.pendingRefresh.map { p -> JSON in
                 ["access_token": .string(p.accessToken), "date": .string(p.date), "started_at": .int(p.startedAt)]
             } ?? .null,
@@ -129,6 +159,7 @@ enum SessionCodec {
             epoch: document["epoch"]?.intValue ?? 1,
             pendingRefresh: pending,
             absorbed: (document["absorbed_quarantine"]?.arrayValue ?? []).compactMap(\.stringValue),
-            credentialSerial: max(document["credential_serial"]?.intValue ?? 0, 0))
+            credentialSerial: max(document["credential_serial"]?.intValue ?? 0, 0),
+            pendingAppends: (document["pending_appends"]?.arrayValue ?? []).compactMap(PendingAppend.init(json:)))
     }
 }

@@ -28,7 +28,8 @@ extension CaptureSession {
                 throw JumpError(.notSignedIn, "the session ended while the record was being fetched")
             }
             let outcome = try s.withSession { session throws(JumpError) in
-                (session.record.uuid, session.record.rebase(onServer: server))
+                try session.settlePendingAppends(onFetched: server)
+                return (session.record.uuid, session.record.rebase(onServer: server))
             }
             guard let outcome else { throw JumpError(.notSignedIn, "the session ended while the record was being fetched") }
             persist(&s)
@@ -48,16 +49,26 @@ extension CaptureSession {
     /// exactly the rest unsynced.
     public func sync(cancellation: Cancellation? = nil) throws(JumpError) -> SyncResult {
         try syncGate.withLock { _ throws(JumpError) -> SyncResult in
-            let (requests, generation) = try state.withLock { s throws(JumpError) in
-                (try requireSession(s).record.plan(schema: s.schema), s.generation)
+            let started = try state.withLock { s throws(JumpError) in
+                _ = try requireSession(s)
+                return s.generation
             }
-            if requests.isEmpty { return SyncResult(changed: [], requests: 0, renamed: []) }
-            var changed: [String] = []
-            var renamed: [(String, String)] = []
+            // Appends sent earlier whose answers never came: found on the server, they are not sent again.
+            var (changed, renamed) = try reconcilePendingAppends(generation: started, cancellation: cancellation)
+            let (requests, generation, planUUID) = try state.withLock { s throws(JumpError) in
+                let session = try requireSession(s)
+                return (session.record.plan(schema: s.schema), s.generation, session.record.uuid)
+            }
+            guard generation == started else { throw JumpError(.notSignedIn, "the session ended while the record was being synced") }
+            if requests.isEmpty {
+                if !changed.isEmpty { emit(.recordSynced(uuid: planUUID, changed: changed)) }
+                return SyncResult(changed: changed, requests: 0, renamed: renamed)
+            }
             var sent = 0
             var uuid: String?
             for (index, request) in requests.enumerated() {
                 do throws(JumpError) {
+                    markAppendPending(request, generation: generation)
                     let (answer, tokenGeneration) = try authorized(cancellation: cancellation) { token throws(JumpError) in
                         try capture.post("/" + request.kind.endpoint, CaptureSession.parameters(of: request, token: token),
                                          cancellation: cancellation)
@@ -78,6 +89,7 @@ extension CaptureSession {
                             for op in ops { session.record.apply(op) }
                             return session.record.uuid
                         }
+                        CaptureSession.settleAppend(&s, request)
                         journal(&s, ops)
                         return (id ?? nil, names)
                     }
@@ -85,6 +97,9 @@ extension CaptureSession {
                     changed += request.changed
                     renamed += names
                 } catch {
+                    if !CaptureSession.mayHaveBeenApplied(error) {
+                        state.withLock { s in if s.generation == generation { CaptureSession.settleAppend(&s, request) } }
+                    }
                     var failure = error
                     failure.detail["synced"] = .array(changed.map(JSON.string))
                     failure.detail["pending"] = .array(requests[index...].flatMap(\.changed).map(JSON.string))

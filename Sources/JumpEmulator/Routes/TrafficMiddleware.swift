@@ -45,6 +45,11 @@ struct TrafficMiddleware: RouterMiddleware {
         case .delay:
             try await Task.sleep(for: .milliseconds(fault.delayMilliseconds))
             return try await next(request, context)
+        case .lostAnswer:
+            _ = try await next(request, context)
+            var headers = HTTPFields()
+            headers[.contentType] = "text/html; charset=utf-8"
+            return Response(status: .badGateway, headers: headers, body: .init(byteBuffer: ByteBuffer(string: Self.htmlPage)))
         }
     }
 }

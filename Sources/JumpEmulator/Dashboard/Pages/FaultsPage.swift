@@ -44,6 +44,7 @@ struct FaultsPage: Sendable {
         case .empty: "empty: an empty body"
         case .delay: "delay: answer late"
         case .captureError: "capture_error: HTTP 200 with a Capture error code"
+        case .lostAnswer: "lost_answer: carried out, then a proxy's 502 page"
         }
     }
 }
