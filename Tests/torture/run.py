@@ -3,7 +3,8 @@
 
 Knobs (environment): TORTURE_KILLS (default 1000), TORTURE_FAULTS (default 150), TORTURE_SEED (default: from
 the clock; printed), TORTURE_TIME_LIMIT seconds (default 270: no new iteration starts after it),
-TORTURE_REFRESH_GRACE (the emulator's capture_refresh_grace_seconds; default: the emulator's own).
+TORTURE_REFRESH_GRACE (the emulator's capture_refresh_grace_seconds; default: the emulator's own), TORTURE_PRELOAD (a
+sanitizer runtime every driver loads first: make sanitize).
 """
 import ctypes
 import os
@@ -23,6 +24,8 @@ from emulator import PASSWORD, Emulator, EmulatorError, email  # noqa: E402
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 DRIVER = os.path.join(ROOT, "build", "torture", "driver")
 SHIM = os.path.join(ROOT, "build", "torture", "faultshim.so")
+# A sanitizer runtime the drivers load first (make sanitize sets it; the fault shim comes after it).
+PRELOAD = os.environ.get("TORTURE_PRELOAD", "").strip()
 LOGS = os.path.join(ROOT, "build", "torture-logs")
 REPORT = os.path.join(ROOT, "build", "torture-report.txt")
 SCENARIOS = ["signin", "edits", "sync", "refresh", "signout", "switch"]
@@ -79,6 +82,9 @@ class Torture:
                 f"a={email('A')}", f"b={email('B')}", f"ida={users['A'][1]}", f"idb={users['B'][1]}",
                 f"password={PASSWORD}", *extra_args]
         env = dict(os.environ, JUMP_LIBRARY_PATH=self.library, **(extra_env or {}))
+        preload = " ".join(p for p in (PRELOAD, (extra_env or {}).get("LD_PRELOAD")) if p)
+        if preload:
+            env["LD_PRELOAD"] = preload
         with open(os.path.join(workdir, "stderr"), "wb") as stderr:  # a file: a full pipe would block the child
             return subprocess.Popen(args, env=env, stdout=subprocess.DEVNULL, stderr=stderr,
                                     preexec_fn=preexec, cwd=ROOT)
@@ -103,6 +109,8 @@ class Torture:
                 f"password={PASSWORD}", f"signin={last.lower()}", "then=1"]
         env = dict(os.environ, JUMP_LIBRARY_PATH=self.library)
         env.pop("LD_PRELOAD", None)
+        if PRELOAD:
+            env["LD_PRELOAD"] = PRELOAD
         try:
             out = subprocess.run(args, env=env, capture_output=True, text=True, timeout=CHILD_TIMEOUT, cwd=ROOT)
             text = out.stdout

@@ -9,15 +9,17 @@ import JumpCore
 final class CallbackThread: ForkParticipant {
     static let shared = ForkSafety.processWide(CallbackThread())
 
+    /// First in, first out. A popped slot is emptied as it is popped, so that nothing a job holds is released
+    /// under the lock: a job's captures may end with a CallbackTarget whose deinit posts here again.
     private struct Queue {
-        var jobs: [@Sendable () -> Void] = []
+        var jobs: [(@Sendable () -> Void)?] = []
         var head = 0
         var threadRunning = false
         var isEmpty: Bool { head == jobs.count }
 
         mutating func pop() -> (@Sendable () -> Void)? {
             guard !isEmpty else { return nil }
-            let job = jobs[head]
+            let job = jobs[head].take()
             head += 1
             if head == jobs.count {
                 jobs.removeAll(keepingCapacity: true)

@@ -1,9 +1,9 @@
 import Glibc
 
-/// Processes that share a storage directory (a CLI run twice, an app and its helper) take turns on an entry
-/// through flock(2) on a lock file beside it (`.<entry>.lock`, kept: a lock, not a marker, so the kernel
-/// releases it when a process dies and nothing is ever stale). Threads of one client share the holding
-/// (their own locks order them); another client of the same process opens its own lock file description and
+/// Processes that share a storage directory (a CLI run twice, an app and its helper) take turns through
+/// flock(2) on the directory itself: no lock file (the directory keeps one file per installation), and the
+/// kernel releases the lock when a process dies, so nothing is ever stale. Threads of one client share the
+/// holding (their own locks order them); another client of the same process opens the directory anew and
 /// takes turns like another process.
 extension FileSessionStore {
     struct Sharing {
@@ -111,15 +111,15 @@ extension FileSessionStore {
         }
     }
 
-    /// Opens the lock file and waits for its lock, polling so that the wait has a deadline.
+    /// Opens the directory and waits for its lock, polling so that the wait has a deadline.
     private func takeFileLock(deadline: Int64) -> Result<Int32, JumpError> {
-        var fd = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        var fd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         if fd < 0 && errno == ENOENT {
             do { try FileSessionStore.makeDirectory(directory) } catch { return .failure(error) }
-            fd = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+            fd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         }
         guard fd >= 0 else {
-            return .failure(JumpError(.storage, "cannot open the lock file \(lockPath): \(String(cString: strerror(errno)))",
+            return .failure(JumpError(.storage, "cannot open the storage directory \(directory) to lock it: \(String(cString: strerror(errno)))",
                                       detail: ["errno": .int(Int64(errno))]))
         }
         var pause: UInt32 = 1_000
@@ -127,7 +127,7 @@ extension FileSessionStore {
             let code = errno
             guard code == EWOULDBLOCK || code == EINTR else {
                 close(fd)
-                return .failure(JumpError(.storage, "cannot lock \(lockPath): \(String(cString: strerror(code)))",
+                return .failure(JumpError(.storage, "cannot lock the storage directory \(directory): \(String(cString: strerror(code)))",
                                           detail: ["errno": .int(Int64(code))]))
             }
             if Clock.monotonicMilliseconds() >= deadline {
@@ -141,6 +141,6 @@ extension FileSessionStore {
     }
 
     private func lockTimeout() -> JumpError {
-        JumpError(.timeout, "another process sharing the storage directory held the session's lock (\(lockPath)) for longer than the request timeout")
+        JumpError(.timeout, "another process sharing the storage directory held its lock for longer than the request timeout")
     }
 }

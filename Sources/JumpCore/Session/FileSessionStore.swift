@@ -9,14 +9,9 @@ public final class FileSessionStore: SessionStore {
     /// (FileSessionStore+Sharing.swift).
     let sharing = Lock(Sharing())
 
-    /// The lock processes sharing the directory take turns on: hidden, and named so that nothing listing the
-    /// directory's entries by their prefix takes it for one.
-    let lockPath: String
-
     public init(directory: String, fileName: String) {
         self.directory = directory
         self.path = directory + "/" + fileName
-        self.lockPath = directory + "/." + fileName + ".lock"
     }
 
     public func load() throws(JumpError) -> [UInt8]? {
