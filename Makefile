@@ -9,7 +9,7 @@ CFLAGS    ?= -std=c99 -Wall -Wextra -Werror -O1 -g
 EXAMPLE_C := $(BUILD)/bin/quickstart
 
 .PHONY: all deps lib emulator examples demo test test-swift test-c test-python test-node test-abi test-install \
-        test-csharp test-deps bench torture node-addon install uninstall dist wheel sdist clean
+        test-csharp test-deps bench torture node-addon install uninstall dist wheel sdist npm clean
 
 # Installation layout (GNU conventions); DESTDIR stages a package root.
 PREFIX     ?= /usr/local
@@ -185,6 +185,12 @@ wheel: lib
 sdist:
 	@bash scripts/ensure-deps.sh --package wheel
 	@bash scripts/build-sdist.sh $(BUILD)/wheels
+
+# The npm package, build/dist/libjump-$(VERSION).tgz: the addon built by node-gyp against the installed Node.js
+# headers (nothing downloaded) with libjump.so next to it (rpath $$ORIGIN); scripts/build-npm.sh says how.
+npm: lib
+	@bash scripts/ensure-deps.sh --package npm
+	@bash scripts/build-npm.sh $(LIB) $(BUILD)/dist
 
 bench: lib emulator
 	@bash benchmarks/run.sh

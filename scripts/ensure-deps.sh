@@ -4,7 +4,7 @@
 #   ensure-deps.sh --test [SUITE...]   that and what the test suites need (all suites without names; the
 #                                      names of scripts/run-tests.sh: swift c python node csharp abi install)
 #   ensure-deps.sh --package KIND...   what packaging needs beyond the build: wheel (make wheel, make sdist:
-#                                      patchelf from Debian; auditwheel and build from PyPI), npm (make npm,
+#                                      patchelf from Debian; auditwheel and build from PyPI), npm (make npm:
 #                                      node-gyp, Debian's when Node.js is Debian's, else the one npm bundles;
 #                                      python3, make and g++ for it; Node.js and its headers)
 # What the suites need beyond the build: python, Chromium and its driver (apt) and selenium (pip), for the
