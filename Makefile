@@ -9,7 +9,7 @@ CFLAGS    ?= -std=c99 -Wall -Wextra -Werror -O1 -g
 EXAMPLE_C := $(BUILD)/bin/quickstart
 
 .PHONY: all deps lib emulator examples demo test test-swift test-c test-python test-node test-abi test-install \
-        test-csharp test-deps bench torture node-addon install uninstall dist wheel clean
+        test-csharp test-deps bench torture node-addon install uninstall dist wheel sdist npm clean
 
 # Installation layout (GNU conventions); DESTDIR stages a package root.
 PREFIX     ?= /usr/local
@@ -18,6 +18,7 @@ INCLUDEDIR ?= $(PREFIX)/include
 PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
 BINDIR     ?= $(PREFIX)/bin
 MANDIR     ?= $(PREFIX)/share/man
+CMAKEDIR   ?= $(LIBDIR)/cmake/jump
 # The version has one source: include/jump.h.
 VERSION    := $(shell sed -n 's/^\#define JUMP_VERSION "\(.*\)"/\1/p' include/jump.h)
 SONAME_MAJOR := $(shell sed -n 's/^\#define JUMP_ABI_VERSION \([0-9]*\)/\1/p' include/jump.h)
@@ -111,9 +112,19 @@ $(BUILD)/man/jump.3: include/jump.h scripts/make-man.py
 	@mkdir -p $(BUILD)/man
 	$(PYTHON) scripts/make-man.py include/jump.h $@
 
+# Every function of the API (include/jump_api.json) gets a man page name: jump_client_sign_in.3 holds
+# `.so man3/jump.3`, so `man jump_client_sign_in` shows jump(3). Read when install runs (=, not :=).
+JUMP_FUNCTIONS = $(shell $(PYTHON) -c 'import json, sys; print(" ".join(f["name"] for f in json.load(open(sys.argv[1]))["functions"]))' include/jump_api.json)
+# The CMake package config finds its prefix from where it is installed (relocatable: DESTDIR, moved trees).
+CMAKE_SUBST = -e 's|@VERSION@|$(VERSION)|g' -e 's|@SONAME_MAJOR@|$(SONAME_MAJOR)|g' \
+    -e "s|@PREFIX_FROM_CMAKEDIR@|$$(realpath -m --relative-to='$(CMAKEDIR)' '$(PREFIX)')|g" \
+    -e "s|@LIBDIR_FROM_PREFIX@|$$(realpath -m --relative-to='$(PREFIX)' '$(LIBDIR)')|g" \
+    -e "s|@INCLUDEDIR_FROM_PREFIX@|$$(realpath -m --relative-to='$(PREFIX)' '$(INCLUDEDIR)')|g"
+
 # libjump.so.$(VERSION) (stripped; its debug info apart, found through .gnu_debuglink) <- libjump.so.1
 # (the soname) <- libjump.so (for -ljump), jump.h, jump_api.json (the API as data, for binding generators),
-# jump.pc, the jump(3) man page (made from jump.h) and the standalone emulator (stripped).
+# jump.pc, the CMake package config (find_package(jump) -> jump::jump), the jump(3) man page (made from jump.h)
+# with a name for every function, and the standalone emulator (stripped).
 # The stripped files are made once per build of what they come from (install and dist both use them).
 $(BUILD)/libjump.so.$(VERSION): $(LIB)
 	objcopy --only-keep-debug $(LIB) $(BUILD)/libjump.so.$(VERSION).debug
@@ -125,7 +136,7 @@ $(BUILD)/jump-emulator.stripped: $(EMULATOR)
 
 install: lib emulator $(BUILD)/man/jump.3 $(BUILD)/libjump.so.$(VERSION) $(BUILD)/jump-emulator.stripped
 	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(PKGCONFIGDIR) $(DESTDIR)$(BINDIR) \
-	    $(DESTDIR)$(MANDIR)/man3
+	    $(DESTDIR)$(MANDIR)/man3 $(DESTDIR)$(CMAKEDIR)
 	install -m 0755 $(BUILD)/libjump.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libjump.so.$(VERSION)
 	install -m 0644 $(BUILD)/libjump.so.$(VERSION).debug $(DESTDIR)$(LIBDIR)/libjump.so.$(VERSION).debug
 	ln -sf libjump.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libjump.so.$(SONAME_MAJOR)
@@ -134,15 +145,22 @@ install: lib emulator $(BUILD)/man/jump.3 $(BUILD)/libjump.so.$(VERSION) $(BUILD
 	install -m 0644 include/jump_api.json $(DESTDIR)$(INCLUDEDIR)/jump_api.json
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' \
 	    -e 's|@VERSION@|$(VERSION)|' scripts/jump.pc.in > $(DESTDIR)$(PKGCONFIGDIR)/jump.pc
+	sed $(CMAKE_SUBST) scripts/jumpConfig.cmake.in > $(DESTDIR)$(CMAKEDIR)/jumpConfig.cmake
+	sed $(CMAKE_SUBST) scripts/jumpConfigVersion.cmake.in > $(DESTDIR)$(CMAKEDIR)/jumpConfigVersion.cmake
 	install -m 0644 $(BUILD)/man/jump.3 $(DESTDIR)$(MANDIR)/man3/jump.3
+	@functions="$(JUMP_FUNCTIONS)"; [ -n "$$functions" ] || { echo "no functions in include/jump_api.json" >&2; exit 1; }; \
+	    for f in $$functions; do echo '.so man3/jump.3' > $(DESTDIR)$(MANDIR)/man3/$$f.3; done; \
+	    echo "installed $$(echo $$functions | wc -w) man page names (.so man3/jump.3) in $(DESTDIR)$(MANDIR)/man3"
 	install -m 0755 $(BUILD)/jump-emulator.stripped $(DESTDIR)$(BINDIR)/jump-emulator
 
 uninstall:
 	rm -f $(DESTDIR)$(LIBDIR)/libjump.so $(DESTDIR)$(LIBDIR)/libjump.so.$(SONAME_MAJOR) \
 	      $(DESTDIR)$(LIBDIR)/libjump.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libjump.so.$(VERSION).debug \
 	      $(DESTDIR)$(INCLUDEDIR)/jump.h $(DESTDIR)$(INCLUDEDIR)/jump_api.json $(DESTDIR)$(PKGCONFIGDIR)/jump.pc \
-	      $(DESTDIR)$(MANDIR)/man3/jump.3 \
+	      $(DESTDIR)$(MANDIR)/man3/jump.3 $(foreach f,$(JUMP_FUNCTIONS),$(DESTDIR)$(MANDIR)/man3/$(f).3) \
+	      $(DESTDIR)$(CMAKEDIR)/jumpConfig.cmake $(DESTDIR)$(CMAKEDIR)/jumpConfigVersion.cmake \
 	      $(DESTDIR)$(BINDIR)/jump-emulator
+	-rmdir $(DESTDIR)$(CMAKEDIR) 2>/dev/null
 
 # A release tarball of what install installs, laid out under /usr/local (untar it at /):
 # build/dist/libjump-$(VERSION)-linux-$(ARCH).tar.gz.
@@ -155,10 +173,24 @@ dist: lib emulator $(BUILD)/man/jump.3
 	rm -rf $(BUILD)/dist/stage
 	@echo "$(DIST)"
 
-# The Python package as a platform wheel with libjump.so (stripped) inside:
-# build/wheels/jump-$(VERSION)-py3-none-<platform>.whl (scripts/build-wheel.sh says how and why).
+# The Python package (distribution libjump, import name jump) as a manylinux wheel with libjump.so (stripped)
+# inside and libcurl, jansson and their libraries bundled (auditwheel repair):
+# build/wheels/libjump-$(VERSION)-py3-none-manylinux_2_X_<arch>.whl (scripts/build-wheel.sh says how and why).
 wheel: lib
+	@bash scripts/ensure-deps.sh --package wheel
 	@bash scripts/build-wheel.sh $(LIB) $(BUILD)/wheels
+
+# Its sdist, build/wheels/libjump-$(VERSION).tar.gz: Python code only; a build from it uses the installed
+# libjump (pkg-config or JUMP_LIBRARY_PATH). Needs no libjump.so here.
+sdist:
+	@bash scripts/ensure-deps.sh --package wheel
+	@bash scripts/build-sdist.sh $(BUILD)/wheels
+
+# The npm package, build/dist/libjump-$(VERSION).tgz: the addon built by node-gyp against the installed Node.js
+# headers (nothing downloaded) with libjump.so next to it (rpath $$ORIGIN); scripts/build-npm.sh says how.
+npm: lib
+	@bash scripts/ensure-deps.sh --package npm
+	@bash scripts/build-npm.sh $(LIB) $(BUILD)/dist
 
 bench: lib emulator
 	@bash benchmarks/run.sh

@@ -3,12 +3,19 @@
 #   ensure-deps.sh                     what the build needs (make lib, make emulator)
 #   ensure-deps.sh --test [SUITE...]   that and what the test suites need (all suites without names; the
 #                                      names of scripts/run-tests.sh: swift c python node csharp abi install)
+#   ensure-deps.sh --package KIND...   what packaging needs beyond the build: wheel (make wheel, make sdist:
+#                                      patchelf from Debian; auditwheel and build from PyPI), npm (make npm:
+#                                      node-gyp, Debian's when Node.js is Debian's, else the one npm bundles;
+#                                      python3, make and g++ for it; Node.js and its headers)
 # What the suites need beyond the build: python, Chromium and its driver (apt) and selenium (pip), for the
 # headless-browser social sign-in test; mypy (pip), for the test that the Python package passes mypy --strict
 # (bindings/python/tests/test_typing.py); pytest and requests (pip); python3-venv when python3 lacks venv (the
 # wheel test); and the unmodified janrain-python-api 0.4.0 sdist in build/third_party/ for Tests/serverapi
 # (its setup.py needs use_2to3, which modern setuptools lacks, so it is put on sys.path rather than
-# installed). node, Node.js and its headers. csharp, mono-complete (mcs and mono). install, gdb and groff-base.
+# installed); and what make wheel needs (the wheel test builds one). node, Node.js and its headers, and what
+# make npm needs (the package test builds one). csharp, mono-complete (mcs and mono). install, gdb and
+# groff-base, cmake (the README's C program built with find_package(jump)), man-db (man jump_client_sign_in),
+# and what make sdist needs (the sdist is built against the installed tree).
 # Installs as root, or through passwordless sudo; otherwise prints the commands to run (as root) and exits 1.
 # pip installs into python3's environment; for Debian's own python3 (PEP 668, "externally managed") with
 # --break-system-packages, which puts them in /usr/local, not over Debian's packages.
@@ -60,7 +67,35 @@ PY
 packages=(libjansson-dev libcurl4-openssl-dev libssl-dev libsqlite3-dev pkg-config binutils g++)
 python_packages=()
 what="The build needs"
-if [ "${1:-}" = "--test" ]; then
+
+# Packaging tools, for make wheel / make sdist (wheel) and make npm (npm).
+packaging() {
+    case "$1" in
+        wheel)
+            # auditwheel 6.8 wants patchelf >= 0.14.5; Debian 12 has 0.14.3, which 6.7 accepts.
+            packages+=(patchelf)
+            python3 -m auditwheel --version >/dev/null 2>&1 || python_packages+=("auditwheel>=6,<6.8")
+            (cd / && python3 -c "import build") 2>/dev/null || python_packages+=(build)
+            ;;
+        npm)
+            # node-gyp runs gyp (python3) and make; g++ is among the build's packages.
+            packages+=(python3 make)
+            command -v node >/dev/null && [ -f /usr/include/node/node_api.h ] || packages+=(nodejs libnode-dev)
+            # Debian's node-gyp depends on Debian's nodejs; with another Node.js (nodesource's), the node-gyp
+            # that npm bundles is used instead (scripts/build-npm.sh finds it).
+            if ! command -v node-gyp >/dev/null && ! [ -f /usr/lib/node_modules/npm/node_modules/node-gyp/bin/node-gyp.js ] &&
+                { ! command -v node >/dev/null || dpkg-query -W -f='${Version}' nodejs 2>/dev/null | grep -qv nodesource; }; then
+                packages+=(node-gyp)
+            fi
+            ;;
+        *) echo "ensure-deps.sh: unknown package kind '$1' (wheel npm)" >&2; exit 2 ;;
+    esac
+}
+if [ "${1:-}" = "--package" ]; then
+    shift
+    what="Packaging (${*}) needs"
+    for kind in "$@"; do packaging "$kind"; done
+elif [ "${1:-}" = "--test" ]; then
     shift
     what="The tests${1:+ (${*})} need"
     suites=("$@")
@@ -79,13 +114,22 @@ if [ "${1:-}" = "--test" ]; then
                 # The wheel test (bindings/python/tests/test_wheel.py) installs the wheel into a fresh venv;
                 # Debian's own python3 has venv and ensurepip only with python3-venv.
                 python3 -c "import ensurepip, venv" 2>/dev/null || packages+=(python3-venv)
+                packaging wheel  # test_wheel.py builds the manylinux wheel
                 ;;
             # Node.js and its headers (node_api.h, uv.h) for bindings/node, from Debian when the machine has none.
-            node) command -v node >/dev/null && [ -f /usr/include/node/node_api.h ] || packages+=(nodejs libnode-dev) ;;
+            # make npm's tools: bindings/node/test/package.test.js builds the npm package.
+            node) command -v node >/dev/null && [ -f /usr/include/node/node_api.h ] || packages+=(nodejs libnode-dev)
+                  packaging npm ;;
             # mcs builds bindings/csharp and mono runs its tests (Debian's own Mono; no NuGet).
             csharp) packages+=(mono-complete) ;;
             # The install suite checks the debug link with gdb and renders jump(3) with groff.
-            install) packages+=(gdb groff-base) ;;
+            # cmake builds the README's C program with find_package(jump); man-db's man finds jump_client_sign_in(3);
+            # the sdist (make sdist's tools) is built against the installed tree, in a venv.
+            install)
+                packages+=(gdb groff-base cmake man-db)
+                python3 -c "import ensurepip, venv" 2>/dev/null || packages+=(python3-venv)
+                packaging wheel
+                ;;
             *) echo "ensure-deps.sh: unknown suite '$suite' (swift c python node csharp abi install)" >&2; exit 2 ;;
         esac
     done

@@ -2,7 +2,9 @@
 # Installs libjump the way a distribution package would (make install DESTDIR=<tmp> PREFIX=/usr), then checks
 # what a C developer relies on: the link chain and soname, a stripped library whose debug info is apart and
 # linked, jump.pc, a program built with `pkg-config --cflags --libs jump` and linked (not dlopen'ed) against it,
-# and make uninstall. Ends with "N passed, N failed".
+# the README's C program built with pkg-config and with CMake (find_package(jump), jump::jump), a man page name
+# for every function, the Python sdist built against the installed library, and make uninstall.
+# Ends with "N passed, N failed".
 set -uo pipefail
 here=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$here"
@@ -44,7 +46,11 @@ check "jump_api.json is installed next to it" cmp include/jump_api.json "$stage/
 
 export PKG_CONFIG_PATH=$lib/pkgconfig PKG_CONFIG_SYSROOT_DIR=$stage
 check "pkg-config knows jump $version" test "$(pkg-config --modversion jump)" = "$version"
-check "jump.pc names jansson and libcurl in Requires.private" sh -c "pkg-config --print-requires-private jump | grep -q jansson && pkg-config --print-requires-private jump | grep -q libcurl"
+# No Requires.private: building against the shared library needs no jansson or libcurl -dev package (their .pc
+# files are out of reach here: PKG_CONFIG_LIBDIR is the installed tree's alone).
+check "jump.pc has no Requires.private" test -z "$(pkg-config --print-requires-private jump)"
+check "pkg-config --cflags --libs jump works with no jansson.pc or libcurl.pc around" sh -c \
+    "PKG_CONFIG_LIBDIR='$lib/pkgconfig' pkg-config --cflags --libs jump | grep -q -- '-ljump'"
 
 cat >"$stage/hello.c" <<'C'
 #include <jump.h>
@@ -91,6 +97,46 @@ check "... and runs against the installed emulator" sh -c \
      env -i PATH=/usr/bin:/bin LD_LIBRARY_PATH='$lib' JUMP_EMULATOR_URL=\"\$url\" '$stage/readme' > '$stage/readme.out' 2>&1; \
      rc=\$?; kill \$pid; test \$rc = 0 && grep -q 'synced {\"changed\":\[\"/aboutMe\"\]' '$stage/readme.out'"
 
+# Runs "$@" with JUMP_EMULATOR_URL naming a fresh installed emulator (no Swift toolchain around); its status.
+with_installed_emulator() {
+    local out pid url rc
+    out=$(mktemp -p "$stage" emu.XXXXXX)
+    env -i PATH=/usr/bin:/bin "$emu" --port 0 --db :memory: >"$out" 2>/dev/null &
+    pid=$!
+    for _ in $(seq 50); do grep -q '^http://127.0.0.1:' "$out" && break; sleep 0.1; done
+    url=$(grep -m1 '^http://' "$out")
+    JUMP_EMULATOR_URL=$url "$@"
+    rc=$?
+    kill "$pid"
+    wait "$pid" 2>/dev/null
+    return "$rc"
+}
+
+# The same program built with CMake from the installed package config alone: find_package(jump) gives the
+# imported target jump::jump (include directory and library).
+mkdir -p "$stage/cmake-app"
+cp "$stage/readme.c" "$stage/cmake-app/readme.c"
+cat >"$stage/cmake-app/CMakeLists.txt" <<'CMAKE'
+cmake_minimum_required(VERSION 3.13)
+project(readme C)
+find_package(jump 0.1 REQUIRED)
+add_executable(readme readme.c)
+set_target_properties(readme PROPERTIES C_STANDARD 99 C_STANDARD_REQUIRED ON C_EXTENSIONS OFF)
+target_compile_options(readme PRIVATE -Wall -Werror)
+target_link_libraries(readme PRIVATE jump::jump)
+CMAKE
+check "the README's C program builds with CMake (find_package(jump), target jump::jump)" sh -c \
+    "cmake -S '$stage/cmake-app' -B '$stage/cmake-build' -DCMAKE_PREFIX_PATH='$stage/usr' >'$stage/cmake.log' 2>&1 && \
+     cmake --build '$stage/cmake-build' >>'$stage/cmake.log' 2>&1"
+check "... needs libjump.so.$abi and runs against the installed emulator" with_installed_emulator sh -c \
+    "readelf -d '$stage/cmake-build/readme' | grep -q 'NEEDED.*\[libjump.so.$abi\]' && \
+     env -i PATH=/usr/bin:/bin LD_LIBRARY_PATH='$lib' JUMP_EMULATOR_URL=\"\$JUMP_EMULATOR_URL\" '$stage/cmake-build/readme' \
+       >'$stage/cmake-readme.out' 2>&1 && grep -q 'synced {\"changed\":\[\"/aboutMe\"\]' '$stage/cmake-readme.out'"
+sed -i 's/find_package(jump 0.1 REQUIRED)/find_package(jump 99 REQUIRED)/' "$stage/cmake-app/CMakeLists.txt"
+check "find_package(jump 99) refuses jump $version" sh -c \
+    "! cmake -S '$stage/cmake-app' -B '$stage/cmake-build99' -DCMAKE_PREFIX_PATH='$stage/usr' >'$stage/cmake99.log' 2>&1 && \
+     grep -q 'version: $version' '$stage/cmake99.log'"
+
 # jump(3): made from jump.h, renders without warnings, lists every function of the header.
 man3=$stage/usr/share/man/man3/jump.3
 check "jump(3) is installed and renders without warnings" sh -c \
@@ -98,6 +144,43 @@ check "jump(3) is installed and renders without warnings" sh -c \
 check "jump(3) lists every function of jump.h" sh -c \
     "for f in \$(grep -oE '^[a-z_ ]*[ *]jump_[a-z0-9_]+\(' include/jump.h | grep -oE 'jump_[a-z0-9_]+\(' | tr -d '('); do \
        grep -q \"^\.B \$f\$\" '$man3' || exit 1; done"
+
+# man FUNCTION: every function of jump_api.json has a page name, a `.so` link to jump(3), which man-db follows
+# (man -w names the page the link leads to).
+mandir=$stage/usr/share/man
+check "every function of jump_api.json has a man page name (.so man3/jump.3)" sh -c \
+    "for f in \$(python3 -c 'import json, sys; print(\" \".join(f[\"name\"] for f in json.load(open(sys.argv[1]))[\"functions\"]))' include/jump_api.json); do \
+       test \"\$(cat '$mandir/man3/'\$f.3)\" = '.so man3/jump.3' || exit 1; done"
+check "man jump_client_sign_in finds and shows jump(3)" sh -c \
+    "man -M '$mandir' -w jump_client_sign_in | grep -qE 'man3/jump(_client_sign_in)?\\.3\$' && \
+     MANPAGER=cat MANWIDTH=100 man -M '$mandir' jump_client_sign_in 2>/dev/null | grep -q 'jump_client_sign_in' && \
+     MANPAGER=cat MANWIDTH=100 man -M '$mandir' jump_client_sign_in 2>/dev/null | grep -q 'JUMP_E_'"
+
+# The Python sdist (scripts/build-sdist.sh) built against the installed library, found through pkg-config
+# (nothing set but PKG_CONFIG_PATH and its sysroot), installed into a fresh venv and used there with no
+# LD_LIBRARY_PATH or JUMP_LIBRARY_PATH; and without an installed libjump its build stops saying so.
+python_sdist() {
+    local sdist venv isolation=(--no-build-isolation)
+    sdist=$(bash scripts/build-sdist.sh "$stage/sdist") || return 1
+    python3 -c 'import setuptools, sys; sys.exit(int(setuptools.__version__.split(".")[0]) < 77)' || isolation=()
+    env -u JUMP_LIBRARY_PATH python3 -m pip wheel --quiet --no-deps "${isolation[@]}" -w "$stage/sdist/wheel" "$sdist" \
+        >"$stage/sdist.log" 2>&1 || return 1
+    python3 -m venv "$stage/venv" && "$stage/venv/bin/pip" install --quiet --no-index "$stage"/sdist/wheel/libjump-*.whl || return 1
+    (cd "$stage" && with_installed_emulator env -u LD_LIBRARY_PATH -u JUMP_LIBRARY_PATH -u PYTHONPATH \
+        "$stage/venv/bin/python" "$here/examples/python/quickstart.py" >"$stage/sdist-quickstart.out" 2>&1) &&
+        grep -q "from $stage/venv/lib/.*/site-packages/jump/libjump.so" "$stage/sdist-quickstart.out" &&
+        tail -1 "$stage/sdist-quickstart.out" | grep -q 'quickstart OK'
+}
+python_sdist_without_libjump() {
+    local sdist isolation=(--no-build-isolation)
+    sdist=$(ls "$stage"/sdist/libjump-*.tar.gz) || return 1
+    python3 -c 'import setuptools, sys; sys.exit(int(setuptools.__version__.split(".")[0]) < 77)' || isolation=()
+    ! env -u JUMP_LIBRARY_PATH PKG_CONFIG_PATH= PKG_CONFIG_LIBDIR="$stage/nowhere" \
+        python3 -m pip wheel --no-deps "${isolation[@]}" -w "$stage/sdist/nowheel" "$sdist" >"$stage/sdist-none.log" 2>&1 &&
+        grep -q 'needs libjump installed, and none was found' "$stage/sdist-none.log"
+}
+check "the Python sdist builds against the installed libjump (pkg-config) and runs the quickstart" python_sdist
+check "... and without one its build stops, saying where it looked" python_sdist_without_libjump
 
 # make dist: a tarball of exactly what install installs.
 if make --no-print-directory dist >"$stage/dist.log" 2>&1; then

@@ -1,6 +1,8 @@
-"""The platform wheel (scripts/build-wheel.sh, what `make wheel` runs), built from the library under test,
-installed into a fresh venv with ``pip install --no-index`` and used there without JUMP_LIBRARY_PATH or the
-source tree, against the emulator: the Python quickstart, asyncio, the "jump" logger and the command line.
+"""The manylinux wheel (scripts/build-wheel.sh, what `make wheel` runs), built from the library under test,
+installed into a fresh venv with ``pip install --no-index`` and used there without JUMP_LIBRARY_PATH,
+LD_LIBRARY_PATH or the source tree, against the emulator: the Python quickstart, asyncio, the "jump" logger and
+the command line; and the wheel itself: distribution ``libjump`` (import name ``jump``), its metadata, and
+libcurl, jansson and their libraries bundled in ``libjump.libs/``, where libjump.so's NEEDED entries lead.
 
 The venv has no system site-packages, and every program runs with a working directory outside the repository
 and no PYTHONPATH, so ``import jump`` can only be the installed wheel, and libjump only the copy inside it.
@@ -39,6 +41,17 @@ def _platform_tag() -> str:
     return re.sub(r"[-.]", "_", sysconfig.get_platform())
 
 
+def _manylinux_tag() -> str:
+    """A regular expression of the wheel's platform tag: manylinux_2_X_<arch> (auditwheel's choice of X)."""
+    return r"manylinux_2_\d+_" + re.escape(_platform_tag().split("_", 1)[1])
+
+
+# What a manylinux wheel may take from the system (auditwheel's policy): the C library and its companions.
+SYSTEM_LIBRARIES = re.compile(r"^(linux-vdso|ld-linux|libc|libm|libdl|libpthread|librt|libresolv|libutil|libgcc_s|"
+                              r"libstdc\+\+|libz|libnsl|libcrypt|libexpat|libX|libGL|libICE|libSM|libglib|libgobject"
+                              r"|libgthread)[-.]")
+
+
 @pytest.fixture(scope="module")
 def installed(tmp_path_factory) -> Iterator[Installed]:
     if not shutil.which("bash"):
@@ -63,7 +76,7 @@ def installed(tmp_path_factory) -> Iterator[Installed]:
 
 def _env(**extra: str) -> Dict[str, str]:
     env = {k: v for k, v in os.environ.items()
-           if k not in ("JUMP_LIBRARY_PATH", "PYTHONPATH", "JUMP_CONFIG", "PYTHONHOME", "VIRTUAL_ENV")}
+           if k not in ("JUMP_LIBRARY_PATH", "LD_LIBRARY_PATH", "PYTHONPATH", "JUMP_CONFIG", "PYTHONHOME", "VIRTUAL_ENV")}
     env.update(extra)
     return env
 
@@ -98,13 +111,36 @@ def _site_packages(installed: Installed) -> str:
 def test_wheel_name_tags_and_version(installed: Installed) -> None:
     assert HEADER_VERSION, "include/jump.h has no JUMP_VERSION"
     version = HEADER_VERSION.group(1)
-    assert installed.wheel.name == f"jump-{version}-py3-none-{_platform_tag()}.whl"
+    # The distribution is libjump (the import name stays jump); one wheel for every Python 3, manylinux.
+    assert re.fullmatch(rf"libjump-{re.escape(version)}-py3-none-{_manylinux_tag()}\.whl", installed.wheel.name), \
+        installed.wheel.name
     with zipfile.ZipFile(installed.wheel) as whl:
-        info = f"jump-{version}.dist-info/"
+        info = f"libjump-{version}.dist-info/"
         wheel_file = whl.read(info + "WHEEL").decode()
         metadata = whl.read(info + "METADATA").decode()
-    assert "Root-Is-Purelib: false" in wheel_file and f"Tag: py3-none-{_platform_tag()}" in wheel_file
-    assert f"\nVersion: {version}\n" in metadata and "\nName: jump\n" in metadata
+        top_level = whl.read(info + "top_level.txt").decode().split()
+    assert "Root-Is-Purelib: false" in wheel_file
+    assert re.search(rf"^Tag: py3-none-{_manylinux_tag()}$", wheel_file, re.M), wheel_file
+    assert f"\nVersion: {version}\n" in metadata and "\nName: libjump\n" in metadata and top_level == ["jump"]
+
+
+def test_metadata(installed: Installed) -> None:
+    # SPDX license (PEP 639) with its files, project URLs, classifiers, and the binding's README as the long
+    # description.
+    with zipfile.ZipFile(installed.wheel) as whl:
+        name = next(n for n in whl.namelist() if n.endswith(".dist-info/METADATA"))
+        metadata = whl.read(name).decode()
+    headers, _, description = metadata.partition("\n\n")
+    assert "\nLicense-Expression: Apache-2.0" in headers
+    assert {"LICENSE", "NOTICE"} <= set(re.findall(r"^License-File: (.+)$", headers, re.M))
+    urls = dict(line.split(": ", 1)[1].split(", ", 1) for line in headers.splitlines() if line.startswith("Project-URL:"))
+    assert {"Homepage", "Source", "Issues", "Changelog", "Documentation"} <= set(urls), urls
+    assert all(url.startswith("https://") for url in urls.values())
+    classifiers = re.findall(r"^Classifier: (.+)$", headers, re.M)
+    assert "Operating System :: POSIX :: Linux" in classifiers and "Typing :: Typed" in classifiers
+    assert not any(c.startswith("License ::") for c in classifiers)  # the SPDX expression says it (PEP 639)
+    assert "Description-Content-Type: text/markdown" in headers
+    assert description.strip() == (BINDING / "README.md").read_text().strip()
 
 
 def test_one_version(installed: Installed) -> None:
@@ -117,12 +153,15 @@ def test_one_version(installed: Installed) -> None:
 
 def test_wheel_holds_the_package_and_the_library_only(installed: Installed) -> None:
     with zipfile.ZipFile(installed.wheel) as whl:
-        names = whl.namelist()
+        names = [n for n in whl.namelist() if not n.endswith("/")]  # auditwheel's zip has directory entries
         library = whl.getinfo("jump/libjump.so")
-    package = sorted(n for n in names if not n.startswith("jump-"))
+    package = sorted(n for n in names if n.startswith("jump/"))
     sources = sorted(f"jump/{p.name}" for p in (BINDING / "jump").iterdir() if p.suffix == ".py" or p.name == "py.typed")
     assert package == sorted(sources + ["jump/libjump.so"])  # no __pycache__, tests, build/ or egg-info
-    dist_info = {re.sub(r"^jump-[^/]+\.dist-info/", "", n) for n in names if n.startswith("jump-")}
+    bundled = [n for n in names if n.startswith("libjump.libs/")]
+    assert not [n for n in names if n not in package and n not in bundled and not n.startswith("libjump-")]
+    dist_info = {re.sub(r"^libjump-[^/]+\.dist-info/", "", n) for n in names if n.startswith("libjump-")}
+    dist_info -= {n for n in dist_info if n.startswith("sboms/")}  # auditwheel's record of what it bundled
     assert dist_info <= {"METADATA", "WHEEL", "RECORD", "top_level.txt", "LICENSE", "NOTICE",
                          "licenses/LICENSE", "licenses/NOTICE"}, dist_info
     assert {"LICENSE", "NOTICE"} <= {n.rsplit("/", 1)[-1] for n in dist_info}  # Apache-2.0: both travel
@@ -135,6 +174,48 @@ def test_wheel_holds_the_package_and_the_library_only(installed: Installed) -> N
                                   text=True).stdout
         (installed.work / "libjump.so").unlink()
         assert ".dynsym" in sections and ".debug_info" not in sections
+
+
+def test_libraries_bundled_and_found_through_the_rpath(installed: Installed) -> None:
+    # libcurl, jansson (and OpenSSL, and theirs) are in libjump.libs/ under auditwheel's hashed names; the
+    # NEEDED entries of the wheel's libjump.so name those copies, and ldd of it unpacked, with no
+    # LD_LIBRARY_PATH, resolves every one of them there (rpath $ORIGIN/../libjump.libs), the rest being what
+    # manylinux lets a wheel take from the system.
+    if not (shutil.which("readelf") and shutil.which("ldd")):
+        pytest.skip("readelf and ldd (binutils, libc-bin) are needed")
+    unpacked = installed.work / "unpacked"
+    with zipfile.ZipFile(installed.wheel) as whl:
+        whl.extractall(unpacked)
+    try:
+        bundled = sorted(p.name for p in (unpacked / "libjump.libs").iterdir())
+        for name in ("libcurl", "libjansson", "libcrypto", "libssl"):
+            assert any(re.fullmatch(rf"{name}-[0-9a-f]{{8}}\.so[.0-9]*", b) for b in bundled), (name, bundled)
+        library = unpacked / "jump" / "libjump.so"
+        dynamic = subprocess.run(["readelf", "-d", str(library)], capture_output=True, text=True).stdout
+        needed = re.findall(r"\(NEEDED\)\s+Shared library: \[(.+)\]", dynamic)
+        assert any(n.startswith("libcurl-") for n in needed) and any(n.startswith("libjansson-") for n in needed)
+        assert "$ORIGIN/../libjump.libs" in dynamic
+        ldd = subprocess.run(["ldd", str(library)], capture_output=True, text=True, env=_env()).stdout
+        assert "not found" not in ldd, ldd
+        resolved = dict(re.findall(r"^\s*(\S+) => (\S+)", ldd, re.M))
+        for name, path in resolved.items():
+            inside = os.path.realpath(path).startswith(str((unpacked / "libjump.libs").resolve()))
+            assert inside or SYSTEM_LIBRARIES.match(name), (name, path)
+            assert inside == (name in bundled), (name, path)
+    finally:
+        shutil.rmtree(unpacked)
+
+
+def test_loaded_libraries_are_the_bundled_ones(installed: Installed) -> None:
+    done = run_in_venv(installed, ["-c", "import jump; jump.version(); print(open('/proc/self/maps').read())"])
+    assert done.returncode == 0, done.stderr
+    mapped = {line.split()[-1] for line in done.stdout.splitlines() if line.count("/") and ".so" in line}
+    bundled = os.path.join(_site_packages(installed), "")
+    for name in ("libcurl", "libjansson", "libcrypto", "libssl"):
+        paths = [p for p in mapped if os.path.basename(p).startswith((name + "-", name + "."))]
+        assert any(p.startswith(bundled) and "/libjump.libs/" in p for p in paths), (name, paths)
+        if name in ("libcurl", "libjansson"):  # (Python's own _ssl and _hashlib may map the system's OpenSSL too)
+            assert all(p.startswith(bundled) for p in paths), (name, paths)
 
 
 def test_installed_package_uses_its_own_library(installed: Installed) -> None:
