@@ -1,8 +1,8 @@
-// EventPump.cs - a thread that pumps a client's queue: it sleeps in poll(2) on the queue's fd (readable
-// exactly while a document waits) and on a self-pipe (written to stop it), and calls JumpClient.PumpQueue.
-// It is the delivery thread of every JumpDelivery.Automatic client ("jump-csharp-events", for the client's
-// lifetime) and the background pump a JumpDelivery.Pumped client may start ("jump-csharp-pump"). Unity games
-// call Pump() from Update() instead, to stay on the main thread.
+// EventPump.cs - the background pump a JumpDelivery.Pumped client may start (StartBackgroundPump,
+// "jump-csharp-pump"): a thread of its own that sleeps in poll(2) on the client's queue fd (readable exactly
+// while a document waits) and on a self-pipe (written to stop it), and calls JumpClient.PumpQueue. Unity games
+// call Pump() from Update() instead, to stay on the main thread. Automatic clients share one delivery thread
+// for the whole process instead (DeliveryThread.cs).
 //
 // Lifetime: the thread holds the native handle (so the fd stays valid while it polls) and the client only
 // weakly, except while a Task waits (Anchor): a client the app forgot is then collected, its finalizer calls
@@ -15,7 +15,7 @@ using System.Threading;
 
 namespace Jump
 {
-    internal sealed class EventPump
+    internal sealed class EventPump : Pumper
     {
         readonly WeakReference _client;
         readonly JumpClientHandle _handle;
@@ -27,11 +27,9 @@ namespace Jump
         bool _closed;    // under _wakeLock: the pipe is closed (the thread has ended)
         bool _abandoned; // under _wakeLock: the client was finalized; the thread frees the handle
 
-        /// <summary>The client, held strongly while any of its Tasks waits (set by JumpClient under its
-        /// pending lock), so that a Task whose client the app dropped still completes.</summary>
-        internal volatile JumpClient Anchor;
+        internal const string ThreadName = "jump-csharp-pump";
 
-        internal EventPump(JumpClient client, JumpClientHandle handle, int fd, string name)
+        internal EventPump(JumpClient client, JumpClientHandle handle, int fd)
         {
             _client = new WeakReference(client);
             _handle = handle;
@@ -41,7 +39,7 @@ namespace Jump
             catch (EntryPointNotFoundException) { made = LibC.pipe(_wake); } // macOS: no pipe2
             if (made != 0)
                 throw JumpException.Local(JumpStatus.Internal, "pipe() failed (errno " + Marshal.GetLastWin32Error() + ")");
-            _thread = new Thread(Run) { IsBackground = true, Name = name };
+            _thread = new Thread(Run) { IsBackground = true, Name = ThreadName };
             _thread.Start();
         }
 
@@ -105,7 +103,7 @@ namespace Jump
 
         /// <summary>Stops the thread and waits for it, unless called from it (Dispose in an event handler):
         /// then the thread sees _stop once the handler returns and exits before touching the fd again.</summary>
-        internal void Stop()
+        internal override void Stop()
         {
             lock (_wakeLock)
             {
@@ -116,7 +114,7 @@ namespace Jump
         }
 
         /// <summary>From the client's finalizer: stops the thread without waiting; it frees the handle.</summary>
-        internal void Abandon()
+        internal override void Abandon()
         {
             lock (_wakeLock)
             {

@@ -5,9 +5,10 @@
 // documents (jump_client_next_event) on the calling thread: a completion finishes the Task whose request_id
 // it carries, an event raises Event. No client code ever runs on a thread of libjump's, and libjump never
 // holds a pointer into managed code. Who pumps is the delivery mode (JumpDelivery):
-//  - Automatic (default): a background thread of the binding's (EventPump, "jump-csharp-events"), started
-//    with the client, sleeps in poll(2) on the queue's fd and delivers at once. Tasks use
-//    RunContinuationsAsynchronously, so awaiting code never runs on (and never holds up) that thread.
+//  - Automatic (default): the binding's one delivery thread for the whole process (DeliveryThread,
+//    "jump-csharp-events"), shared by every Automatic client, sleeps in poll(2) on all their queue fds and
+//    delivers at once, each client's documents in order; one client's slow Event handler delays the others.
+//    Tasks use RunContinuationsAsynchronously, so awaiting code never runs on (and never holds up) that thread.
 //    Not libjump's own callback thread: Mono attaches a foreign thread on its first callback and then waits
 //    at exit until it ends, which for libjump's thread ("jump-events", idle timeout 3 s) delays every
 //    process exit by up to 3 s; a managed thread blocked in poll is interrupted at once.
@@ -76,15 +77,16 @@ namespace Jump
         // Guards _backgroundPump (separate from _pumpLock, which a running Pump holds).
         readonly object _pumpStateLock = new object();
         volatile bool _disposed;
-        // The thread that pumps: Automatic, the delivery thread (for the client's lifetime); Pumped, the one
-        // StartBackgroundPump starts (or null).
-        volatile EventPump _backgroundPump;
+        // Who pumps: Automatic, the client's place in the shared delivery thread's set (DeliveryThread.Member,
+        // for the client's lifetime); Pumped, the thread StartBackgroundPump starts (EventPump), or null.
+        volatile Pumper _backgroundPump;
 
         /// <summary>Raised for each client event ("signed_in", "record_synced", ...), one at a time and in
         /// order with the completions: before the Task of the call that caused it completes. With
-        /// JumpDelivery.Automatic it runs on the client's delivery thread ("jump-csharp-events"): keep
-        /// handlers short and never block there on a Task of this client (its completion comes through that
-        /// same thread); await it instead. With JumpDelivery.Pumped it runs on the thread that calls Pump().
+        /// JumpDelivery.Automatic it runs on the delivery thread ("jump-csharp-events") that every
+        /// Automatic client of the process shares, one handler at a time: a slow handler delays the completions
+        /// and events of every Automatic client, so keep handlers short and never block there on a Task of
+        /// any Automatic client (its completion comes through that same thread); await it instead. With JumpDelivery.Pumped it runs on the thread that calls Pump().
         /// An exception a handler throws is kept in LastEventError; delivery goes on.</summary>
         public event EventHandler<JumpEventArgs> Event;
 
@@ -185,7 +187,7 @@ namespace Jump
             return Delivery == JumpDelivery.Pumped ? PumpQueue() : 0;
         }
 
-        /// <summary>Pump() itself: also what the delivery thread of an Automatic client runs.</summary>
+        /// <summary>Pump() itself: also what the shared delivery thread runs for an Automatic client.</summary>
         internal int PumpQueue()
         {
             int taken = 0;
@@ -208,37 +210,39 @@ namespace Jump
 
         /// <summary>JumpDelivery.Pumped: pumps on a dedicated background thread that sleeps in poll(2) on
         /// jump_client_event_fd; completions and events are then delivered on that thread. Idempotent.
-        /// JumpDelivery.Automatic: does nothing (the client's delivery thread already runs).</summary>
+        /// JumpDelivery.Automatic: does nothing (the shared delivery thread already delivers).</summary>
         public void StartBackgroundPump()
         {
             if (_disposed) throw new ObjectDisposedException("JumpClient");
-            if (Delivery == JumpDelivery.Pumped) StartPump("jump-csharp-pump");
+            if (Delivery == JumpDelivery.Pumped) StartPump();
         }
 
         /// <summary>JumpDelivery.Pumped: stops the background pump (and waits for its thread, unless called
-        /// from it). JumpDelivery.Automatic: does nothing (Dispose stops the delivery thread).</summary>
+        /// from it). JumpDelivery.Automatic: does nothing (Dispose takes the client off the delivery thread).</summary>
         public void StopBackgroundPump()
         {
             if (Delivery == JumpDelivery.Pumped) StopPump();
         }
 
-        void StartPump(string threadName)
+        /// <summary>Automatic: joins the shared delivery thread's set; Pumped: starts the background pump.</summary>
+        void StartPump()
         {
             lock (_pumpStateLock)
             {
                 if (_backgroundPump != null) return;
                 int fd;
                 JumpException.Check(Native.jump_client_event_fd(_handle, out fd));
-                var pump = new EventPump(this, _handle, fd, threadName);
+                Pumper pump = Delivery == JumpDelivery.Automatic
+                    ? (Pumper)DeliveryThread.Add(this, _handle, fd) : new EventPump(this, _handle, fd);
                 _backgroundPump = pump;
-                // Tasks that already wait keep the client alive for the new thread (see EventPump.Anchor).
+                // Tasks that already wait keep the client alive for the pumping thread (see Pumper.Anchor).
                 lock (_pendingLock) if (_pending.Count > 0) pump.Anchor = this;
             }
         }
 
         void StopPump()
         {
-            EventPump pump;
+            Pumper pump;
             lock (_pumpStateLock) { pump = _backgroundPump; _backgroundPump = null; }
             if (pump != null) pump.Stop();
         }
@@ -272,7 +276,8 @@ namespace Jump
                 return cancelled.Task;
             }
             // Automatic: continuations run asynchronously (thread pool, or the awaiter's context), never on the
-            // delivery thread, where they would hold up every later completion and event of the client.
+            // shared delivery thread, where they would hold up every later completion and event of every
+            // Automatic client.
             // Pumped: they run on the pumping thread as the Task completes, like Event handlers, so a frame
             // loop resumes its awaits inside Pump() (an awaiter's SynchronizationContext still applies).
             var completion = new Completion<T>(Delivery == JumpDelivery.Automatic

@@ -50,9 +50,9 @@ namespace Jump
             _handle = h;
             try
             {
-                // Both modes pump libjump's queue; Automatic starts the thread that does it, for good.
+                // Both modes pump libjump's queue; Automatic joins the process's delivery thread, for good.
                 JumpException.Check(Native.jump_client_use_event_queue(_handle, 1));
-                if (delivery == JumpDelivery.Automatic) StartPump("jump-csharp-events");
+                if (delivery == JumpDelivery.Automatic) StartPump();
             }
             catch (Exception)
             {
@@ -62,8 +62,9 @@ namespace Jump
             }
         }
 
-        /// <summary>A client dropped without Dispose: lets its delivery thread (or background pump) end, which
-        /// then frees the native client. Runs only once no Task of the client waits (see EventPump.Anchor).</summary>
+        /// <summary>A client dropped without Dispose: takes it out of the delivery thread's set (or lets its
+        /// background pump end); that thread then frees the native client. Runs only once no Task of the
+        /// client waits (see Pumper.Anchor).</summary>
         ~JumpClient()
         {
             var pump = _backgroundPump;
@@ -194,7 +195,9 @@ namespace Jump
             return new SyncResult(Utf8.Take(p));
         }
 
-        /// <summary>Stops the delivery thread or background pump, fails the Tasks still pending with
+        /// <summary>Takes the client off the shared delivery thread (if that thread is busy delivering, waits
+        /// until it is done with the client it is pumping, whichever that is; inside an Event handler it does
+        /// not wait) or stops the background pump, fails the Tasks still pending with
         /// JumpCancelledException (nothing can deliver their completions once the client is gone) and frees
         /// the client (in-flight native operations are cancelled). Idempotent;
         /// calls after it throw ObjectDisposedException.</summary>

@@ -5,11 +5,14 @@ namespace Jump
     /// <see cref="JumpClient.Event"/>. Chosen once, when the client is constructed.</summary>
     public enum JumpDelivery
     {
-        /// <summary>The default: Tasks complete by themselves, with nobody pumping. The client's own background
-        /// thread ("jump-csharp-events": a managed thread, never a thread-pool worker, never one of libjump's)
-        /// delivers completions and events as they arrive, one at a time and in order. Task continuations never
-        /// run on that thread: they run on the thread pool, or on the SynchronizationContext the awaiting code
-        /// captured. Event handlers do run on it. Pump() returns 0 and StartBackgroundPump() does nothing.</summary>
+        /// <summary>The default: Tasks complete by themselves, with nobody pumping. One background thread for
+        /// the whole process ("jump-csharp-events": a managed thread, never a thread-pool worker, never one of
+        /// libjump's), shared by every Automatic client, delivers completions and events as they arrive, one at
+        /// a time and each client's in order. Task continuations never run on that thread: they run on the
+        /// thread pool, or on the SynchronizationContext the awaiting code captured. Event handlers do run on
+        /// it, so a slow handler delays the deliveries of every Automatic client of the process (as libjump's
+        /// own shared callback thread does, jump.h). The thread starts with the first Automatic client and
+        /// ends when none is left. Pump() returns 0 and StartBackgroundPump() does nothing.</summary>
         Automatic = 0,
 
         /// <summary>For frame loops (Unity): completions and events wait in libjump's queue until Pump()

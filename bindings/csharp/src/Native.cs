@@ -118,7 +118,8 @@ namespace Jump
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)] internal static extern void jump_request_free(IntPtr request);
     }
 
-    /// <summary>poll(2) and a self-pipe from libc, for the pumping thread (EventPump.cs). Linux/macOS only.</summary>
+    /// <summary>poll(2) and a self-pipe from libc, for the pumping threads (DeliveryThread.cs, EventPump.cs).
+    /// Linux/macOS only.</summary>
     internal static class LibC
     {
         [StructLayout(LayoutKind.Sequential)]
@@ -144,6 +145,8 @@ namespace Jump
         internal static extern int pipe([Out] int[] fds);
         [DllImport("libc", SetLastError = true)]
         internal static extern IntPtr write(int fd, byte[] buffer, UIntPtr count);
+        [DllImport("libc", SetLastError = true)]
+        internal static extern IntPtr read(int fd, byte[] buffer, UIntPtr count);
         [DllImport("libc", SetLastError = true)]
         internal static extern int close(int fd);
     }

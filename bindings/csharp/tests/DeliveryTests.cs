@@ -155,6 +155,22 @@ namespace Jump.Tests
             return n;
         }
 
+        /// <summary>How many threads this process has (/proc/self/task), and their names, for a message.</summary>
+        static int ProcessThreads(out string names)
+        {
+            var comms = new List<string>();
+            foreach (var task in Directory.GetDirectories("/proc/self/task"))
+            {
+                try { comms.Add(File.ReadAllText(Path.Combine(task, "comm")).Trim()); }
+                catch (IOException) { } // the thread ended meanwhile
+            }
+            names = string.Join(", ", comms.GroupBy(c => c).OrderBy(g => g.Key, StringComparer.Ordinal)
+                .Select(g => g.Count() == 1 ? g.Key : g.Key + " x" + g.Count()));
+            return comms.Count;
+        }
+
+        static int OpenFds() { return Directory.GetFileSystemEntries("/proc/self/fd").Length; }
+
         // In methods of their own (not inlined) so no reference to the clients stays in the test's frame.
         [MethodImpl(MethodImplOptions.NoInlining)]
         static void MakeAndForgetClients(int count, string email)
@@ -321,20 +337,131 @@ namespace Jump.Tests
                 }
             });
 
-            h.Add("forgotten_automatic_clients_end_their_threads", () =>
+            h.Add("forgotten_automatic_clients_are_freed_and_the_delivery_thread_ends", () =>
             {
                 var account = NewAccount();
-                int before = PumpThreads();
-                MakeAndForgetClients(6, account.Key);
-                Assert.True(PumpThreads() >= before + 6, "one delivery thread per client: " + PumpThreads());
+                Func<bool> collect = () => { GC.Collect(); GC.WaitForPendingFinalizers(); Thread.Sleep(50); return true; };
+                // Clients earlier tests forgot are finalized first, so that none is left but this test's.
                 var watch = Stopwatch.StartNew();
-                while (PumpThreads() > before && watch.Elapsed < AwaitLimit)
+                while (PumpThreads() > 0 && watch.Elapsed < AwaitLimit) collect();
+                Assert.Equal(0, PumpThreads(), "no delivery thread with no Automatic client");
+                int fdsBefore = OpenFds();
+                MakeAndForgetClients(6, account.Key);
+                Assert.Equal(1, PumpThreads(), "6 Automatic clients, one delivery thread");
+                int fdsWith = OpenFds();
+                Assert.True(fdsWith >= fdsBefore + 6, "each client has its queue fd open: " + fdsBefore + " -> " + fdsWith);
+                watch.Restart();
+                while ((OpenFds() > fdsBefore || PumpThreads() > 0) && watch.Elapsed < AwaitLimit) collect();
+                Assert.True(OpenFds() <= fdsBefore, "the forgotten clients were freed: " + (OpenFds() - fdsBefore) + " fds still open");
+                Assert.Equal(0, PumpThreads(), "the delivery thread ended with the last Automatic client");
+                // And starts again with the next one.
+                using (var c = NewClient())
                 {
-                    GC.Collect();
-                    GC.WaitForPendingFinalizers();
-                    Thread.Sleep(50);
+                    Assert.Equal(account.Value, Await(c.SignInAsync(account.Key, Password)).Uuid, "a new client after the thread ended");
+                    Assert.Equal(1, PumpThreads(), "the delivery thread started again");
                 }
-                Assert.True(PumpThreads() <= before, "delivery threads left: " + (PumpThreads() - before));
+            });
+
+            h.Add("shared_delivery_thread_keeps_each_clients_order_and_dispose_between_clients", () =>
+            {
+                // One thread serves every Automatic client: each client's event still comes before the
+                // completion of the call that caused it, one client's handler may dispose another client (whose
+                // fd may be ready in the same round), and Dispose on another thread waits for no deadlock.
+                var account = NewAccount();
+                const int count = 8;
+                var clients = new List<JumpClient>();
+                var seen = new Dictionary<JumpClient, List<string>>();
+                JumpClient victim = null, bystander = null;
+                // The victim's and the bystander's fetches stay pending meanwhile.
+                emu.Admin("POST", "/emulator/faults", "{\"kind\":\"delay\",\"count\":2,\"path\":\"/entity\",\"delay_ms\":3000}");
+                try
+                {
+                    victim = NewClient();
+                    bystander = NewClient();
+                    victim.SignIn(account.Key, Password);
+                    bystander.SignIn(account.Key, Password);
+                    var victimFetch = victim.FetchRecordAsync();
+                    var bystanderFetch = bystander.FetchRecordAsync();
+                    var disposedInHandler = new ManualResetEventSlim();
+                    long disposeMs = -1;
+                    for (int i = 0; i < count; i++)
+                    {
+                        var c = NewClient();
+                        clients.Add(c);
+                        seen[c] = new List<string>();
+                        int index = i;
+                        c.Event += (sender, e) =>
+                        {
+                            lock (seen) seen[(JumpClient)sender].Add(e.Name + "@" + Thread.CurrentThread.Name);
+                            if (index == 0 && e.Name == "signed_in")
+                            {
+                                var watch = Stopwatch.StartNew();
+                                victim.Dispose(); // another client, from the delivery thread: must not wait for itself
+                                disposeMs = watch.ElapsedMilliseconds;
+                                disposedInHandler.Set();
+                            }
+                        };
+                    }
+                    var orderOk = new bool[count];
+                    var tasks = clients.Select((c, i) => c.SignInAsync(account.Key, Password).ContinueWith(t =>
+                    {
+                        lock (seen) orderOk[i] = seen[c].Contains("signed_in@jump-csharp-events");
+                        return t.Result;
+                    })).ToList();
+                    foreach (var task in tasks) Assert.True(task.Wait(AwaitLimit), "a sign-in completed");
+                    Assert.True(disposedInHandler.Wait(AwaitLimit), "client 0's handler disposed the victim");
+                    Assert.True(disposeMs >= 0 && disposeMs < 1000, "Dispose of another client inside a handler took " + disposeMs + " ms");
+                    lock (seen)
+                        for (int i = 0; i < count; i++)
+                            Assert.True(orderOk[i], "client " + i + ": signed_in on the delivery thread before its completion: "
+                                + string.Join(",", seen[clients[i]]));
+                    Assert.Throws<JumpCancelledException>(() => victimFetch.Wait(AwaitLimit), "the victim's pending fetch");
+                    Assert.True(victim.PendingCount == 0 && !bystanderFetch.IsCompleted, "the bystander's fetch still waits");
+                    // Dispose on this thread while the delivery thread may be delivering: returns, and the Task ends.
+                    bystander.Dispose();
+                    Assert.Throws<JumpCancelledException>(() => bystanderFetch.Wait(AwaitLimit), "the bystander's pending fetch");
+                }
+                finally
+                {
+                    emu.ClearFaults();
+                    foreach (var c in clients) c.Dispose();
+                    if (victim != null) victim.Dispose();
+                    if (bystander != null) bystander.Dispose();
+                }
+            });
+
+            h.Add("automatic_clients_share_one_delivery_thread", TimeSpan.FromSeconds(120), () =>
+            {
+                // Threads are a budget per process, not per client (libjump runs one callback thread for all
+                // of a process's clients): 200 Automatic clients, each with a Task delivered, cost at most 4
+                // threads more than none, like libjump's own 1000-idle-clients check.
+                const int count = 200;
+                string namesBefore, namesAfter;
+                int before = ProcessThreads(out namesBefore);
+                var clients = new List<JumpClient>();
+                try
+                {
+                    for (int i = 0; i < count; i++) clients.Add(NewClient());
+                    // Signed out, SyncAsync fails with no network, through the queue and the delivery thread.
+                    var tasks = clients.Select(c => c.SyncAsync()).ToList();
+                    for (int i = 0; i < count; i++)
+                    {
+                        var task = tasks[i];
+                        Assert.Throws<JumpNotSignedInException>(() =>
+                        {
+                            if (!task.Wait(AwaitLimit)) throw new TimeoutException("client " + i + ": still waiting with no pump");
+                        }, "client " + i + "'s SyncAsync");
+                    }
+                    int after = ProcessThreads(out namesAfter);
+                    Console.WriteLine("  ({0} threads before, {1} with {2} clients, {3} named jump-csharp-events)",
+                        before, after, count, PumpThreads());
+                    Assert.True(after - before <= 4, count + " Automatic clients added " + (after - before) + " threads (at most 4)"
+                        + "\n    before: " + namesBefore + "\n    after:  " + namesAfter);
+                }
+                finally
+                {
+                    foreach (var c in clients) c.Dispose();
+                }
             });
 
             h.Add("dropped_client_still_completes_its_task", () =>
