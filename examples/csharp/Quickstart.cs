@@ -1,6 +1,7 @@
 // libjump quickstart (C#): register, sign in, edit the record, sync, and find the session again after a
-// restart (a second client on the same storage directory). Uses the async API pumped by a frame loop,
-// the way a Unity game's Update() would.
+// restart (a second client on the same storage directory). The first client awaits the async API as any
+// .NET program does: its Tasks complete by themselves. The second is built for a frame loop
+// (JumpDelivery.Pumped) and calls Pump() once per "frame", the way a Unity game's Update() would.
 //
 // Build and run against a local emulator (from the repository root):
 //   bash bindings/csharp/build.sh                       # build/csharp/Jump.dll and Quickstart.exe
@@ -35,46 +36,11 @@ static class Quickstart
             { "storageDirectory", storage },
         };
         Console.WriteLine("libjump " + JumpClient.LibraryVersion);
-        string email = "quickstart-" + Guid.NewGuid().ToString("N").Substring(0, 8) + "@example.com";
-
         try
         {
-            using (var config = JumpConfig.FromDictionary(settings))
-            using (var client = new JumpClient(config))
-            {
-                client.Event += (sender, e) => Console.WriteLine("event: " + e.Name);
-
-                // A fresh emulator has no users: register one (this signs it in), then sign out and in again.
-                client.RegisterTraditional(new Dictionary<string, object> {
-                    { "email", email }, { "displayName", "Ada L" }, { "givenName", "Ada" }, { "familyName", "Lovelace" } },
-                    Password);
-                client.SignOut();
-
-                try { client.SignIn(email, "not the password"); }
-                catch (JumpBadCredentialsException e) { Console.WriteLine("wrong password refused: " + e.StatusName); }
-
-                SignInResult signedIn = RunFrames(client, client.SignInAsync(email, Password));
-                Console.WriteLine("signed in as " + signedIn.Uuid);
-
-                using (JumpRecord record = client.Record())
-                {
-                    Console.WriteLine("givenName: " + record.GetString("/givenName"));
-                    record.SetString("/aboutMe", "Written by the C# quickstart");
-                }
-                SyncResult synced = RunFrames(client, client.SyncAsync());
-                Console.WriteLine("synced: " + string.Join(", ", synced.Changed));
-            }
-
-            // "Restart": a new client on the same storage directory restores the session from disk.
-            using (var config = JumpConfig.FromDictionary(settings))
-            using (var client = new JumpClient(config))
-            {
-                JumpState state = client.State;
-                if (!state.SignedIn) throw new Exception("the session did not survive the restart");
-                using (JumpRecord record = client.Record())
-                    Console.WriteLine("still signed in after restart as " + state.Email + "; aboutMe: " + record.GetString("/aboutMe"));
-                client.SignOut();
-            }
+            // No async Main in C# 6: block on the async part here.
+            FirstRun(settings).GetAwaiter().GetResult();
+            Restart(settings);
             return 0;
         }
         catch (JumpException e)
@@ -88,14 +54,61 @@ static class Quickstart
         }
     }
 
+    // An app's first run: awaits complete by themselves (JumpDelivery.Automatic, the default).
+    static async Task FirstRun(Dictionary<string, object> settings)
+    {
+        string email = "quickstart-" + Guid.NewGuid().ToString("N").Substring(0, 8) + "@example.com";
+        using (var config = JumpConfig.FromDictionary(settings))
+        using (var client = new JumpClient(config))
+        {
+            client.Event += (sender, e) => Console.WriteLine("event: " + e.Name);
+
+            // A fresh emulator has no users: register one (this signs it in), then sign out and in again.
+            client.RegisterTraditional(new Dictionary<string, object> {
+                { "email", email }, { "displayName", "Ada L" }, { "givenName", "Ada" }, { "familyName", "Lovelace" } },
+                Password);
+            client.SignOut();
+
+            try { client.SignIn(email, "not the password"); }
+            catch (JumpBadCredentialsException e) { Console.WriteLine("wrong password refused: " + e.StatusName); }
+
+            SignInResult signedIn = await client.SignInAsync(email, Password); // no pump needed
+            Console.WriteLine("signed in as " + signedIn.Uuid);
+
+            using (JumpRecord record = client.Record())
+            {
+                Console.WriteLine("givenName: " + record.GetString("/givenName"));
+                record.SetString("/aboutMe", "Written by the C# quickstart");
+            }
+            SyncResult synced = await client.SyncAsync();
+            Console.WriteLine("synced: " + string.Join(", ", synced.Changed));
+        }
+    }
+
+    // "Restart": a new client on the same storage directory restores the session from disk. This one is a
+    // game's (JumpDelivery.Pumped): completions and events arrive only on the thread that calls Pump().
+    static void Restart(Dictionary<string, object> settings)
+    {
+        using (var config = JumpConfig.FromDictionary(settings))
+        using (var client = new JumpClient(config, JumpDelivery.Pumped))
+        {
+            JumpState state = client.State;
+            if (!state.SignedIn) throw new Exception("the session did not survive the restart");
+            RunFrames(client, client.FetchRecordAsync());
+            using (JumpRecord record = client.Record())
+                Console.WriteLine("still signed in after restart as " + state.Email + "; aboutMe: " + record.GetString("/aboutMe"));
+            client.SignOut();
+        }
+    }
+
     // A game loop in miniature: one Pump() per "frame" until the task is done.
-    static T RunFrames<T>(JumpClient client, Task<T> task)
+    static void RunFrames(JumpClient client, Task task)
     {
         while (!task.IsCompleted)
         {
             client.Pump();
             Thread.Sleep(16);
         }
-        return task.GetAwaiter().GetResult(); // rethrows the JumpException itself, not an AggregateException
+        task.GetAwaiter().GetResult(); // rethrows the JumpException itself, not an AggregateException
     }
 }

@@ -1,10 +1,19 @@
-// JumpClient.Async.cs - Task-returning calls driven by the queue (jump_client_use_event_queue).
+// JumpClient.Async.cs - Task-returning calls and how their completions (and the client's events) arrive.
 //
-// Each _async call is started with NULL callbacks; its jump_request's id (jump_request_id) keys a pending
-// TaskCompletionSource. Pump() pops queued documents (jump_client_next_event) on the caller's thread: a
-// completion resolves the Task whose request_id it carries, an event raises the Event. Nothing runs on a
-// libjump thread, so this works under IL2CPP and keeps Unity code on the main thread when the game loop
-// calls Pump() once per frame. StartBackgroundPump() is the alternative for hosts without a loop.
+// Every client runs in libjump's queue mode (jump_client_use_event_queue): each _async call is started with
+// NULL callbacks, its jump_request's id (jump_request_id) keys a pending entry, and PumpQueue pops queued
+// documents (jump_client_next_event) on the calling thread: a completion finishes the Task whose request_id
+// it carries, an event raises Event. No client code ever runs on a thread of libjump's, and libjump never
+// holds a pointer into managed code. Who pumps is the delivery mode (JumpDelivery):
+//  - Automatic (default): the binding's one delivery thread for the whole process (DeliveryThread,
+//    "jump-csharp-events"), shared by every Automatic client, sleeps in poll(2) on all their queue fds and
+//    delivers at once, each client's documents in order; one client's slow Event handler delays the others.
+//    Tasks use RunContinuationsAsynchronously, so awaiting code never runs on (and never holds up) that thread.
+//    Not libjump's own callback thread: Mono attaches a foreign thread on its first callback and then waits
+//    at exit until it ends, which for libjump's thread ("jump-events", idle timeout 3 s) delays every
+//    process exit by up to 3 s; a managed thread blocked in poll is interrupted at once.
+//  - Pumped: the app calls Pump() (Unity: Update(), the main thread), or StartBackgroundPump(); completions
+//    and events arrive on that thread, and continuations without a SynchronizationContext run there too.
 using System;
 using System.Collections.Generic;
 using System.Threading;
@@ -14,9 +23,42 @@ namespace Jump
 {
     public sealed partial class JumpClient
     {
+        /// <summary>The Task of one call, typed by its result and completed directly by the delivering thread
+        /// (no intermediate await), so a Pumped client's continuations run inside Pump(). Converting the result
+        /// runs there too: a bad document fails the Task instead of throwing into the pump.</summary>
+        abstract class Completion
+        {
+            public abstract void SetResult(string json);
+            public abstract void SetException(Exception error);
+            public abstract void SetCanceled(CancellationToken token);
+        }
+
+        sealed class Completion<T> : Completion
+        {
+            public readonly TaskCompletionSource<T> Source;
+            readonly Func<string, T> _convert;
+
+            public Completion(TaskCreationOptions options, Func<string, T> convert)
+            {
+                Source = new TaskCompletionSource<T>(options);
+                _convert = convert;
+            }
+
+            public override void SetResult(string json)
+            {
+                T value;
+                try { value = _convert(json); }
+                catch (Exception e) { Source.TrySetException(e); return; }
+                Source.TrySetResult(value);
+            }
+
+            public override void SetException(Exception error) { Source.TrySetException(error); }
+            public override void SetCanceled(CancellationToken token) { Source.TrySetCanceled(token); }
+        }
+
         sealed class Pending
         {
-            public TaskCompletionSource<string> Source;
+            public Completion Completion;
             public JumpRequestHandle Request;
             public CancellationToken Token;
             public CancellationTokenRegistration Registration;
@@ -35,10 +77,17 @@ namespace Jump
         // Guards _backgroundPump (separate from _pumpLock, which a running Pump holds).
         readonly object _pumpStateLock = new object();
         volatile bool _disposed;
-        EventPump _backgroundPump;
+        // Who pumps: Automatic, the client's place in the shared delivery thread's set (DeliveryThread.Member,
+        // for the client's lifetime); Pumped, the thread StartBackgroundPump starts (EventPump), or null.
+        volatile Pumper _backgroundPump;
 
-        /// <summary>Raised by the pump (on the pumping thread) for each client event. An exception a
-        /// handler throws is kept in LastEventError; the pump goes on.</summary>
+        /// <summary>Raised for each client event ("signed_in", "record_synced", ...), one at a time and in
+        /// order with the completions: before the Task of the call that caused it completes. With
+        /// JumpDelivery.Automatic it runs on the delivery thread ("jump-csharp-events") that every
+        /// Automatic client of the process shares, one handler at a time: a slow handler delays the completions
+        /// and events of every Automatic client, so keep handlers short and never block there on a Task of
+        /// any Automatic client (its completion comes through that same thread); await it instead. With JumpDelivery.Pumped it runs on the thread that calls Pump().
+        /// An exception a handler throws is kept in LastEventError; delivery goes on.</summary>
         public event EventHandler<JumpEventArgs> Event;
 
         /// <summary>The last exception an Event handler threw (null when none).</summary>
@@ -52,8 +101,8 @@ namespace Jump
             byte[] u, p;
             try { u = Utf8.Encode(user, "user"); p = Utf8.Encode(password, "password"); }
             catch (Exception e) { return Failed<SignInResult>(e); }
-            return Map(Start((out JumpRequestHandle r) =>
-                Native.jump_client_sign_in_async(_handle, u, p, IntPtr.Zero, IntPtr.Zero, IntPtr.Zero, out r), cancellationToken),
+            return Start((out JumpRequestHandle r) =>
+                Native.jump_client_sign_in_async(_handle, u, p, IntPtr.Zero, IntPtr.Zero, IntPtr.Zero, out r), cancellationToken,
                 json => new SignInResult(json));
         }
 
@@ -63,8 +112,8 @@ namespace Jump
             byte[] a, p;
             try { a = Utf8.Encode(attributes == null ? null : Json.Write(attributes), "attributes"); p = Utf8.Encode(password, "password"); }
             catch (Exception e) { return Failed<SignInResult>(e); }
-            return Map(Start((out JumpRequestHandle r) =>
-                Native.jump_client_register_traditional_async(_handle, a, p, IntPtr.Zero, IntPtr.Zero, IntPtr.Zero, out r), cancellationToken),
+            return Start((out JumpRequestHandle r) =>
+                Native.jump_client_register_traditional_async(_handle, a, p, IntPtr.Zero, IntPtr.Zero, IntPtr.Zero, out r), cancellationToken,
                 json => new SignInResult(json));
         }
 
@@ -78,8 +127,8 @@ namespace Jump
                 ts = Utf8.Encode(tokenSecret, "tokenSecret"); o = Utf8.Encode(SocialOptions(mergeToken, link), "mergeToken");
             }
             catch (Exception e) { return Failed<SocialResult>(e); }
-            return Map(Start((out JumpRequestHandle r) =>
-                Native.jump_client_social_sign_in_native_async(_handle, pv, t, ts, o, IntPtr.Zero, IntPtr.Zero, IntPtr.Zero, out r), cancellationToken),
+            return Start((out JumpRequestHandle r) =>
+                Native.jump_client_social_sign_in_native_async(_handle, pv, t, ts, o, IntPtr.Zero, IntPtr.Zero, IntPtr.Zero, out r), cancellationToken,
                 json => new SocialResult(json));
         }
 
@@ -98,8 +147,8 @@ namespace Jump
             byte[] t, a;
             try { t = Utf8.Encode(socialRegistrationToken, "socialRegistrationToken"); a = Utf8.Encode(attributesJson, "attributesJson"); }
             catch (Exception e) { return Failed<SocialResult>(e); }
-            return Map(Start((out JumpRequestHandle r) =>
-                Native.jump_client_register_social_async(_handle, t, a, IntPtr.Zero, IntPtr.Zero, IntPtr.Zero, out r), cancellationToken),
+            return Start((out JumpRequestHandle r) =>
+                Native.jump_client_register_social_async(_handle, t, a, IntPtr.Zero, IntPtr.Zero, IntPtr.Zero, out r), cancellationToken,
                 json => new SocialResult(json));
         }
 
@@ -109,28 +158,37 @@ namespace Jump
             byte[] u, p, m;
             try { u = Utf8.Encode(user, "user"); p = Utf8.Encode(password, "password"); m = Utf8.Encode(mergeToken, "mergeToken"); }
             catch (Exception e) { return Failed<SocialResult>(e); }
-            return Map(Start((out JumpRequestHandle r) =>
-                Native.jump_client_sign_in_merge_async(_handle, u, p, m, IntPtr.Zero, IntPtr.Zero, IntPtr.Zero, out r), cancellationToken),
+            return Start((out JumpRequestHandle r) =>
+                Native.jump_client_sign_in_merge_async(_handle, u, p, m, IntPtr.Zero, IntPtr.Zero, IntPtr.Zero, out r), cancellationToken,
                 json => new SocialResult(json));
         }
 
         public Task<SyncResult> SyncAsync(CancellationToken cancellationToken = default(CancellationToken))
         {
-            return Map(Start((out JumpRequestHandle r) =>
-                Native.jump_client_sync_async(_handle, IntPtr.Zero, IntPtr.Zero, IntPtr.Zero, out r), cancellationToken),
+            return Start((out JumpRequestHandle r) =>
+                Native.jump_client_sync_async(_handle, IntPtr.Zero, IntPtr.Zero, IntPtr.Zero, out r), cancellationToken,
                 json => new SyncResult(json));
         }
 
         public Task FetchRecordAsync(CancellationToken cancellationToken = default(CancellationToken))
         {
-            return Start((out JumpRequestHandle r) =>
-                Native.jump_client_fetch_record_async(_handle, IntPtr.Zero, IntPtr.Zero, IntPtr.Zero, out r), cancellationToken);
+            return Start<object>((out JumpRequestHandle r) =>
+                Native.jump_client_fetch_record_async(_handle, IntPtr.Zero, IntPtr.Zero, IntPtr.Zero, out r), cancellationToken, json => null);
         }
 
-        /// <summary>Delivers what waits in the queue on this thread: completions finish their Tasks, events
-        /// raise Event. Never blocks; returns how many documents it took. Call it once per frame, or use
-        /// StartBackgroundPump. After Dispose it returns 0.</summary>
+        /// <summary>JumpDelivery.Pumped: delivers what waits in the queue on this thread, in order: a
+        /// completion finishes its Task (whose continuations without a SynchronizationContext run here, before
+        /// Pump returns), an event raises Event. Returns how many documents it took; waits for nothing but a
+        /// Pump running on another thread. Call it once per frame (Unity: Update()), or use
+        /// StartBackgroundPump. JumpDelivery.Automatic: nothing waits for a pump, so it returns 0 at once (a
+        /// game loop written for pumping keeps working). After Dispose it returns 0.</summary>
         public int Pump()
+        {
+            return Delivery == JumpDelivery.Pumped ? PumpQueue() : 0;
+        }
+
+        /// <summary>Pump() itself: also what the shared delivery thread runs for an Automatic client.</summary>
+        internal int PumpQueue()
         {
             int taken = 0;
             lock (_pumpLock)
@@ -150,59 +208,103 @@ namespace Jump
             return taken;
         }
 
-        /// <summary>Pumps on a dedicated background thread that sleeps in poll(2) on jump_client_event_fd:
-        /// completions and events are then delivered on that thread. Idempotent.</summary>
+        /// <summary>JumpDelivery.Pumped: pumps on a dedicated background thread that sleeps in poll(2) on
+        /// jump_client_event_fd; completions and events are then delivered on that thread. Idempotent.
+        /// JumpDelivery.Automatic: does nothing (the shared delivery thread already delivers).</summary>
         public void StartBackgroundPump()
         {
             if (_disposed) throw new ObjectDisposedException("JumpClient");
+            if (Delivery == JumpDelivery.Pumped) StartPump();
+        }
+
+        /// <summary>JumpDelivery.Pumped: stops the background pump (and waits for its thread, unless called
+        /// from it). JumpDelivery.Automatic: does nothing (Dispose takes the client off the delivery thread).</summary>
+        public void StopBackgroundPump()
+        {
+            if (Delivery == JumpDelivery.Pumped) StopPump();
+        }
+
+        /// <summary>Automatic: joins the shared delivery thread's set; Pumped: starts the background pump.</summary>
+        void StartPump()
+        {
             lock (_pumpStateLock)
             {
                 if (_backgroundPump != null) return;
                 int fd;
                 JumpException.Check(Native.jump_client_event_fd(_handle, out fd));
-                _backgroundPump = new EventPump(this, fd);
+                Pumper pump = Delivery == JumpDelivery.Automatic
+                    ? (Pumper)DeliveryThread.Add(this, _handle, fd) : new EventPump(this, _handle, fd);
+                _backgroundPump = pump;
+                // Tasks that already wait keep the client alive for the pumping thread (see Pumper.Anchor).
+                lock (_pendingLock) if (_pending.Count > 0) pump.Anchor = this;
             }
         }
 
-        /// <summary>Stops the background pump (and waits for its thread, unless called from it).</summary>
-        public void StopBackgroundPump()
+        void StopPump()
         {
-            EventPump pump;
+            Pumper pump;
             lock (_pumpStateLock) { pump = _backgroundPump; _backgroundPump = null; }
             if (pump != null) pump.Stop();
         }
 
+        // Under _pendingLock. While any Task waits, the pumping thread holds the client strongly, so a client
+        // the app no longer references (only its Task) still completes that Task; idle, it holds it weakly,
+        // so a forgotten client is finalized (~JumpClient) and freed.
+        void AddPending(ulong id, Pending entry)
+        {
+            _pending[id] = entry;
+            var pump = _backgroundPump;
+            if (pump != null && _pending.Count == 1) pump.Anchor = this;
+        }
+
+        void RemovePending(ulong id)
+        {
+            _pending.Remove(id);
+            var pump = _backgroundPump;
+            if (pump != null && _pending.Count == 0) pump.Anchor = null;
+        }
+
         // ---- internals ----
 
-        Task<string> Start(StartFn start, CancellationToken token)
+        Task<T> Start<T>(StartFn start, CancellationToken token, Func<string, T> convert)
         {
-            if (_disposed) return Failed<string>(new ObjectDisposedException("JumpClient"));
+            if (_disposed) return Failed<T>(new ObjectDisposedException("JumpClient"));
             if (token.IsCancellationRequested)
             {
-                var cancelled = new TaskCompletionSource<string>();
+                var cancelled = new TaskCompletionSource<T>();
                 cancelled.SetCanceled();
                 return cancelled.Task;
             }
-            // Continuations run asynchronously: a continuation must never run inside Pump's locks.
-            var source = new TaskCompletionSource<string>(TaskCreationOptions.RunContinuationsAsynchronously);
+            // Automatic: continuations run asynchronously (thread pool, or the awaiter's context), never on the
+            // shared delivery thread, where they would hold up every later completion and event of every
+            // Automatic client.
+            // Pumped: they run on the pumping thread as the Task completes, like Event handlers, so a frame
+            // loop resumes its awaits inside Pump() (an awaiter's SynchronizationContext still applies).
+            var completion = new Completion<T>(Delivery == JumpDelivery.Automatic
+                ? TaskCreationOptions.RunContinuationsAsynchronously : TaskCreationOptions.None, convert);
+            var source = completion.Source;
+            var entry = new Pending { Completion = completion, Token = token };
             ulong id;
             lock (_pendingLock)
             {
                 // Checked under the lock Dispose's FailAllPending takes after setting _disposed: a call either
                 // sees the flag or registers before FailAllPending runs, so no Task is left waiting forever.
-                if (_disposed) return Failed<string>(new ObjectDisposedException("JumpClient"));
+                // Held across the start too, so a pump on another thread that already popped the completion
+                // waits until the entry is registered.
+                if (_disposed) return Failed<T>(new ObjectDisposedException("JumpClient"));
                 JumpRequestHandle request;
                 int status;
                 try { status = start(out request); }
-                catch (Exception e) { return Failed<string>(e); } // ObjectDisposedException, missing library
+                catch (Exception e) { return Failed<T>(e); } // ObjectDisposedException, missing library
                 if (request == null || request.IsInvalid)
                 {
-                    // The call did not start and gave no request: its completion (if libjump still queues one)
-                    // has no Task to find and is dropped by Deliver.
+                    // The call did not start and gave no request: its completion (libjump still queues one)
+                    // finds no entry and is dropped; the Task fails here with this thread's error detail.
                     var error = status != 0 ? JumpException.FromLastError(status)
                         : JumpException.Local(JumpStatus.Internal, "libjump started a request but returned no handle");
                     if (request != null) request.Dispose();
-                    return Failed<string>(error);
+                    source.TrySetException(error);
+                    return source.Task;
                 }
                 int idStatus = Native.jump_request_id(request, out id);
                 if (idStatus != 0)
@@ -210,11 +312,13 @@ namespace Jump
                     var error = JumpException.FromLastError(idStatus);
                     Native.jump_request_cancel(request);
                     request.Dispose();
-                    return Failed<string>(error);
+                    source.TrySetException(error);
+                    return source.Task;
                 }
-                // A call that failed to start still completes through the queue (jump.h), so its Task waits
-                // for that completion like any other.
-                _pending[id] = new Pending { Source = source, Request = request, Token = token };
+                // A call that failed to start still completes (jump.h), so its Task waits for that completion
+                // like any other.
+                entry.Request = request;
+                AddPending(id, entry);
             }
             if (token.CanBeCanceled)
             {
@@ -222,8 +326,8 @@ namespace Jump
                 var registration = token.Register(CancelRequest, id);
                 lock (_pendingLock)
                 {
-                    Pending entry;
-                    if (_pending.TryGetValue(id, out entry)) { entry.Registration = registration; entry.HasRegistration = true; }
+                    Pending current;
+                    if (_pending.TryGetValue(id, out current)) { current.Registration = registration; current.HasRegistration = true; }
                     else registration.Dispose(); // completed meanwhile
                 }
             }
@@ -257,6 +361,7 @@ namespace Jump
             // Unknown kinds are ignored, as jump.h asks.
         }
 
+        // A queued completion finds its entry by request_id.
         void Complete(object doc)
         {
             object rid = Json.Get(doc, "request_id");
@@ -266,8 +371,14 @@ namespace Jump
             lock (_pendingLock)
             {
                 if (!_pending.TryGetValue(id, out entry)) return;
-                _pending.Remove(id);
+                RemovePending(id);
             }
+            Finish(entry, doc);
+        }
+
+        // Ends an entry already removed from _pending with its completion document.
+        static void Finish(Pending entry, object doc)
+        {
             if (entry.HasRegistration) entry.Registration.Dispose();
             entry.Request.Dispose();
             object st = Json.Get(doc, "status");
@@ -275,18 +386,18 @@ namespace Jump
             if (status == 0)
             {
                 object result = Json.Get(doc, "result");
-                entry.Source.TrySetResult(result == null ? "{}" : Json.Write(result));
+                entry.Completion.SetResult(result == null ? "{}" : Json.Write(result));
             }
             else if (status == (int)JumpStatus.Cancelled && entry.CancelRequested)
             {
                 // Cancelled through the CancellationToken: the .NET convention (Task.IsCanceled,
                 // TaskCanceledException on await). Other cancellations stay JumpCancelledException.
-                entry.Source.TrySetCanceled(entry.Token);
+                entry.Completion.SetCanceled(entry.Token);
             }
             else
             {
                 object error = Json.Get(doc, "error");
-                entry.Source.TrySetException(JumpException.FromDetail(status, error == null ? null : Json.Write(error)));
+                entry.Completion.SetException(JumpException.FromDetail(status, error == null ? null : Json.Write(error)));
             }
         }
 
@@ -304,13 +415,13 @@ namespace Jump
             lock (_pendingLock)
             {
                 entries = new List<Pending>(_pending.Values);
-                _pending.Clear();
+                foreach (var id in new List<ulong>(_pending.Keys)) RemovePending(id);
             }
             foreach (var entry in entries)
             {
                 if (entry.HasRegistration) entry.Registration.Dispose();
                 entry.Request.Dispose();
-                entry.Source.TrySetException(JumpException.Local(JumpStatus.Cancelled, "the client was disposed"));
+                entry.Completion.SetException(JumpException.Local(JumpStatus.Cancelled, "the client was disposed"));
             }
         }
 
@@ -319,11 +430,6 @@ namespace Jump
             var source = new TaskCompletionSource<T>();
             source.SetException(e);
             return source.Task;
-        }
-
-        static async Task<T> Map<T>(Task<string> task, Func<string, T> convert)
-        {
-            return convert(await task.ConfigureAwait(false));
         }
     }
 }

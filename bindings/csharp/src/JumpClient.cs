@@ -9,17 +9,30 @@ namespace Jump
     {
         readonly JumpClientHandle _handle;
 
-        /// <summary>A client from a copy of config; restores the saved session (no network). The client
-        /// runs in queue mode: async completions and events wait until Pump() (or the background pump)
-        /// delivers them on the pumping thread, so no managed code ever runs on a libjump thread.</summary>
-        public JumpClient(JumpConfig config) : this(config, false) { }
+        /// <summary>A client from a copy of config; restores the saved session (no network). Async calls
+        /// complete by themselves (JumpDelivery.Automatic): no Pump() needed.</summary>
+        public JumpClient(JumpConfig config) : this(config, false, JumpDelivery.Automatic) { }
 
-        /// <summary>A client from a JSON config object (see jump.h for the keys).</summary>
-        public JumpClient(string configJson) : this(JumpConfig.FromJson(configJson), true) { }
+        /// <summary>A client from a copy of config that delivers async completions and events as delivery
+        /// says: JumpDelivery.Automatic (Tasks complete by themselves) or JumpDelivery.Pumped (only on the
+        /// thread that calls Pump(), e.g. Unity's main thread from Update()).</summary>
+        public JumpClient(JumpConfig config, JumpDelivery delivery) : this(config, false, delivery) { }
 
-        JumpClient(JumpConfig config, bool ownsConfig)
+        /// <summary>A client from a JSON config object (see jump.h for the keys); JumpDelivery.Automatic.</summary>
+        public JumpClient(string configJson) : this(JumpConfig.FromJson(configJson), true, JumpDelivery.Automatic) { }
+
+        /// <summary>A client from a JSON config object (see jump.h for the keys) with the given delivery.</summary>
+        public JumpClient(string configJson, JumpDelivery delivery) : this(JumpConfig.FromJson(configJson), true, delivery) { }
+
+        JumpClient(JumpConfig config, bool ownsConfig, JumpDelivery delivery)
         {
+            if (delivery != JumpDelivery.Automatic && delivery != JumpDelivery.Pumped)
+            {
+                if (ownsConfig && config != null) config.Dispose();
+                throw new ArgumentOutOfRangeException("delivery", delivery, "JumpDelivery.Automatic or JumpDelivery.Pumped");
+            }
             if (config == null) throw new ArgumentNullException("config");
+            Delivery = delivery;
             JumpClientHandle h;
             JumpException error = null;
             try
@@ -35,14 +48,31 @@ namespace Jump
             }
             if (error != null) throw error;
             _handle = h;
-            int status = Native.jump_client_use_event_queue(_handle, 1);
-            if (status != 0)
+            try
             {
-                error = JumpException.FromLastError(status);
+                // Both modes pump libjump's queue; Automatic joins the process's delivery thread, for good.
+                JumpException.Check(Native.jump_client_use_event_queue(_handle, 1));
+                if (delivery == JumpDelivery.Automatic) StartPump();
+            }
+            catch (Exception)
+            {
+                GC.SuppressFinalize(this);
                 _handle.Dispose();
-                throw error;
+                throw;
             }
         }
+
+        /// <summary>A client dropped without Dispose: takes it out of the delivery thread's set (or lets its
+        /// background pump end); that thread then frees the native client. Runs only once no Task of the
+        /// client waits (see Pumper.Anchor).</summary>
+        ~JumpClient()
+        {
+            var pump = _backgroundPump;
+            if (pump != null) pump.Abandon();
+        }
+
+        /// <summary>How this client delivers async completions and events (fixed at construction).</summary>
+        public JumpDelivery Delivery { get; private set; }
 
         /// <summary>The library's version, e.g. "0.1.0".</summary>
         public static string LibraryVersion { get { return Utf8.Read(Native.jump_version()); } }
@@ -165,14 +195,18 @@ namespace Jump
             return new SyncResult(Utf8.Take(p));
         }
 
-        /// <summary>Stops the background pump, fails the Tasks still pending with JumpCancelledException
-        /// (nothing can pump their completions once the client is gone) and frees the client. Idempotent;
+        /// <summary>Takes the client off the shared delivery thread (if that thread is busy delivering, waits
+        /// until it is done with the client it is pumping, whichever that is; inside an Event handler it does
+        /// not wait) or stops the background pump, fails the Tasks still pending with
+        /// JumpCancelledException (nothing can deliver their completions once the client is gone) and frees
+        /// the client (in-flight native operations are cancelled). Idempotent;
         /// calls after it throw ObjectDisposedException.</summary>
         public void Dispose()
         {
             if (_disposed) return;
             _disposed = true;
-            StopBackgroundPump();
+            GC.SuppressFinalize(this);
+            StopPump();
             FailAllPending();
             _handle.Dispose();
         }

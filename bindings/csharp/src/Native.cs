@@ -31,7 +31,8 @@ namespace Jump
         const string Lib = "jump";
 
         // jump_callback / jump_free_fn: only needed for the process-wide log callback (Log.cs); client
-        // completions and events come through the queue, so no callback ever runs on a libjump thread there.
+        // completions and events come through the queue (in both JumpDelivery modes), so no callback ever
+        // runs on a libjump thread there.
         [UnmanagedFunctionPointer(CallingConvention.Cdecl)]
         internal delegate void Callback(IntPtr userdata, IntPtr json);
         [UnmanagedFunctionPointer(CallingConvention.Cdecl)]
@@ -117,7 +118,8 @@ namespace Jump
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)] internal static extern void jump_request_free(IntPtr request);
     }
 
-    /// <summary>poll(2) from libc, for the background pump (EventPump.cs). Linux/macOS only.</summary>
+    /// <summary>poll(2) and a self-pipe from libc, for the pumping threads (DeliveryThread.cs, EventPump.cs).
+    /// Linux/macOS only.</summary>
     internal static class LibC
     {
         [StructLayout(LayoutKind.Sequential)]
@@ -130,7 +132,22 @@ namespace Jump
         internal const short POLLIN = 0x001;
         internal const int EINTR = 4;
 
+        internal const short POLLERR = 0x008;
+        internal const short POLLHUP = 0x010;
+        internal const short POLLNVAL = 0x020;
+        internal const int O_CLOEXEC = 0x80000; // Linux (x86, ARM); pipe2 is Linux-only, macOS uses pipe
+
         [DllImport("libc", SetLastError = true)]
-        internal static extern int poll(ref PollFd fds, UIntPtr nfds, int timeoutMs);
+        internal static extern int poll([In, Out] PollFd[] fds, UIntPtr nfds, int timeoutMs);
+        [DllImport("libc", SetLastError = true)]
+        internal static extern int pipe2([Out] int[] fds, int flags);
+        [DllImport("libc", SetLastError = true)]
+        internal static extern int pipe([Out] int[] fds);
+        [DllImport("libc", SetLastError = true)]
+        internal static extern IntPtr write(int fd, byte[] buffer, UIntPtr count);
+        [DllImport("libc", SetLastError = true)]
+        internal static extern IntPtr read(int fd, byte[] buffer, UIntPtr count);
+        [DllImport("libc", SetLastError = true)]
+        internal static extern int close(int fd);
     }
 }

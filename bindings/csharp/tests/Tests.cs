@@ -17,6 +17,7 @@ namespace Jump.Tests
 
         static int Main(string[] args)
         {
+            if (args.Length == 2 && args[0] == "--exit-probe") return ExitProbe(args[1]); // DeliveryTests.cs
             string root = Environment.GetEnvironmentVariable("JUMP_ROOT") ?? Directory.GetCurrentDirectory();
             string emulatorPath = Environment.GetEnvironmentVariable("JUMP_EMULATOR") ?? Path.Combine(root, "build/bin/jump-emulator");
             string filter = args.Length > 0 ? args[0] : null;
@@ -70,10 +71,12 @@ namespace Jump.Tests
             });
         }
 
-        static JumpClient NewClient(string storage = null)
+        static JumpClient NewClient(string storage = null, JumpDelivery delivery = JumpDelivery.Automatic)
         {
-            using (var config = Config(storage)) return new JumpClient(config);
+            using (var config = Config(storage)) return new JumpClient(config, delivery);
         }
+
+        static readonly JumpDelivery[] BothDeliveries = { JumpDelivery.Automatic, JumpDelivery.Pumped };
 
         static string UniqueEmail() { return "cs-" + Guid.NewGuid().ToString("N").Substring(0, 12) + "@example.com"; }
 
@@ -190,7 +193,7 @@ namespace Jump.Tests
             h.Add("sign_in_async_pumped_by_frame_loop", () =>
             {
                 var account = NewAccount();
-                using (var c = NewClient())
+                using (var c = NewClient(delivery: JumpDelivery.Pumped))
                 {
                     var events = new List<string>();
                     int threadId = Thread.CurrentThread.ManagedThreadId, eventThread = -1;
@@ -210,7 +213,7 @@ namespace Jump.Tests
             h.Add("sync_async_background_pump", () =>
             {
                 var account = NewAccount();
-                using (var c = NewClient())
+                using (var c = NewClient(delivery: JumpDelivery.Pumped))
                 {
                     var synced = new ManualResetEventSlim();
                     c.Event += (sender, e) => { if (e.Name == "record_synced") synced.Set(); };
@@ -333,6 +336,8 @@ namespace Jump.Tests
                 Assert.Throws<JumpInvalidArgumentException>(() => JumpConfig.FromJson("{\"noSuchKey\":1}"), "unknown config key");
                 Assert.Throws<JumpInvalidArgumentException>(() => JumpConfig.FromJson("[1"), "bad config JSON");
                 Assert.Throws<ArgumentNullException>(() => new JumpClient((JumpConfig)null), "null config");
+                using (var config = Config())
+                    Assert.Throws<ArgumentOutOfRangeException>(() => new JumpClient(config, (JumpDelivery)7), "unknown delivery");
             });
 
             h.Add("config_keys_and_json_constructor", () =>
@@ -393,25 +398,28 @@ namespace Jump.Tests
             h.Add("dispose_inside_event_handler", () =>
             {
                 var account = NewAccount();
-                var c = NewClient();
-                var disposed = new ManualResetEventSlim();
-                c.Event += (sender, e) => { c.Dispose(); disposed.Set(); };
-                c.StartBackgroundPump();
-                var task = c.SignInAsync(account.Key, Password);
-                Assert.True(disposed.Wait(10000), "the handler ran and disposed the client without a deadlock");
-                // The signed_in event is queued before the sign-in's completion, so Dispose in its handler
-                // fails the still-pending Task with JumpCancelledException: finished, not left hanging.
-                try { task.Wait(5000); } catch (AggregateException) { }
-                Assert.True(task.IsCompleted, "the sign-in task finished");
-                Assert.Throws<ObjectDisposedException>(() => c.SignIn(account.Key, Password), "disposed");
+                foreach (var delivery in BothDeliveries)
+                {
+                    var c = NewClient(delivery: delivery);
+                    var disposed = new ManualResetEventSlim();
+                    c.Event += (sender, e) => { c.Dispose(); disposed.Set(); };
+                    c.StartBackgroundPump(); // Pumped: the pump's thread; Automatic: does nothing (the delivery thread runs)
+                    var task = c.SignInAsync(account.Key, Password);
+                    Assert.True(disposed.Wait(10000), delivery + ": the handler ran and disposed the client without a deadlock");
+                    // The signed_in event is delivered before the sign-in's completion, so Dispose in its handler
+                    // fails the still-pending Task with JumpCancelledException: finished, not left hanging.
+                    try { task.Wait(5000); } catch (AggregateException) { }
+                    Assert.True(task.IsCompleted, delivery + ": the sign-in task finished");
+                    Assert.Throws<ObjectDisposedException>(() => c.SignIn(account.Key, Password), delivery + ": disposed");
+                }
             });
 
             h.Add("concurrent_calls_racing_dispose", () =>
             {
                 var account = NewAccount();
-                for (int round = 0; round < 5; round++)
+                for (int round = 0; round < 10; round++)
                 {
-                    var c = NewClient();
+                    var c = NewClient(delivery: BothDeliveries[round % 2]);
                     c.SignIn(account.Key, Password);
                     c.StartBackgroundPump();
                     var tasks = new List<Task>();
@@ -433,7 +441,7 @@ namespace Jump.Tests
                         threads.Add(thread);
                         thread.Start();
                     }
-                    Thread.Sleep(round * 10);
+                    Thread.Sleep(round / 2 * 10);
                     c.Dispose();
                     foreach (var thread in threads) Assert.True(thread.Join(10000), "a caller thread finished");
                     lock (tasks)
@@ -454,9 +462,9 @@ namespace Jump.Tests
             {
                 for (int i = 0; i < 20; i++)
                 {
-                    var c = NewClient();
+                    var c = NewClient(delivery: BothDeliveries[i % 2]);
                     c.State.ToString();
-                    c.SyncAsync(); // pending, never pumped: the finalizer must still free the handle safely
+                    c.SyncAsync(); // pending (Pumped: never pumped): the finalizer must still free the handle safely
                 }
                 GC.Collect();
                 GC.WaitForPendingFinalizers();
@@ -522,6 +530,7 @@ namespace Jump.Tests
             });
 
             AddSocialTests(h); // SocialTests.cs
+            AddDeliveryTests(h); // DeliveryTests.cs
         }
     }
 }
