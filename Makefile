@@ -9,7 +9,7 @@ CFLAGS    ?= -std=c99 -Wall -Wextra -Werror -O1 -g
 EXAMPLE_C := $(BUILD)/bin/quickstart
 
 .PHONY: all deps lib emulator examples demo test test-swift test-c test-python test-node test-abi test-install \
-        test-csharp test-deps bench torture node-addon install uninstall dist wheel sdist npm clean
+        test-csharp test-deps bench torture sanitize node-addon install uninstall dist wheel sdist npm clean
 
 # Installation layout (GNU conventions); DESTDIR stages a package root.
 PREFIX     ?= /usr/local
@@ -198,6 +198,12 @@ bench: lib emulator
 # Kill -9 and storage-fault suite (Tests/torture/README.md); not part of `make test`.
 torture: lib emulator
 	@bash Tests/torture/run.sh
+
+# libjump under ASan+UBSan, then TSan: the C suite and a quick torture under each (scripts/sanitize.sh);
+# not part of `make test`. SANITIZERS="address" or "thread" runs one.
+SANITIZERS ?= address thread
+sanitize: test-deps-c emulator
+	@bash scripts/sanitize.sh $(SANITIZERS)
 
 clean:
 	rm -rf $(BUILD) .build
