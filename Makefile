@@ -199,7 +199,7 @@ bench: lib emulator
 torture: lib emulator
 	@bash Tests/torture/run.sh
 
-# libjump under ASan+UBSan, then TSan: the C suite and a quick torture under each (scripts/sanitize.sh);
+# libjump under ASan, then TSan: the C suite and a quick torture under each (scripts/sanitize.sh);
 # not part of `make test`. SANITIZERS="address" or "thread" runs one.
 SANITIZERS ?= address thread
 sanitize: test-deps-c emulator

@@ -23,13 +23,8 @@ command -v node >/dev/null && command -v npm >/dev/null || { echo "build-npm: no
     echo "build-npm: no Node.js headers in $nodedir/include/node (Debian: libnode-dev; or set NODE_DIR)" >&2
     exit 1
 }
-version=$(sed -n 's/^#define JUMP_VERSION "\(.*\)"/\1/p' "$here/include/jump.h")
-package_version=$(node -p 'require(process.argv[1]).version' "$here/bindings/node/package.json")
-if [ -z "$version" ] || [ "$version" != "$package_version" ]; then
-    echo "build-npm: include/jump.h says JUMP_VERSION \"$version\" but bindings/node/package.json says" \
-         "\"version\": \"$package_version\"; make them agree" >&2
-    exit 1
-fi
+source "$here/scripts/package-common.sh"
+check_package_version build-npm bindings/node/package.json "$(node -p 'require(process.argv[1]).version' "$here/bindings/node/package.json")"
 if command -v node-gyp >/dev/null; then
     node_gyp=(node-gyp)
 else

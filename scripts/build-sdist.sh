@@ -14,13 +14,8 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 outdir=${1:-$here/build/wheels}
 python=${PYTHON:-python3}
 
-version=$(sed -n 's/^#define JUMP_VERSION "\(.*\)"/\1/p' "$here/include/jump.h")
-package_version=$(sed -n 's/^__version__ = "\(.*\)"/\1/p' "$here/bindings/python/jump/__init__.py")
-if [ -z "$version" ] || [ "$version" != "$package_version" ]; then
-    echo "build-sdist: include/jump.h says JUMP_VERSION \"$version\" but bindings/python/jump/__init__.py says" \
-         "__version__ = \"$package_version\"; make them agree" >&2
-    exit 1
-fi
+source "$here/scripts/package-common.sh"
+check_package_version build-sdist bindings/python/jump/__init__.py "$(sed -n 's/^__version__ = "\(.*\)"/\1/p' "$here/bindings/python/jump/__init__.py")"
 (cd / && "$python" -c 'import build') 2>/dev/null || {
     echo "build-sdist: the build package is needed ($python -m pip install build; scripts/ensure-deps.sh --package wheel)" >&2
     exit 1
@@ -28,10 +23,8 @@ fi
 
 stage=$(mktemp -d -t jump-sdist.XXXXXX)
 trap 'rm -rf "$stage"' EXIT
-mkdir -p "$stage/src/jump" "$outdir"
-cp "$here/bindings/python/pyproject.toml" "$here/bindings/python/setup.py" "$here/bindings/python/README.md" \
-   "$here/LICENSE" "$here/NOTICE" "$stage/src/"
-cp "$here"/bindings/python/jump/*.py "$here/bindings/python/jump/py.typed" "$stage/src/jump/"
+mkdir -p "$outdir"
+stage_python_package "$stage/src"
 
 isolation=(--no-isolation)
 "$python" -c 'import setuptools, sys; sys.exit(int(setuptools.__version__.split(".")[0]) < 77)' 2>/dev/null ||

@@ -25,20 +25,13 @@ outdir=${2:-$here/build/wheels}
 python=${PYTHON:-python3}
 
 [ -f "$library" ] || { echo "build-wheel: no library at $library (make lib builds it)" >&2; exit 1; }
-version=$(sed -n 's/^#define JUMP_VERSION "\(.*\)"/\1/p' "$here/include/jump.h")
-package_version=$(sed -n 's/^__version__ = "\(.*\)"/\1/p' "$here/bindings/python/jump/__init__.py")
-if [ -z "$version" ] || [ "$version" != "$package_version" ]; then
-    echo "build-wheel: include/jump.h says JUMP_VERSION \"$version\" but bindings/python/jump/__init__.py says" \
-         "__version__ = \"$package_version\"; make them agree" >&2
-    exit 1
-fi
+source "$here/scripts/package-common.sh"
+check_package_version build-wheel bindings/python/jump/__init__.py "$(sed -n 's/^__version__ = "\(.*\)"/\1/p' "$here/bindings/python/jump/__init__.py")"
 
 stage=$(mktemp -d -t jump-wheel.XXXXXX)
 trap 'rm -rf "$stage"' EXIT
-mkdir -p "$stage/jump" "$outdir"
-cp "$here/bindings/python/pyproject.toml" "$here/bindings/python/setup.py" "$here/bindings/python/README.md" \
-   "$here/LICENSE" "$here/NOTICE" "$stage/"
-cp "$here"/bindings/python/jump/*.py "$here/bindings/python/jump/py.typed" "$stage/jump/"
+mkdir -p "$outdir"
+stage_python_package "$stage"
 if command -v strip >/dev/null; then
     strip --strip-unneeded -o "$stage/jump/libjump.so" "$library"
 else

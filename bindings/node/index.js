@@ -3,12 +3,13 @@
 const addon = require('./lib/addon');
 const { Client } = require('./lib/client');
 const { UserRecord } = require('./lib/record');
-const { fromNative, ...errors } = require('./lib/errors'); // fromNative is the addon's business only
+/** The loaded libjump's version, e.g. "0.1.0". */
+const libraryVersion = addon.libraryVersion;
 
+// Written so that Node's CommonJS lexer finds every name: index.mjs re-exports them for `import`.
 module.exports = {
   Client,
   UserRecord,
-  ...errors,
-  /** The loaded libjump's version, e.g. "0.1.0". */
-  libraryVersion: addon.libraryVersion,
+  ...require('./lib/errors'),
+  libraryVersion,
 };

@@ -5,6 +5,7 @@
 const { EventEmitter } = require('node:events');
 const addon = require('./addon');
 const errors = require('./errors');
+const { fromNative } = require('./from-native');
 const { UserRecord } = require('./record');
 
 const CANCELLED = -14;
@@ -13,7 +14,7 @@ function call(fn) {
   try {
     return fn();
   } catch (error) {
-    throw errors.fromNative(error);
+    throw fromNative(error);
   }
 }
 
@@ -134,7 +135,7 @@ class Client extends EventEmitter {
     try {
       await done;
     } catch (error) {
-      throw errors.fromNative(error);
+      throw fromNative(error);
     }
   }
 

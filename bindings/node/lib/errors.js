@@ -120,19 +120,6 @@ function errorFromDetail(status, detail, options) {
   return new Class(status, detail && typeof detail === 'object' ? detail : {}, options);
 }
 
-/** The addon throws a plain Error with numeric "status" and JSON text "detail" for a failed jump_* call; this
- * turns it into a JumpError. TypeErrors (wrong argument types) and anything else pass through unchanged. */
-function fromNative(error) {
-  if (!(error instanceof Error) || typeof error.status !== 'number' || error instanceof JumpError) return error;
-  let detail = {};
-  try {
-    detail = JSON.parse(error.detail);
-  } catch {
-    // keep {}: the status alone still picks the class
-  }
-  return errorFromDetail(error.status, detail);
-}
-
 module.exports = {
   JumpError,
   InvalidArgumentError,
@@ -156,5 +143,4 @@ module.exports = {
   AlreadySignedInError,
   STATUS_NAMES,
   errorFromDetail,
-  fromNative,
 };

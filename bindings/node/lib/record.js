@@ -1,7 +1,7 @@
 'use strict';
 // The signed-in user's record (jump_record): values go in and come out as plain JS values (JSON underneath).
 // Edits are local (and saved with the session) until client.sync().
-const { fromNative } = require('./errors');
+const { fromNative } = require('./from-native');
 
 function call(fn) {
   try {
