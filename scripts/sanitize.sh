@@ -7,7 +7,8 @@
 # SANITIZE_MINUTES on 2 cores (README, "Checked by tools").
 #   bash scripts/sanitize.sh [address|thread]...   (default: both)
 # The C tests and the torture driver are plain C programs that dlopen libjump, so the sanitizer's runtime is
-# preloaded into them (LD_PRELOAD, which must come first); the emulator runs unpreloaded (a wrapper drops it).
+# preloaded into them (JUMP_TEST_PRELOAD, TORTURE_PRELOAD: LD_PRELOAD of those programs alone, where it must
+# come first); the emulator runs unpreloaded (a wrapper drops it).
 # Every report stops the process (halt_on_error), so a report is a failed test. Ends with "N passed, N failed"
 # over the runs (one run = one suite under one sanitizer).
 set -uo pipefail
@@ -45,7 +46,9 @@ run() { # run NAME command...
 for mode in "${modes[@]}"; do
     case "$mode" in
         address) flags=(--sanitize=address) runtime=$runtime_dir/libclang_rt.asan-x86_64.so ;;
-        thread) flags=(--sanitize=thread) runtime=$runtime_dir/libclang_rt.tsan-x86_64.so ;;
+        # The toolchain's TSan runtime intercepts libdispatch too, so it needs libdispatch's symbols in the process.
+        thread) flags=(--sanitize=thread)
+                runtime="$runtime_dir/libclang_rt.tsan-x86_64.so $(dirname "$(dirname "$swift_bin")")/lib/swift/linux/libdispatch.so" ;;
         *) echo "unknown sanitizer '$mode' (address or thread)" >&2; exit 2 ;;
     esac
     echo "=== building libjump with ${flags[*]}"
@@ -57,10 +60,10 @@ for mode in "${modes[@]}"; do
     ln -sf libjump.so "$out/$mode/libjump.so.1"
     export ASAN_OPTIONS="detect_leaks=0:halt_on_error=1:abort_on_error=1:detect_stack_use_after_return=0"
     # die_after_fork=0: the fork tests' children use libjump after fork(), which is what they check.
-    export TSAN_OPTIONS="halt_on_error=1:abort_on_error=1:second_deadlock_stack=1:die_after_fork=0:report_signal_unsafe=0"
+    export TSAN_OPTIONS="halt_on_error=1:abort_on_error=1:second_deadlock_stack=1:die_after_fork=0:report_signal_unsafe=0:suppressions=$here/scripts/tsan-suppressions.txt"
     # The small-stack tests at 1 MiB: the sanitizers' frames are several times larger than release frames,
     # and the 128 KiB promise is checked by the ordinary suite.
-    run "C suite under $mode" env LD_PRELOAD="$runtime" JUMP_TEST_SMALL_STACK_KIB=1024 JUMP_LIBRARY_PATH="$out/$mode/libjump.so" \
+    run "C suite under $mode" env JUMP_TEST_PRELOAD="$runtime" JUMP_TEST_SMALL_STACK_KIB=1024 JUMP_LIBRARY_PATH="$out/$mode/libjump.so" \
         JUMP_EMULATOR="$out/emulator-unpreloaded" HARNESS_TIMEOUT=240 bash Tests/c/run.sh
     run "quick torture under $mode" env TORTURE_PRELOAD="$runtime" JUMP_LIBRARY_PATH="$out/$mode/libjump.so" \
         JUMP_EMULATOR="$emulator" TORTURE_KILLS=${SANITIZE_TORTURE_KILLS:-40} TORTURE_FAULTS=${SANITIZE_TORTURE_FAULTS:-10} \

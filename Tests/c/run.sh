@@ -41,7 +41,8 @@ for program in "${programs[@]}"; do
         continue
     fi
     log=$(mktemp)
-    "$out/$program" "${filter[@]}" 2>&1 | tee "$log"
+    # JUMP_TEST_PRELOAD: libraries the test programs (not the compiler or this shell) load first: make sanitize's runtime.
+    env ${JUMP_TEST_PRELOAD:+LD_PRELOAD="$JUMP_TEST_PRELOAD"} "$out/$program" "${filter[@]}" 2>&1 | tee "$log"
     rc=${PIPESTATUS[0]}
     line=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$log" | tail -1)
     passed=$(sed -nE 's/^([0-9]+) passed.*/\1/p' <<<"$line")
