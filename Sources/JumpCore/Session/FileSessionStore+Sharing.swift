@@ -7,7 +7,8 @@ import Glibc
 /// takes turns like another process.
 extension FileSessionStore {
     struct Sharing {
-        /// Nested holders of this store's lock; the lock file is open (`fd`) while there is one.
+        /// Nested holders of this store's lock; the directory is open (`fd`, which holds the flock) while
+        /// there is one.
         var holders = 0
         var fd: Int32 = -1
         /// A thread of this client is taking the lock now (the others wait for it rather than open another).
@@ -67,7 +68,7 @@ extension FileSessionStore {
         while true {
             let step = sharing.withLock { s -> Step in
                 if s.epoch != ForkSafety.epoch {
-                    // The parent's copy of the lock file stays open in the child otherwise, and with it the lock.
+                    // The parent's copy of the locked directory stays open in the child otherwise, and with it the lock.
                     if s.fd >= 0 { close(s.fd) }
                     s = Sharing()
                 }

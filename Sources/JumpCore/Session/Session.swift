@@ -80,6 +80,19 @@ enum SessionCodec {
 
     static func encode(_ session: Session) -> [UInt8] { Jansson.serializedBytes(document(session)) }
 
+    /// The session saved in `store`; nil when nothing is saved.
+    static func load(from store: any SessionStore) throws(JumpError) -> Session? {
+        try store.load().map { bytes throws(JumpError) in try decode(bytes) }
+    }
+
+    /// What another process sharing the storage directory saved in `store` since this one last read or
+    /// wrote it; nil when nothing changed there, or what is there cannot be read (the caller goes on with
+    /// its own copy, as it would have without the look).
+    static func savedElsewhere(in store: any SessionStore) -> Session? {
+        guard store.changedElsewhere else { return nil }
+        return try? load(from: store) ?? nil
+    }
+
     /// Saves `session` to `store`, printed straight into it (a large record is never held twice).
     static func save(_ session: Session, to store: any SessionStore) throws(JumpError) {
         let document = document(session)

@@ -7,7 +7,7 @@ extension CaptureSession {
         var loaded: Session?
         var journaled = false
         do {
-            loaded = try store.load().map { bytes throws(JumpError) in try SessionCodec.decode(bytes) }
+            loaded = try SessionCodec.load(from: store)
             if var session = loaded, let bytes = try journalStore.load() {
                 if let ops = try RecordJournal.decode(bytes, for: session) {
                     for op in ops { session.record.apply(op) }
@@ -58,10 +58,7 @@ extension CaptureSession {
                 // Under the store's lock: a process sharing the storage directory may have refreshed this
                 // session's token since it was read here; its newer credential is kept, not written over.
                 try store.withExclusiveAccess(timeoutMilliseconds: settings.requestTimeoutMs) { () throws(JumpError) in
-                    if store.changedElsewhere,
-                       let saved = try? store.load().map({ bytes throws(JumpError) in try SessionCodec.decode(bytes) }) {
-                        _ = adoptCredential(&s, from: saved)
-                    }
+                    if let saved = SessionCodec.savedElsewhere(in: store) { _ = adoptCredential(&s, from: saved) }
                     guard var next = s.session else { return }
                     next.epoch &+= 1
                     try SessionCodec.save(next, to: store)

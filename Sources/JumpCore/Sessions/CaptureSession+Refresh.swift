@@ -129,8 +129,7 @@ extension CaptureSession {
     /// Under the store's lock: the credential another process sharing the storage directory saved for this
     /// very session, when it is newer than `token` (that process refreshed it); nil when there is none.
     private func adoptSavedCredential(replacing token: String, generation: UInt64, flight: RefreshFlight) -> String? {
-        guard store.changedElsewhere, let saved = try? store.load().map({ bytes throws(JumpError) in try SessionCodec.decode(bytes) })
-        else { return nil }
+        guard let saved = SessionCodec.savedElsewhere(in: store) else { return nil }
         return state.withLock { s -> String? in
             guard s.generation == generation, adoptCredential(&s, from: saved),
                   let fresh = s.session?.accessToken, fresh != token else { return nil }
