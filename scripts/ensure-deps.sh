@@ -12,8 +12,9 @@
 # (bindings/python/tests/test_typing.py); pytest and requests (pip); python3-venv when python3 lacks venv (the
 # wheel test); and the unmodified janrain-python-api 0.4.0 sdist in build/third_party/ for Tests/serverapi
 # (its setup.py needs use_2to3, which modern setuptools lacks, so it is put on sys.path rather than
-# installed); and what make wheel needs (the wheel test builds one). node, Node.js and its headers, and what
-# make npm needs (the package test builds one). csharp, mono-complete (mcs and mono). install, gdb and
+# installed); and what make wheel needs (the wheel test builds one). node, Node.js and its headers, what
+# make npm needs (the package test builds one), and TypeScript's tsc (Debian's node-typescript), for the test
+# that index.d.ts compiles with --strict (bindings/node/test/typescript.test.js). csharp, mono-complete (mcs and mono). install, gdb and
 # groff-base, cmake (the README's C program built with find_package(jump)), man-db (man jump_client_sign_in),
 # and what make sdist needs (the sdist is built against the installed tree).
 # Installs as root, or through passwordless sudo; otherwise prints the commands to run (as root) and exits 1.
@@ -117,8 +118,9 @@ elif [ "${1:-}" = "--test" ]; then
                 packaging wheel  # test_wheel.py builds the manylinux wheel
                 ;;
             # Node.js and its headers (node_api.h, uv.h) for bindings/node, from Debian when the machine has none.
-            # make npm's tools: bindings/node/test/package.test.js builds the npm package.
+            # make npm's tools: bindings/node/test/package.test.js builds the npm package. tsc checks index.d.ts.
             node) command -v node >/dev/null && [ -f /usr/include/node/node_api.h ] || packages+=(nodejs libnode-dev)
+                  command -v tsc >/dev/null || packages+=(node-typescript)
                   packaging npm ;;
             # mcs builds bindings/csharp and mono runs its tests (Debian's own Mono; no NuGet).
             csharp) packages+=(mono-complete) ;;

@@ -1,4 +1,7 @@
-// Type definitions for the libjump Node.js binding (bindings/node). Hand-written; keep in step with index.js.
+// Type definitions for the libjump Node.js binding (bindings/node). Hand-written; keep in step with index.js
+// (test/typescript.test.js compiles test/types/example.ts against it with tsc --strict).
+// Keys are camelCase where they are libjump's; record attributes, form fields, Engage profiles and Capture's
+// error answer keep the server's names (README.md, "Keys").
 /// <reference types="node" />
 import { EventEmitter } from 'node:events';
 
@@ -44,32 +47,55 @@ export interface Config {
 }
 
 export interface CallOptions {
-  /** Aborting calls jump_request_cancel: the Promise rejects with CancelledError (cause: the abort reason). */
+  /** Aborting cancels the call (jump_request_cancel): the Promise rejects with AbortError, cause the signal's
+   * reason; an already aborted signal rejects at once and starts nothing. */
   signal?: AbortSignal;
 }
 
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
 
 export interface SignInResult {
-  is_new: boolean;
+  isNew: boolean;
   uuid: string;
-  authorization_code: string | null;
-  kept_changes?: string[];
+  authorizationCode: string | null;
+  /** Paths of the same user's unsynced edits kept on top of the fresh record. */
+  keptChanges?: string[];
 }
 
-/** A social sign-in's outcome (jump.h "Social outcomes", Capture configured). */
-export interface SocialResult {
+/** A social sign-in's outcome with Capture configured (jump.h "Social outcomes"). */
+export interface CaptureSocialResult {
   outcome: 'signed_in' | 'registered' | 'linked';
   provider: string;
-  is_new: boolean;
+  isNew: boolean;
   uuid: string;
-  authorization_code: string | null;
-  /** A merge_token identity was added to the account. */
+  authorizationCode: string | null;
+  /** A mergeToken identity was added to the account. */
   merged: boolean;
   /** The social identity, or null when Engage gave no profile. */
   identifier: string | null;
-  [key: string]: unknown;
 }
+
+/** A social sign-in's outcome with Engage only (no captureDomain). */
+export interface EngageSocialResult {
+  outcome: 'authenticated';
+  provider: string;
+  /** The Engage token: a secret. */
+  token: string | null;
+  deviceToken: string | null;
+  /** Engage's profile, with Engage's own keys. */
+  profile: { [key: string]: JsonValue } | null;
+  /** The app's token URL's answer (engageTokenUrl), or null. */
+  tokenUrlResponse: {
+    status: number;
+    headers: Array<[string, string]>;
+    cookies: Array<{ name: string; value: string; domain?: string; path?: string }>;
+    body: string | null;
+    /** The body when it is not UTF-8 text. */
+    bodyBase64?: string;
+  } | null;
+}
+
+export type SocialResult = CaptureSocialResult | EngageSocialResult;
 
 export interface SocialSignInOptions extends CallOptions {
   /** The OAuth1 token secret (twitter). */
@@ -88,26 +114,45 @@ export interface SyncResult {
 }
 
 export interface ClientState {
-  signed_in: boolean;
+  signedIn: boolean;
   uuid: string | null;
   email: string | null;
-  reauthentication_required: boolean;
-  access_token_expires_at: number | null;
-  unsynced_changes: boolean;
-  restore_error: ErrorDetail | null;
-  storage_error: ErrorDetail | null;
-  flow_version: string | null;
-  quarantine: Array<Record<string, unknown>>;
-  [key: string]: unknown;
+  reauthenticationRequired: boolean;
+  /** Epoch seconds by the local clock, or null when the server gave no lifetime. */
+  accessTokenExpiresAt: number | null;
+  unsyncedChanges: boolean;
+  /** The saved session could not be read. */
+  restoreError: ErrorDetail | null;
+  /** The last save or erase failed. */
+  storageError: ErrorDetail | null;
+  flowVersion: string | null;
+  /** Sessions set aside. */
+  quarantine: Array<{
+    entry: string;
+    reason: 'unreadable' | 'replaced';
+    uuid: string | null;
+    unsyncedChanges: boolean;
+    quarantinedAt: number;
+    message: string;
+  }>;
 }
 
+/** Exactly what client.sync() would send now. */
 export interface RecordChanges {
   changed: string[];
-  update: Record<string, JsonValue>;
-  requests: Array<Record<string, unknown>>;
+  /** Record attributes of the root entity.update, with the schema's names. */
+  update: { [attribute: string]: JsonValue };
+  requests: Array<{
+    endpoint: 'entity.update' | 'entity.replace' | 'entity.delete';
+    /** The path of the object or plural element written, null for the root. */
+    attributeName: string | null;
+    /** Record attributes, with the schema's names. */
+    attributes?: JsonValue;
+  }>;
 }
 
-/** An event document: {"version":1,"kind":"event","event":..., "uuid":...} plus event-specific fields. */
+/** An event: {version: 1, kind: 'event', event, uuid} plus event-specific fields (camelCase keys: isNew,
+ * changed, status, userId). The event names are libjump's (jump.h). */
 export interface JumpEvent {
   version: number;
   kind: 'event';
@@ -153,7 +198,7 @@ export class Client extends EventEmitter {
   /** signIn that also merges the identity of a MergeRequiredError's mergeToken (existingProvider "capture"). */
   signInMerge(user: string, password: string, mergeToken: string, options?: CallOptions): Promise<SignInResult & { merged: true }>;
   /** Exchanges a sign-in token (from the app's backend) at /v1/token for an access + refresh session. */
-  signInWithToken(signInToken: string, options?: CallOptions): Promise<{ user_id: string; changed: boolean; migrated?: boolean }>;
+  signInWithToken(signInToken: string, options?: CallOptions): Promise<{ userId: string; changed: boolean; migrated?: boolean }>;
   sync(options?: CallOptions): Promise<SyncResult>;
   fetchRecord(options?: CallOptions): Promise<Record<string, never>>;
   /** Runs on libuv's thread pool: the loop keeps running during the best-effort token revoke. */
@@ -162,7 +207,8 @@ export class Client extends EventEmitter {
   readonly isSignedIn: boolean;
   readonly record: UserRecord;
   readonly closed: boolean;
-  /** Frees the client (idempotent); pending Promises reject with CancelledError (reason "client_closed"). */
+  /** Frees the client (idempotent); pending Promises reject with CancelledError (reason "client_closed"), or
+   * AbortError when their signal had aborted. */
   close(): void;
   [Symbol.dispose](): void;
 
@@ -173,62 +219,143 @@ export class Client extends EventEmitter {
   removeListener(event: EventName | 'event', listener: (event: JumpEvent) => void): this;
 }
 
-/** libjump's error detail (jump_error_last() or a completion's "error"). */
-export interface ErrorDetail {
-  status: number;
-  status_name: string;
-  message: string;
+/** The name of a jump_status failure: a JumpError's code. */
+export type StatusName =
+  | 'JUMP_E_INVALID_ARGUMENT'
+  | 'JUMP_E_INVALID_HANDLE'
+  | 'JUMP_E_NETWORK'
+  | 'JUMP_E_TIMEOUT'
+  | 'JUMP_E_SERVER'
+  | 'JUMP_E_NOT_SIGNED_IN'
+  | 'JUMP_E_BAD_CREDENTIALS'
+  | 'JUMP_E_MERGE_REQUIRED'
+  | 'JUMP_E_REGISTRATION_REQUIRED'
+  | 'JUMP_E_VALIDATION'
+  | 'JUMP_E_NOT_FOUND'
+  | 'JUMP_E_EXPIRED'
+  | 'JUMP_E_STORAGE'
+  | 'JUMP_E_CANCELLED'
+  | 'JUMP_E_UNSUPPORTED'
+  | 'JUMP_E_BUSY'
+  | 'JUMP_E_INTERNAL'
+  | 'JUMP_E_CONFLICT'
+  | 'JUMP_E_ALREADY_SIGNED_IN';
+
+/** Capture's error answer, in Capture's words. */
+export interface ServerAnswer {
+  code?: number;
+  error?: string;
+  error_description?: string;
+  http_status?: number;
   [key: string]: unknown;
 }
 
+/** libjump's error detail (jump_error_last() or a completion's "error") with camelCase keys. */
+export interface ErrorDetail {
+  status: number;
+  statusName: string;
+  message: string;
+  reason?: string;
+  server?: ServerAnswer;
+  [key: string]: unknown;
+}
+
+/** A failed libjump call. `code` is the status name, for `switch (err.code)`. */
 export class JumpError extends Error {
-  constructor(status: number, detail?: Partial<ErrorDetail>, options?: { cause?: unknown });
+  /** detail: libjump's error detail as jump.h spells it ({status, status_name, message, ...}). */
+  constructor(status: number, detail?: { [key: string]: unknown }, options?: { cause?: unknown });
   /** The negative jump_status code. */
   readonly status: number;
-  /** e.g. "JUMP_E_VALIDATION". */
-  readonly statusName: string | null;
+  /** The status name, e.g. "JUMP_E_VALIDATION" (Node's convention: err.code). */
+  readonly code: StatusName;
+  /** The same as code. */
+  readonly statusName: StatusName | null;
   readonly detail: Partial<ErrorDetail>;
   readonly reason: string | null;
-  readonly server: { code?: number; error?: string; error_description?: string } | null;
+  readonly server: ServerAnswer | null;
 }
-export class InvalidArgumentError extends JumpError {}
-export class InvalidHandleError extends JumpError {}
-export class NetworkError extends JumpError {}
-export class TimeoutError extends JumpError {}
-export class ServerError extends JumpError {}
-export class NotSignedInError extends JumpError {}
-export class BadCredentialsError extends JumpError {}
+export class InvalidArgumentError extends JumpError {
+  readonly code: 'JUMP_E_INVALID_ARGUMENT';
+}
+export class InvalidHandleError extends JumpError {
+  readonly code: 'JUMP_E_INVALID_HANDLE';
+}
+export class NetworkError extends JumpError {
+  readonly code: 'JUMP_E_NETWORK';
+}
+export class TimeoutError extends JumpError {
+  readonly code: 'JUMP_E_TIMEOUT';
+}
+export class ServerError extends JumpError {
+  readonly code: 'JUMP_E_SERVER';
+}
+export class NotSignedInError extends JumpError {
+  readonly code: 'JUMP_E_NOT_SIGNED_IN';
+}
+export class BadCredentialsError extends JumpError {
+  readonly code: 'JUMP_E_BAD_CREDENTIALS';
+}
 export class MergeRequiredError extends JumpError {
+  readonly code: 'JUMP_E_MERGE_REQUIRED';
   readonly mergeToken: string | null;
   readonly existingProvider: string | null;
   readonly conflictingProvider: string | null;
 }
 export class RegistrationRequiredError extends JumpError {
+  readonly code: 'JUMP_E_REGISTRATION_REQUIRED';
   readonly socialRegistrationToken: string | null;
-  readonly preregRecord: Record<string, JsonValue> | null;
-  /** The form fields the prereg record maps to. */
-  readonly preregFields: Record<string, JsonValue> | null;
+  /** Record attributes, with the schema's names. */
+  readonly preregRecord: { [attribute: string]: JsonValue } | null;
+  /** The form fields the prereg record maps to, with the flow's names. */
+  readonly preregFields: { [field: string]: JsonValue } | null;
   readonly provider: string | null;
 }
 export class ValidationError extends JumpError {
-  /** Field or form name -> messages in captureLocale. */
+  readonly code: 'JUMP_E_VALIDATION';
+  /** Field or form name (the flow's) -> messages in captureLocale. */
   readonly invalidFields: { [field: string]: string[] };
 }
-export class NotFoundError extends JumpError {}
-export class SessionExpiredError extends JumpError {}
-export class StorageError extends JumpError {}
-export class CancelledError extends JumpError {
-  readonly code: 'ABORT_ERR';
+export class NotFoundError extends JumpError {
+  readonly code: 'JUMP_E_NOT_FOUND';
 }
-export class UnsupportedError extends JumpError {}
-export class BusyError extends JumpError {}
-export class InternalError extends JumpError {}
+export class SessionExpiredError extends JumpError {
+  readonly code: 'JUMP_E_EXPIRED';
+}
+export class StorageError extends JumpError {
+  readonly code: 'JUMP_E_STORAGE';
+}
+/** libjump cancelled the call: the client was closed (reason "client_closed"), or the user cancelled on the
+ * provider. An aborted signal gives AbortError instead. */
+export class CancelledError extends JumpError {
+  readonly code: 'JUMP_E_CANCELLED';
+}
+export class UnsupportedError extends JumpError {
+  readonly code: 'JUMP_E_UNSUPPORTED';
+}
+export class BusyError extends JumpError {
+  readonly code: 'JUMP_E_BUSY';
+}
+export class InternalError extends JumpError {
+  readonly code: 'JUMP_E_INTERNAL';
+}
 export class ConflictError extends JumpError {
+  readonly code: 'JUMP_E_CONFLICT';
+  /** local, server and base are the attribute's values (the user's data). */
   readonly conflicts: Array<{ path: string; local: JsonValue; server: JsonValue; base: JsonValue }>;
 }
-export class AlreadySignedInError extends JumpError {}
+export class AlreadySignedInError extends JumpError {
+  readonly code: 'JUMP_E_ALREADY_SIGNED_IN';
+}
+
+/** A call whose AbortSignal aborted, as Node's own AbortError (fs.promises, timers/promises): not a JumpError. */
+export class AbortError extends Error {
+  constructor(message?: string, options?: { cause?: unknown });
+  readonly name: 'AbortError';
+  readonly code: 'ABORT_ERR';
+}
 
 export const STATUS_NAMES: { readonly [status: number]: string };
-export function errorFromDetail(status: number, detail?: Partial<ErrorDetail>, options?: { cause?: unknown }): JumpError;
+/** The JumpError subclass for a status; detail as jump.h spells it. */
+export function errorFromDetail(status: number, detail?: { [key: string]: unknown }, options?: { cause?: unknown }): JumpError;
 /** The loaded libjump's version, e.g. "0.1.0". */
 export const libraryVersion: string;

@@ -3,6 +3,7 @@
 const addon = require('./lib/addon');
 const { Client } = require('./lib/client');
 const { UserRecord } = require('./lib/record');
+const { AbortError } = require('./lib/abort-error');
 /** The loaded libjump's version, e.g. "0.1.0". */
 const libraryVersion = addon.libraryVersion;
 
@@ -10,6 +11,7 @@ const libraryVersion = addon.libraryVersion;
 module.exports = {
   Client,
   UserRecord,
+  AbortError,
   ...require('./lib/errors'),
   libraryVersion,
 };

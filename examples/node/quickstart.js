@@ -16,7 +16,7 @@ const { randomUUID } = require('node:crypto');
 
 let jump;
 try {
-  jump = require('jump'); // installed
+  jump = require('libjump'); // installed (npm install libjump-<version>.tgz)
 } catch {
   jump = require(path.join(__dirname, '..', '..', 'bindings', 'node')); // the source tree
 }
@@ -55,8 +55,8 @@ async function main() {
       await client.signIn(email, 'wrong password');
       throw new Error('a wrong password signed in');
     } catch (error) {
-      if (!(error instanceof jump.BadCredentialsError)) throw error;
-      console.log(`   refused: ${error.name} (${error.statusName})`);
+      if (error.code !== 'JUMP_E_BAD_CREDENTIALS') throw error;
+      console.log(`   refused: ${error.name} (${error.code})`);
     }
 
     step('sign in');
@@ -64,7 +64,7 @@ async function main() {
     const result = await client.signIn(email, password);
     await signedIn;
     if (result.uuid !== registered.uuid) throw new Error('signed in as someone else');
-    console.log(`   signed in as ${result.uuid}`);
+    console.log(`   signed in as ${result.uuid} (new account: ${result.isNew})`);
 
     // 2. Edit the record locally, then sync it to the server.
     step('edit the record and sync');

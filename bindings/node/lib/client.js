@@ -1,10 +1,13 @@
 'use strict';
 // Client: one jump_client in queue mode. Network calls start with the _async C functions (no callbacks) and
 // return Promises; the addon pumps libjump's queue on the event loop and hands every document to #deliver,
-// which settles the Promise whose request id the completion names, or emits the event.
+// which settles the Promise whose request id the completion names, or emits the event. What reaches the app
+// has camelCase keys (camel-keys.js); libjump's own documents stay snake_case underneath.
 const { EventEmitter } = require('node:events');
 const addon = require('./addon');
 const errors = require('./errors');
+const { AbortError } = require('./abort-error');
+const { camelKeys } = require('./camel-keys');
 const { fromNative } = require('./from-native');
 const { UserRecord } = require('./record');
 
@@ -67,13 +70,13 @@ class Client extends EventEmitter {
   }
 
   /** Signs in with an email (or user name, per traditionalSignInType) and password.
-   * Resolves to {is_new, uuid, authorization_code, kept_changes}. */
+   * Resolves to {isNew, uuid, authorizationCode, keptChanges}. */
   signIn(user, password, options) {
     return this.#start(options, () => this.#native.signIn(user, password));
   }
 
   /** Registers a traditional account (attributes: record attributes such as email, displayName) and signs it
-   * in. Resolves to {is_new: true, uuid, authorization_code}; ValidationError carries invalidFields. */
+   * in. Resolves to {isNew: true, uuid, authorizationCode}; ValidationError carries invalidFields. */
   registerTraditional(attributes, password, options) {
     if (attributes === null || typeof attributes !== 'object' || Array.isArray(attributes)) {
       return Promise.reject(new TypeError('attributes must be an object'));
@@ -83,7 +86,7 @@ class Client extends EventEmitter {
 
   /** Signs in with a provider SDK's own access token (tokenSecret: the OAuth1 secret, twitter). options.mergeToken
    * (from MergeRequiredError: sign in with the existing provider and merge) and options.link (add the identity
-   * to the signed-in user). Resolves to the social outcome {outcome, provider, is_new, uuid, merged, ...};
+   * to the signed-in user). Resolves to the social outcome {outcome, provider, isNew, uuid, merged, ...};
    * RegistrationRequiredError and MergeRequiredError carry what the next step needs. */
   socialSignInNative(provider, token, options) {
     let native;
@@ -98,7 +101,7 @@ class Client extends EventEmitter {
   }
 
   /** Completes a two-step social registration (after RegistrationRequiredError) with record attributes, e.g.
-   * error.preregRecord completed by the user. Resolves to {is_new: true, uuid, ...}. */
+   * error.preregRecord completed by the user. Resolves to {isNew: true, uuid, ...}. */
   registerSocial(socialRegistrationToken, attributes, options) {
     if (attributes === null || typeof attributes !== 'object' || Array.isArray(attributes)) {
       return Promise.reject(new TypeError('attributes must be an object'));
@@ -113,7 +116,7 @@ class Client extends EventEmitter {
   }
 
   /** Exchanges a sign-in token (from the app's backend) for an access + refresh session.
-   * Resolves to {user_id, changed, migrated}. */
+   * Resolves to {userId, changed, migrated}. */
   signInWithToken(signInToken, options) {
     return this.#start(options, () => this.#native.signInWithToken(signInToken));
   }
@@ -139,9 +142,9 @@ class Client extends EventEmitter {
     }
   }
 
-  /** The client's state: {signed_in, uuid, email, unsynced_changes, ...}. */
+  /** The client's state: {signedIn, uuid, email, unsyncedChanges, ...}. */
   state() {
-    return JSON.parse(call(() => this.#native.state()));
+    return camelKeys(JSON.parse(call(() => this.#native.state())));
   }
 
   /** Whether a user is signed in (false once closed). */
@@ -154,8 +157,8 @@ class Client extends EventEmitter {
     return new UserRecord(this.#native);
   }
 
-  /** Frees the client now (idempotent). Pending Promises reject with CancelledError (reason "client_closed");
-   * any later call throws (or rejects with) InvalidHandleError. */
+  /** Frees the client now (idempotent). Pending Promises reject with CancelledError (reason "client_closed"),
+   * or AbortError when their signal had aborted; any later call throws (or rejects with) InvalidHandleError. */
   close() {
     if (this.#closed) return;
     this.#closed = true;
@@ -164,6 +167,10 @@ class Client extends EventEmitter {
     this.#pending.clear();
     for (const entry of waiting) {
       entry.signal?.removeEventListener('abort', entry.onAbort);
+      if (entry.signal?.aborted) {
+        entry.reject(new AbortError(undefined, { cause: entry.signal.reason }));
+        continue;
+      }
       entry.reject(
         new errors.CancelledError(CANCELLED, {
           status: CANCELLED,
@@ -184,14 +191,8 @@ class Client extends EventEmitter {
     let signal, request;
     try {
       signal = checkOptions(options);
-      if (signal?.aborted) {
-        // Never started: nothing to cancel in libjump.
-        throw new errors.CancelledError(
-          CANCELLED,
-          { status: CANCELLED, status_name: 'JUMP_E_CANCELLED', message: 'aborted before it started', reason: 'aborted' },
-          { cause: signal.reason },
-        );
-      }
+      // Never started: nothing to cancel in libjump (Node's own APIs check the signal first too).
+      if (signal?.aborted) throw new AbortError(undefined, { cause: signal.reason });
       request = call(start);
     } catch (error) {
       return Promise.reject(error);
@@ -199,7 +200,9 @@ class Client extends EventEmitter {
     return new Promise((resolve, reject) => {
       const entry = { resolve, reject, signal, onAbort: null };
       if (signal) {
-        // jump_request_cancel: the completion then reports JUMP_E_CANCELLED, unless the call had finished.
+        // jump_request_cancel: the completion then reports JUMP_E_CANCELLED (made an AbortError by #complete),
+        // unless the call had finished. The Promise waits for that completion rather than rejecting here, so
+        // that the client's state is settled (signed in or not) by the time the app handles the rejection.
         entry.onAbort = () => {
           try {
             this.#native.cancel(request.handle);
@@ -237,21 +240,25 @@ class Client extends EventEmitter {
     if (this.#pending.size === 0 && !this.#closed) this.#native.setActive(false);
     entry.signal?.removeEventListener('abort', entry.onAbort);
     if (doc.status === 0) {
-      entry.resolve(doc.result ?? {});
+      // Also when an abort came too late to cancel it: the call took effect, and saying otherwise would lie.
+      entry.resolve(camelKeys(doc.result ?? {}));
+    } else if (doc.status === CANCELLED && entry.signal?.aborted) {
+      entry.reject(new AbortError(undefined, { cause: entry.signal.reason }));
     } else {
-      const options = entry.signal?.aborted ? { cause: entry.signal.reason } : undefined;
-      entry.reject(errors.errorFromDetail(doc.status, doc.error, options));
+      entry.reject(errors.errorFromDetail(doc.status, doc.error));
     }
   }
 
-  // Emits "<event name>" and "event", both with the whole document. A listener that throws must not stop the
-  // other documents of the batch from being delivered, so its error is rethrown on the next tick: an
-  // uncaught exception, as a throwing listener is anywhere else in Node.
+  // Emits "<event name>" and "event", both with the whole document (camelCase keys; the event names are
+  // libjump's, as jump.h lists them). A listener that throws must not stop the other documents of the batch
+  // from being delivered, so its error is rethrown on the next tick: an uncaught exception, as a throwing
+  // listener is anywhere else in Node.
   #emitEvent(doc) {
     if (typeof doc.event !== 'string' || doc.event === 'error') return; // 'error' has special meaning here
+    const event = camelKeys(doc);
     try {
-      this.emit(doc.event, doc);
-      this.emit('event', doc);
+      this.emit(doc.event, event);
+      this.emit('event', event);
     } catch (error) {
       process.nextTick(() => {
         throw error;

@@ -1,20 +1,23 @@
 'use strict';
 // One Error subclass per jump_status code of jump.h, built from libjump's error detail (jump_error_last() for a
 // synchronous failure, a completion's "error" for an asynchronous one), so both kinds look the same to callers.
+const { camelKeys } = require('./camel-keys');
 
 class JumpError extends Error {
   /**
    * @param {number} status the negative jump_status
-   * @param {object} [detail] libjump's error detail ({status, status_name, message, ...})
+   * @param {object} [detail] libjump's error detail as jump.h spells it ({status, status_name, message, ...})
    */
   constructor(status, detail = {}, options = undefined) {
     super(detail.message || STATUS_NAMES[status] || `libjump status ${status}`, options);
     this.name = new.target.name;
     this.status = status;
     this.statusName = detail.status_name || STATUS_NAMES[status] || null;
-    this.detail = detail;
-    this.reason = detail.reason ?? null;
-    this.server = detail.server ?? null;
+    // Node's convention for telling errors apart (err.code === 'ENOENT'): here the status name.
+    this.code = this.statusName;
+    this.detail = camelKeys(detail);
+    this.reason = this.detail.reason ?? null;
+    this.server = this.detail.server ?? null;
   }
 }
 
@@ -28,43 +31,38 @@ class BadCredentialsError extends JumpError {}
 class MergeRequiredError extends JumpError {
   constructor(status, detail = {}, options) {
     super(status, detail, options);
-    this.mergeToken = detail.merge_token ?? null; // a secret: hand it back, do not log it
-    this.existingProvider = detail.existing_provider ?? null;
-    this.conflictingProvider = detail.conflicting_provider ?? null;
+    this.mergeToken = this.detail.mergeToken ?? null; // a secret: hand it back, do not log it
+    this.existingProvider = this.detail.existingProvider ?? null;
+    this.conflictingProvider = this.detail.conflictingProvider ?? null;
   }
 }
 class RegistrationRequiredError extends JumpError {
   constructor(status, detail = {}, options) {
     super(status, detail, options);
-    this.socialRegistrationToken = detail.social_registration_token ?? null; // a secret
-    this.preregRecord = detail.prereg_record ?? null;
-    this.preregFields = detail.prereg_fields ?? null;
-    this.provider = detail.provider ?? null;
+    this.socialRegistrationToken = this.detail.socialRegistrationToken ?? null; // a secret
+    this.preregRecord = this.detail.preregRecord ?? null;
+    this.preregFields = this.detail.preregFields ?? null;
+    this.provider = this.detail.provider ?? null;
   }
 }
 class ValidationError extends JumpError {
   constructor(status, detail = {}, options) {
     super(status, detail, options);
     /** @type {Record<string, string[]>} field or form name -> messages in captureLocale */
-    this.invalidFields = detail.invalid_fields ?? {};
+    this.invalidFields = this.detail.invalidFields ?? {};
   }
 }
 class NotFoundError extends JumpError {}
 class SessionExpiredError extends JumpError {}
 class StorageError extends JumpError {}
-class CancelledError extends JumpError {
-  constructor(status, detail = {}, options) {
-    super(status, detail, options);
-    this.code = 'ABORT_ERR'; // what Node's own AbortError carries, so generic abort handling recognizes it
-  }
-}
+class CancelledError extends JumpError {}
 class UnsupportedError extends JumpError {}
 class BusyError extends JumpError {}
 class InternalError extends JumpError {}
 class ConflictError extends JumpError {
   constructor(status, detail = {}, options) {
     super(status, detail, options);
-    this.conflicts = detail.conflicts ?? [];
+    this.conflicts = this.detail.conflicts ?? [];
   }
 }
 class AlreadySignedInError extends JumpError {}

@@ -1,6 +1,8 @@
 'use strict';
-// The signed-in user's record (jump_record): values go in and come out as plain JS values (JSON underneath).
+// The signed-in user's record (jump_record): values go in and come out as plain JS values (JSON underneath),
+// with the attribute names of the server's schema, untouched.
 // Edits are local (and saved with the session) until client.sync().
+const { camelKeys } = require('./camel-keys');
 const { fromNative } = require('./from-native');
 
 function call(fn) {
@@ -36,9 +38,10 @@ class UserRecord {
     call(() => this.#native.recordClear(path));
   }
 
-  /** The unsynced changes: {changed: [paths], update: {...}, requests: [...]}. */
+  /** The unsynced changes: {changed: [paths], update: {attributes}, requests: [{endpoint, attributeName,
+   * attributes}]}; the attributes are the record's, with their own names. */
   changes() {
-    return JSON.parse(call(() => this.#native.recordChanges()));
+    return camelKeys(JSON.parse(call(() => this.#native.recordChanges())));
   }
 
   /** Drops every unsynced change. */

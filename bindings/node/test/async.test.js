@@ -41,28 +41,50 @@ test('many calls at once on several clients: each Promise gets its own completio
   assert.deepEqual(outcomes[1].value.changed, ['/aboutMe']);
 });
 
-test('aborting a request in flight rejects with CancelledError, quickly', async () => {
+test('aborting a request in flight cancels it and rejects with AbortError (cause: the reason), quickly', async () => {
   const { email } = await registerUser(newClient());
   await session.emu.delay(SIGN_IN_PATH, 3000);
   const client = newClient();
   const controller = new AbortController();
   const started = Date.now();
   const pending = client.signIn(email, PASSWORD, { signal: controller.signal });
-  setTimeout(() => controller.abort(new Error('user gave up')), 200);
+  const reason = new Error('user gave up');
+  setTimeout(() => controller.abort(reason), 200);
   const error = await pending.catch((e) => e);
-  assert.ok(error instanceof jump.CancelledError, `got ${error}`);
-  assert.equal(error.status, -14);
+  assert.equal(error.name, 'AbortError', `got ${error}`);
   assert.equal(error.code, 'ABORT_ERR');
-  assert.equal(error.cause?.message, 'user gave up');
+  assert.equal(error.cause, reason);
+  assert.ok(error instanceof jump.AbortError);
+  assert.ok(!(error instanceof jump.JumpError), 'the JUMP_E_CANCELLED error came through instead of AbortError');
   assert.ok(Date.now() - started < 2500, 'waited for the server instead of cancelling');
   assert.equal(client.isSignedIn, false);
 });
 
-test('an already aborted signal rejects at once and starts nothing', async () => {
+test('AbortSignal.timeout() ends a slow call with AbortError whose cause is the TimeoutError', async () => {
+  const { email } = await registerUser(newClient());
+  await session.emu.delay(SIGN_IN_PATH, 3000);
   const client = newClient();
-  const error = await client.signIn('a@example.com', PASSWORD, { signal: AbortSignal.abort() }).catch((e) => e);
-  assert.ok(error instanceof jump.CancelledError);
-  assert.equal(error.reason, 'aborted');
+  const error = await client.signIn(email, PASSWORD, { signal: AbortSignal.timeout(200) }).catch((e) => e);
+  assert.equal(error.name, 'AbortError', `got ${error}`);
+  assert.equal(error.code, 'ABORT_ERR');
+  assert.equal(error.cause?.name, 'TimeoutError');
+  assert.equal(client.isSignedIn, false);
+});
+
+test('an already aborted signal rejects with AbortError at once and starts nothing', async () => {
+  const client = newClient();
+  const controller = new AbortController();
+  controller.abort('not now');
+  const error = await client.signIn('a@example.com', PASSWORD, { signal: controller.signal }).catch((e) => e);
+  assert.equal(error.name, 'AbortError', `got ${error}`);
+  assert.equal(error.code, 'ABORT_ERR');
+  assert.equal(error.cause, 'not now');
+  assert.ok(error instanceof jump.AbortError);
+  const defaultReason = await client.sync({ signal: AbortSignal.abort() }).catch((e) => e);
+  assert.equal(defaultReason.name, 'AbortError');
+  assert.equal(defaultReason.cause?.name, 'AbortError'); // the DOMException AbortSignal.abort() gives
+  const { counters } = await session.emu.admin('GET', '/emulator/counters');
+  assert.deepEqual(counters, {}, 'a request reached the server');
 });
 
 test('aborting after completion changes nothing', async () => {
@@ -83,8 +105,22 @@ test('close() with a request in flight rejects it with CancelledError (client_cl
   client.close();
   const error = await pending.catch((e) => e);
   assert.ok(error instanceof jump.CancelledError);
+  assert.equal(error.code, 'JUMP_E_CANCELLED'); // not an abort: nobody's signal asked for it
   assert.equal(error.reason, 'client_closed');
   client.close(); // idempotent
+});
+
+test('close() right after an abort rejects the aborted call with AbortError, not CancelledError', async () => {
+  const { email } = await registerUser(newClient());
+  await session.emu.delay(SIGN_IN_PATH, 2000);
+  const client = new jump.Client(session.emu.config());
+  const controller = new AbortController();
+  const pending = client.signIn(email, PASSWORD, { signal: controller.signal });
+  controller.abort('leaving');
+  client.close(); // before the cancelled completion is delivered
+  const error = await pending.catch((e) => e);
+  assert.equal(error.name, 'AbortError', `got ${error}`);
+  assert.equal(error.cause, 'leaving');
 });
 
 test('the process exits by itself: an idle client does not hold the event loop', async () => {

@@ -13,9 +13,9 @@ const { Emulator, ROOT } = require('./emulator');
 
 const VERSION = /^#define JUMP_VERSION "(.+)"$/m.exec(fs.readFileSync(path.join(ROOT, 'include', 'jump.h'), 'utf8'))[1];
 const LIBRARY = process.env.JUMP_LIBRARY_PATH || path.join(ROOT, 'build', 'lib', 'libjump.so');
-// The block of the example that finds the binding (installed as 'jump', else the source tree); replaced below
+// The block of the example that finds the binding (installed as 'libjump', else the source tree); replaced below
 // by the installed package alone, so nothing but node_modules/libjump can be used.
-const FINDS_THE_BINDING = /let jump;\ntry \{\n  jump = require\('jump'\);[^\n]*\n\} catch \{\n[^\n]*\n\}\n/;
+const FINDS_THE_BINDING = /let jump;\ntry \{\n  jump = require\('libjump'\);[^\n]*\n\} catch \{\n[^\n]*\n\}\n/;
 
 function hasNodeGyp() {
   const npmBundled = path.join(path.dirname(fs.realpathSync(execFileSync('sh', ['-c', 'command -v npm']).toString().trim())),

@@ -18,10 +18,10 @@ test('signIn resolves with the user and the client is signed in', async () => {
   assert.equal(client.isSignedIn, false);
   const result = await client.signIn(email, PASSWORD);
   assert.equal(result.uuid, uuid);
-  assert.equal(result.is_new, false);
+  assert.equal(result.isNew, false);
   assert.equal(client.isSignedIn, true);
   const state = client.state();
-  assert.equal(state.signed_in, true);
+  assert.equal(state.signedIn, true);
   assert.equal(state.uuid, uuid);
   assert.equal(state.email, email);
 });
@@ -44,6 +44,22 @@ test('a wrong password rejects with BadCredentialsError carrying the status', as
   assert.equal(client.isSignedIn, false);
 });
 
+test("a wrong password's err.code is 'JUMP_E_BAD_CREDENTIALS', so switch (err.code) finds it", async () => {
+  const { email } = await registerUser(newClient());
+  const error = await newClient().signIn(email, 'not the password').catch((e) => e);
+  let handled;
+  switch (error.code) {
+    case 'JUMP_E_BAD_CREDENTIALS':
+      handled = 'ask for the password again';
+      break;
+    default:
+      handled = `unexpected ${error.code}`;
+  }
+  assert.equal(handled, 'ask for the password again');
+  assert.equal(error.statusName, error.code);
+  assert.equal(error.status, -7);
+});
+
 test('registration validation rejects with ValidationError and invalidFields', async () => {
   const client = newClient();
   const error = await client.registerTraditional({ email: 'not-an-email', displayName: 'X' }, 'short').catch((e) => e);
@@ -55,7 +71,7 @@ test('registration validation rejects with ValidationError and invalidFields', a
   for (const messages of Object.values(error.invalidFields)) {
     assert.ok(Array.isArray(messages) && messages.length > 0 && messages.every((m) => typeof m === 'string'));
   }
-  assert.deepEqual(error.detail.invalid_fields, error.invalidFields);
+  assert.deepEqual(error.detail.invalidFields, error.invalidFields);
   assert.equal(client.isSignedIn, false);
 });
 
@@ -75,10 +91,10 @@ test('record get/set, then sync sends the edit to the server', async () => {
   client.record.set('/aboutMe', 'edited from node');
   assert.equal(client.record.get('/aboutMe'), 'edited from node');
   assert.deepEqual(client.record.changes().changed, ['/aboutMe']);
-  assert.equal(client.state().unsynced_changes, true);
+  assert.equal(client.state().unsyncedChanges, true);
   const result = await client.sync();
   assert.deepEqual(result.changed, ['/aboutMe']);
-  assert.equal(client.state().unsynced_changes, false);
+  assert.equal(client.state().unsyncedChanges, false);
   const stored = await session.emu.user(uuid);
   assert.equal(stored.user.aboutMe, 'edited from node');
   assert.equal(typeof client.record.get('/').uuid, 'string');

@@ -42,7 +42,7 @@ async function tokenSession() {
   const { sign_in_token: token } = await api('POST', `/v2/user/${userId}/sign_in_token`);
   const client = newClient(tokenConfig());
   const result = await client.signInWithToken(token);
-  assert.equal(result.user_id, userId);
+  assert.equal(result.userId, userId);
   const families = await session.emu.admin('GET', `/emulator/token_users/${userId}`);
   assert.equal(families.active_token_families, 1);
   return { client, userId };
@@ -61,7 +61,7 @@ test('the event loop keeps ticking while signOut waits for a delayed token revok
     assert.ok(returnedAfter < 100, `signOut blocked the caller for ${returnedAfter} ms`);
     // the client answers meanwhile (the session is gone from memory at once)
     await new Promise((resolve) => setTimeout(resolve, 100));
-    assert.equal(client.state().signed_in, false);
+    assert.equal(client.state().signedIn, false);
     assert.equal(client.isSignedIn, false);
     await signingOut;
   } finally {

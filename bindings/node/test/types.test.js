@@ -1,6 +1,6 @@
 'use strict';
-// index.d.ts is hand-written (no TypeScript compiler here): check it names exactly what index.js exports, and
-// every Client member it declares exists, so the two cannot drift apart unnoticed.
+// index.d.ts is hand-written: check it names exactly what index.js exports, and every Client member it declares
+// exists, so the two cannot drift apart unnoticed (typescript.test.js checks that it compiles).
 const { test } = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
