@@ -9,7 +9,7 @@ CFLAGS    ?= -std=c99 -Wall -Wextra -Werror -O1 -g
 EXAMPLE_C := $(BUILD)/bin/quickstart
 
 .PHONY: all deps lib emulator examples demo test test-swift test-c test-python test-node test-abi test-install \
-        test-csharp test-deps bench torture sanitize node-addon install uninstall dist wheel sdist npm clean
+        test-csharp test-deps bench torture sanitize fuzz node-addon install uninstall dist wheel sdist npm clean
 
 # Installation layout (GNU conventions); DESTDIR stages a package root.
 PREFIX     ?= /usr/local
@@ -204,6 +204,12 @@ torture: lib emulator
 SANITIZERS ?= address thread
 sanitize: test-deps-c emulator
 	@bash scripts/sanitize.sh $(SANITIZERS)
+
+# libFuzzer over every parser of outside input and over the whole C API (scripts/fuzz.sh, Tests/fuzz/README.md);
+# not part of `make test`. FUZZ_SECONDS per target (default 60); FUZZ_TARGETS="abi config" runs some.
+FUZZ_TARGETS ?=
+fuzz: test-deps-c emulator
+	@bash scripts/fuzz.sh $(FUZZ_TARGETS)
 
 clean:
 	rm -rf $(BUILD) .build

@@ -1,5 +1,6 @@
 // swift-tools-version:6.1
 import PackageDescription
+import Foundation
 
 // libjump: the SDK core (JumpCore), its C ABI (Jump -> libjump.so) and the local emulator.
 // The emulator shares no code with the SDK (design.md section 2).
@@ -99,3 +100,17 @@ let package = Package(
         ),
     ]
 )
+
+// make fuzz (scripts/fuzz.sh) sets JUMP_FUZZ=1 to add the libFuzzer harness: its entry point is libFuzzer's
+// LLVMFuzzerTestOneInput and libFuzzer brings main(), so it builds only with --sanitize=fuzzer and is absent
+// from every other build (swift test would otherwise try to link it).
+if ProcessInfo.processInfo.environment["JUMP_FUZZ"] == "1" {
+    package.targets.append(.executableTarget(
+        name: "jump-fuzz",
+        dependencies: ["JumpCore"],
+        // Swift 5 mode: the harness is single-threaded (libFuzzer calls it from one thread) and keeps its
+        // fixtures in globals.
+        swiftSettings: [.unsafeFlags(["-parse-as-library"]), .swiftLanguageMode(.v5)]
+    ))
+    package.products.append(.executable(name: "jump-fuzz", targets: ["jump-fuzz"]))
+}

@@ -314,7 +314,10 @@ jump_status jump_client_fetch_record_async(jump_client *client, jump_callback ca
  * elements stay), one entity.delete per removed element. An append is applied once: it is saved as pending
  * before it is sent, and when its answer is lost (a dropped connection, a killed process) the next sync first
  * reads the plural (/entity) and takes elements the server already has as acknowledged, never sending them
- * twice (one extra request, only then). A change stays unsynced until the
+ * twice (one extra request, only then). A json attribute is sent whole when any of it changed (Capture
+ * replaces its value, where it merges an object's members): libjump knows one from the schema
+ * (jump_client_load_schema, captureSchemaFile); without a schema it looks like an object, and only its changed
+ * members are sent, which Capture keeps alone. A change stays unsynced until the
  * server acknowledged it, and an acknowledged one is never sent again (also after a partial failure, whose
  * detail lists "synced" and "pending" paths). out_result (may be NULL): {"changed":["/aboutMe",..],
  * "requests":N,"renamed":{"/photos#-1":"/photos#57",..}} (element paths whose id the server assigned). */

@@ -38,7 +38,7 @@
     X(error_last) X(string_free) X(config_from_json) X(config_free) X(client_new) X(client_state)          \
     X(client_sign_in) X(client_sign_out) X(client_record) X(record_free) X(record_set_string)             \
     X(record_get_string) X(client_sync) X(client_fetch_record) X(client_refresh_access_token)              \
-    X(client_access_token)
+    X(client_access_token) X(record_append)
 
 static struct {
 #define MEMBER(name) __typeof__(&jump_##name) name;
@@ -210,6 +210,26 @@ static int step_edit(int big) {
     return status;
 }
 
+/* One element appended to /photos; its value is its key, so a duplicate on the server is seen by value. */
+static int step_append(void) {
+    char who = user_of_session ? user_of_session : '-';
+    char key[64], element[128];
+    char *path = NULL;
+    jump_record *record = NULL;
+    jump_status status;
+    long seq = sequence++;
+    snprintf(key, sizeof key, "%c-%ld-%ld", who, iteration, seq);
+    snprintf(element, sizeof element, "{\"type\":\"other\",\"value\":\"%s\"}", key);
+    ledger("BEGIN append %c /photos %s", who, key);
+    status = J.client_record(client, &record);
+    if (status == JUMP_OK) status = J.record_append(record, "/photos", element, &path);
+    if (status == JUMP_OK) ledger("OK append %c /photos %s", who, key);
+    else ledger("ERR append %c /photos %s %d", who, key, (int)status);
+    J.string_free(path);
+    J.record_free(record);
+    return status;
+}
+
 static void step_edits(int n, int big_percent) {
     for (int i = 0; i < n; i++) step_edit((int)(rnd() % 100) < big_percent);
 }
@@ -300,6 +320,17 @@ static void scenario_switch(void) {
     step_edits(2, 0);
 }
 
+/* Appends and syncs: with kills, and with answers to entity.update the emulator drops after applying them
+ * (run.py's lost_answer fault), each element must end up on the server once. */
+static void scenario_appends(void) {
+    step_sign_in('A');
+    for (int round = 0; round < 6; round++) {
+        for (int n = rnd_range(1, 3); n > 0; n--) step_append();
+        if (rnd() % 3) step_edit(0);
+        step_sync();
+    }
+}
+
 /* ---- run and check ---- */
 
 static jump_client *open_client(const char *url, const char *store, int refresh_margin) {
@@ -360,6 +391,7 @@ static int run(void) {
     else if (strcmp(scenario, "refresh") == 0) scenario_refresh();
     else if (strcmp(scenario, "signout") == 0) scenario_signout();
     else if (strcmp(scenario, "switch") == 0) scenario_switch();
+    else if (strcmp(scenario, "appends") == 0) scenario_appends();
     else {
         fprintf(stderr, "driver: unknown scenario %s\n", scenario);
         return 2;

@@ -11,6 +11,7 @@ CATEGORIES = [
     ("conflict", "spurious conflicts"),
     ("unreadable", "unreadable stores"),
     ("orphans", "orphaned temp files"),
+    ("duplicated", "duplicated elements"),
 ]
 
 JUMP_OK = 0
@@ -46,6 +47,10 @@ class Model:
         self.signing_out = None     # the user whose sign-out is in flight: its owed edits may go
         self.erase_failed = set()   # users whose sign-out could not erase the store (it may come back)
         self.owed = {}              # (user, path) -> seq
+        # Appended elements (their value is their key): owed until a completed sync, then on the server.
+        self.appends_owed = {}      # seq -> user
+        self.appends_synced = {}    # seq -> user
+        self.appends_covered = {}
         self.synced = {}            # (user, path) -> seq
         self.covered = {}           # owed of the syncing user when the sync began
         self.refreshed = set()      # users with a refresh begun (only a refresh retires a token)
@@ -73,6 +78,7 @@ class Model:
                 self.refreshed.add(f[3])
             elif op == "sync":
                 self.covered = {k: s for k, s in self.owed.items() if k[0] == f[3]}
+                self.appends_covered = {s: u for s, u in self.appends_owed.items() if u == f[3]}
             return
         if kind == "UNSAVED":
             if op == "signin":
@@ -88,12 +94,18 @@ class Model:
         elif op == "signout":
             # Completed: the edits are meant to be gone. Failed: gone from memory, maybe still stored.
             self.owed = {k: s for k, s in self.owed.items() if k[0] != self.signing_out}
+            self.appends_owed = {s: u for s, u in self.appends_owed.items() if u != self.signing_out}
             if kind == "ERR" and self.signing_out:
                 self.erase_failed.add(self.signing_out)
             self.session = self.signing_out = None
         elif op == "edit" and kind == "OK":
             self.owed[(f[3], normal(f[4]))] = parse_key(f[5])[2]
+        elif op == "append" and kind == "OK":
+            self.appends_owed[parse_key(f[5])[2]] = f[3]
         elif op == "sync" and kind == "OK":
+            for seq, user in self.appends_covered.items():
+                self.appends_synced[seq] = user
+                self.appends_owed.pop(seq, None)
             for k, seq in self.covered.items():
                 self.synced[k] = seq
                 if self.owed.get(k) == seq:
@@ -233,6 +245,20 @@ def judge(model, report, server, users, iteration, emulator):
             if not key or key[0] != user or key[2] < seq:
                 lost.setdefault((user, path), f"{user} {path}: needs seq>={seq} on the server, which has "
                                               f"{str(values.get(path))[:40]}")
+    # Appends: an acknowledged element must be on the server after a completed sync (the run's, or the
+    # check's when it synced that user), and any element only once: a value seen twice was applied twice.
+    for user in "AB":
+        on_server = [parse_key(v) for v in strings(server.get(user))]
+        seqs = [k[2] for k in on_server if k and k[0] == user and k[1] == iteration]
+        checked_sync = any(who == user and status == JUMP_OK for who, _, status in examined)
+        need = {s for s, u in model.appends_synced.items() if u == user}
+        if checked_sync:
+            need |= {s for s, u in model.appends_owed.items() if u == user}
+        for seq in sorted(need - set(seqs)):
+            lost[(user, f"/photos {seq}")] = f"{user} appended {user}-{iteration}-{seq}, not on the server"
+        twice = sorted({s for s in seqs if seqs.count(s) > 1})
+        counts["duplicated"] += len(twice)
+        notes += [f"duplicated: {user}-{iteration}-{s} is {seqs.count(s)} times in {user}'s server record" for s in twice]
     counts["lost"] = len(lost)
     notes += [f"lost: {why}" for why in lost.values()]
 

@@ -44,6 +44,7 @@ def run(ledger, report, server, emulator=None):
 SIGNED_IN_A = "1 BEGIN signin A\n2 OK signin A\n"
 EDIT_A = "3 BEGIN edit A /aboutMe A-1-0 5\n4 OK edit A /aboutMe A-1-0\n"
 SYNC_A = "5 BEGIN sync A\n6 OK sync A\n"
+APPEND_A = "3 BEGIN append A /photos A-1-0\n4 OK append A /photos A-1-0\n"
 
 CASES = [
     # (name, expected non-zero counts, ledger, report, server records)
@@ -70,6 +71,11 @@ CASES = [
     ("unreadable", {"unreadable": 1}, SIGNED_IN_A, check_output(None, restore_error={"status": -13}),
      {"A": {}, "B": {}}),
     ("orphans", {"orphans": 2}, SIGNED_IN_A, check_output("A", orphans=2), {"A": {}, "B": {}}),
+    ("appended once", {}, SIGNED_IN_A + APPEND_A + SYNC_A, check_output("A"),
+     {"A": {"photos": [{"value": "A-1-0"}]}, "B": {}}),
+    ("appended twice", {"duplicated": 1}, SIGNED_IN_A + APPEND_A + SYNC_A, check_output("A"),
+     {"A": {"photos": [{"value": "A-1-0"}, {"value": "A-1-0"}]}, "B": {}}),
+    ("append lost", {"lost": 1}, SIGNED_IN_A + APPEND_A + SYNC_A, check_output("A"), {"A": {"photos": []}, "B": {}}),
 ]
 
 

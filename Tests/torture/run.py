@@ -28,7 +28,7 @@ SHIM = os.path.join(ROOT, "build", "torture", "faultshim.so")
 PRELOAD = os.environ.get("TORTURE_PRELOAD", "").strip()
 LOGS = os.path.join(ROOT, "build", "torture-logs")
 REPORT = os.path.join(ROOT, "build", "torture-report.txt")
-SCENARIOS = ["signin", "edits", "sync", "refresh", "signout", "switch"]
+SCENARIOS = ["signin", "edits", "sync", "refresh", "signout", "switch", "appends"]
 FAULT_OPS = ["open_creat", "write", "fsync", "rename", "unlink", "rodir"]
 CHILD_TIMEOUT = 60      # seconds; a child past it is killed and counted as hung
 KEPT_LOGS = 25          # iterations with violations whose ledger and check output are kept
@@ -69,6 +69,7 @@ class Torture:
         self.library = os.environ.get("JUMP_LIBRARY_PATH") or os.path.join(ROOT, "build", "lib", "libjump.so")
         self.emulator_binary = os.environ.get("JUMP_EMULATOR") or os.path.join(ROOT, "build", "bin", "jump-emulator")
         self.kills = self.fault_runs = self.injected = self.hung = self.iterations = 0
+        self.dropped_answer_runs = 0  # appends runs whose server dropped answers (lost_answer)
         self.table = {}           # phase -> {"runs": n, category: n}
         self.kept = 0
         self.durations = {}       # scenario -> typical run time (s), to aim kills across the whole run
@@ -158,6 +159,13 @@ class Torture:
         else:
             typical = self.durations.get(scenario, 0.1)
             delay = self.rng.uniform(0.0, typical * 1.05)
+            if scenario == "appends" and self.rng.random() < 0.5:
+                # Answers dropped after the server applied the update (a flaky network): with or without a kill,
+                # the next sync must find those elements on the server, not send them again.
+                dropped = self.rng.randint(1, 3)
+                self.emu.admin("POST", "/emulator/faults", {"kind": "lost_answer", "path": "/entity.update",
+                                                            "count": dropped})
+                fault_note = f"lost_answer x{dropped} on /entity.update"
             process = self.child(it, workdir, scenario, users)
             try:
                 process.wait(delay)
@@ -169,7 +177,10 @@ class Torture:
                 self.kills += 1
             else:  # it finished first: learn how long a whole run takes, to aim later kills inside it
                 self.durations[scenario] = 0.7 * typical + 0.3 * (time.monotonic() - started)
-            phase = None if killed else "no kill (completed)"
+            phase = None if killed else ("no kill, answers dropped" if fault_note else "no kill (completed)")
+            if fault_note:
+                self.emu.admin("DELETE", "/emulator/faults")  # the check runs with a faultless server
+                self.dropped_answer_runs += 1
         self.assess(it, workdir, users, scenario, phase, fault_note)
 
     def calibrate(self):
@@ -276,7 +287,8 @@ class Torture:
             lines.append(f"{name:28} {total[c]}")
         lines.append("")
         lines.append(f"runs {self.iterations} (kills {self.kills}, fault runs {self.fault_runs} with "
-                     f"{self.injected} injected failures, hung children {self.hung}), elapsed {elapsed:.0f}s, "
+                     f"{self.injected} injected failures, hung children {self.hung}; {self.dropped_answer_runs} appends "
+                     f"runs with entity.update answers dropped), elapsed {elapsed:.0f}s, "
                      f"seed {self.seed} (TORTURE_SEED={self.seed} repeats the choices)")
         if self.kept:
             lines.append(f"ledgers and check output of {self.kept} failing runs: {os.path.relpath(LOGS, ROOT)}/")

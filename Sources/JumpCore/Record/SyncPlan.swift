@@ -69,7 +69,7 @@ struct SyncPlanner {
             let child = node.whole ? TouchTree(whole: true) : (node.children[key] ?? TouchTree())
             if isPlural(here, before, after) {
                 planPlural(here, before?.arrayValue ?? [], after?.arrayValue ?? [], child, requests: &requests)
-            } else if case .object? = before, case .object? = after {
+            } else if case .object? = before, case .object? = after, !isJSONValue(here) {
                 var nested: [String: JSON] = [:]
                 planObject(here, before, after, child, element: false, update: &nested, changed: &changed, requests: &requests)
                 if !nested.isEmpty { update[key] = .object(nested) }
@@ -139,6 +139,13 @@ struct SyncPlanner {
             requests.append(SyncRequest(kind: .update, path: path, attributes: .object(update), sentElements: [], changed: changed))
         }
         requests += nested
+    }
+
+    /// A json attribute is one value to Capture: entity.update replaces it whole (an object's members are
+    /// merged), so a change inside it sends all of it. Known from the schema only: without one it looks like
+    /// an object, and its members are sent as an object's.
+    private func isJSONValue(_ path: RecordPath) -> Bool {
+        schema?.attribute(at: path)?.type == "json"
     }
 
     private func isPlural(_ path: RecordPath, _ old: JSON?, _ new: JSON?) -> Bool {

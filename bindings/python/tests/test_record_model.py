@@ -248,6 +248,34 @@ def test_schema_file_in_config_refuses_locally(emu, make_config, tmp_path) -> No
     assert "captureSchemaFile" in str(bad.value)
 
 
+def test_a_json_attribute_is_sent_whole(emu, make_config, tmp_path) -> None:
+    """Capture replaces a json attribute's value on entity.update, where it merges an object's members: an edit
+    of some members of a json value sends the whole value, or the server would lose the others."""
+    import json
+    import urllib.request
+
+    request = urllib.request.Request(emu.url + "/entityType",
+                                     data=b"type_name=user&client_id=jump-default-client&client_secret=jump-default-secret")
+    with urllib.request.urlopen(request, timeout=10) as response:
+        schema_file = tmp_path / "schema.json"
+        schema_file.write_text(json.dumps({"attr_defs": json.loads(response.read())["schema"]["attr_defs"]}))
+    email = unique_email("json")
+    profile = {"favorite_color": "teal", "pets": [{"pet_name": "Rex"}], "motto": "kept"}
+    emu.admin("POST", "/emulator/users", {"email": email, "password": PASSWORD, "record": {
+        "profiles": [{"identifier": "id-" + email, "domain": "example.com", "profile": profile}]}})
+    with jump.Client(make_config(captureSchemaFile=str(schema_file))) as client:
+        client.sign_in(email, PASSWORD)
+        element = client.record.elements("/profiles")[0]
+        with client.record as record:
+            record[element + "/profile"] = {"favorite_color": "red"}  # sets that member; the others keep theirs
+        assert client.record[element + "/profile"] == {**profile, "favorite_color": "red"}
+        client.sync()
+        server = emu.user(client.state["uuid"])["user"]["profiles"][0]["profile"]
+        assert server == {**profile, "favorite_color": "red"}
+        client.fetch_record()
+        assert client.record[element + "/profile"] == {**profile, "favorite_color": "red"}
+
+
 def test_loading_the_schema_needs_a_signed_in_user(emu, make_config) -> None:
     """Capture answers /entityType to an access token or to owner credentials, never to a client id alone:
     without a session libjump says so before any request (captureSchemaFile is the way to have it then)."""
