@@ -9,7 +9,7 @@ CFLAGS    ?= -std=c99 -Wall -Wextra -Werror -O1 -g
 EXAMPLE_C := $(BUILD)/bin/quickstart
 
 .PHONY: all deps lib emulator examples demo test test-swift test-c test-python test-node test-abi test-install \
-        test-csharp test-deps bench torture sanitize fuzz node-addon install uninstall dist wheel sdist npm clean
+        test-csharp test-deps bench torture sanitize fuzz node-addon install uninstall dist wheel sdist npm nuget clean
 
 # Installation layout (GNU conventions); DESTDIR stages a package root.
 PREFIX     ?= /usr/local
@@ -191,6 +191,13 @@ sdist:
 npm: lib
 	@bash scripts/ensure-deps.sh --package npm
 	@bash scripts/build-npm.sh $(LIB) $(BUILD)/dist
+
+# The NuGet package, build/dist/Jump.$(VERSION).nupkg: Jump.dll (net472, built by mcs) and, under
+# runtimes/linux-<arch>/native, libjump.so as make install installs it (stripped); Debian's nuget packs it.
+# scripts/build-nuget.sh says how, bindings/csharp/Jump.nuspec why.
+nuget: lib $(BUILD)/libjump.so.$(VERSION)
+	@bash scripts/ensure-deps.sh --package nuget
+	@bash scripts/build-nuget.sh $(BUILD)/libjump.so.$(VERSION) $(BUILD)/dist
 
 bench: lib emulator
 	@bash benchmarks/run.sh

@@ -6,7 +6,8 @@
 #   ensure-deps.sh --package KIND...   what packaging needs beyond the build: wheel (make wheel, make sdist:
 #                                      patchelf from Debian; auditwheel and build from PyPI), npm (make npm:
 #                                      node-gyp, Debian's when Node.js is Debian's, else the one npm bundles;
-#                                      python3, make and g++ for it; Node.js and its headers)
+#                                      python3, make and g++ for it; Node.js and its headers), nuget (make
+#                                      nuget: Debian's nuget, NuGet 2.8 on Mono; mono-complete for mcs; zip)
 # What the suites need beyond the build: python, Chromium and its driver (apt) and selenium (pip), for the
 # headless-browser social sign-in test; mypy (pip), for the test that the Python package passes mypy --strict
 # (bindings/python/tests/test_typing.py); pytest and requests (pip); python3-venv when python3 lacks venv (the
@@ -16,7 +17,8 @@
 # make npm needs (the package test builds one), and TypeScript's tsc (Debian's node-typescript), for the test
 # that index.d.ts compiles with --strict (bindings/node/test/typescript.test.js). csharp, mono-complete (mcs and mono). install, gdb and
 # groff-base, cmake (the README's C program built with find_package(jump)), man-db (man jump_client_sign_in),
-# and what make sdist needs (the sdist is built against the installed tree).
+# what make sdist needs (the sdist is built against the installed tree) and what make nuget needs (the package
+# is restored and built against).
 # Installs as root, or through passwordless sudo; otherwise prints the commands to run (as root) and exits 1.
 # pip installs into python3's environment; for Debian's own python3 (PEP 668, "externally managed") with
 # --break-system-packages, which puts them in /usr/local, not over Debian's packages.
@@ -89,7 +91,10 @@ packaging() {
                 packages+=(node-gyp)
             fi
             ;;
-        *) echo "ensure-deps.sh: unknown package kind '$1' (wheel npm)" >&2; exit 2 ;;
+        # nuget packs; mcs (mono-complete) builds Jump.dll against the 4.7.2 reference assemblies; zip puts
+        # the complete nuspec into the package (scripts/build-nuget.sh says why).
+        nuget) packages+=(nuget mono-complete zip) ;;
+        *) echo "ensure-deps.sh: unknown package kind '$1' (wheel npm nuget)" >&2; exit 2 ;;
     esac
 }
 if [ "${1:-}" = "--package" ]; then
@@ -131,6 +136,7 @@ elif [ "${1:-}" = "--test" ]; then
                 packages+=(gdb groff-base cmake man-db)
                 python3 -c "import ensurepip, venv" 2>/dev/null || packages+=(python3-venv)
                 packaging wheel
+                packaging nuget  # the NuGet package is built, restored and built against (xbuild: mono-complete)
                 ;;
             *) echo "ensure-deps.sh: unknown suite '$suite' (swift c python node csharp abi install)" >&2; exit 2 ;;
         esac

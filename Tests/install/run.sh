@@ -3,7 +3,8 @@
 # what a C developer relies on: the link chain and soname, a stripped library whose debug info is apart and
 # linked, jump.pc, a program built with `pkg-config --cflags --libs jump` and linked (not dlopen'ed) against it,
 # the README's C program built with pkg-config and with CMake (find_package(jump), jump::jump), a man page name
-# for every function, the Python sdist built against the installed library, and make uninstall.
+# for every function, the Python sdist built against the installed library, the NuGet package restored and
+# used by a Mono project (Tests/install/nuget.sh), and make uninstall.
 # Ends with "N passed, N failed".
 set -uo pipefail
 here=$(cd "$(dirname "$0")/../.." && pwd)
@@ -181,6 +182,8 @@ python_sdist_without_libjump() {
 }
 check "the Python sdist builds against the installed libjump (pkg-config) and runs the quickstart" python_sdist
 check "... and without one its build stops, saying where it looked" python_sdist_without_libjump
+
+source Tests/install/nuget.sh
 
 # make dist: a tarball of exactly what install installs.
 if make --no-print-directory dist >"$stage/dist.log" 2>&1; then

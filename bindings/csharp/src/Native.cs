@@ -4,7 +4,7 @@
 // Jump.dll), whose <dllmap> points at the soname libjump.so.1, so an installed library works without the
 // unversioned dev symlink; dlopen then searches LD_LIBRARY_PATH and the system paths (the test runner puts
 // build/lib on LD_LIBRARY_PATH). .NET and Unity ignore the dllmap and probe "libjump.so" / "jump" by their
-// own rules (Unity: Assets/Plugins). No NativeLibrary API is used: Mono 6.8 does not have it.
+// own rules (Unity: Assets/Plugins), except that .NET asks NativeLibraryResolver first (installed below).
 //
 // Strings in are passed as NUL-terminated UTF-8 byte[] (Utf8.Encode), never as `string`, so the
 // marshaller's default (ANSI on Mono, UTF-16 elsewhere) never applies. Strings out arrive as IntPtr and
@@ -29,6 +29,7 @@ namespace Jump
     internal static class Native
     {
         const string Lib = "jump";
+        static Native() { NativeLibraryResolver.Install(); } // .NET runs this before binding the first P/Invoke
 
         // jump_callback / jump_free_fn: only needed for the process-wide log callback (Log.cs); client
         // completions and events come through the queue (in both JumpDelivery modes), so no callback ever

@@ -531,6 +531,7 @@ namespace Jump.Tests
 
             AddSocialTests(h); // SocialTests.cs
             AddDeliveryTests(h); // DeliveryTests.cs
+            AddResolverTests(h); // ResolverTests.cs
         }
     }
 }
