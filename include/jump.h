@@ -159,6 +159,9 @@ jump_status jump_set_log_callback(jump_callback callback, void *userdata, jump_f
 /*   endpoints are told; each has its own provider set in the app's Engage configuration),             */
 /*   userAgentApp (e.g. "MyApp/2.3": put before "libjump/<version> (<os>; <arch>)" in the User-Agent   */
 /*   header every request carries),                                                                     */
+/*   emulatorHost ("host:port" of a jump-emulator: every endpoint (Capture, flow, Engage, sign-in       */
+/*   tokens) goes there over plain http, whatever the URL keys say, and the client logs one warning;    */
+/*   unset: $JUMP_EMULATOR_HOST if set; "" ignores $JUMP_EMULATOR_HOST),                                */
 /*   storageDirectory (default                                                                          */
 /*   $XDG_DATA_HOME/jump or ~/.local/share/jump; ":memory:" keeps the session in memory only),          */
 /*   connectTimeoutMs (int, 10000), requestTimeoutMs (int, 30000), tokenRefreshMarginSeconds (int, 60), */

@@ -27,7 +27,7 @@ static const char *const documented_keys[] = {
     "captureRedirectUri",
     "captureResponseType", "traditionalSignInType", "engageAppId", "engageDomain",
     "engageWhitelistedDomain", "engageResponseType", "engageCustomProviders", "engageTokenUrl", "engageDevice",
-    "userAgentApp", "storageDirectory", "connectTimeoutMs",
+    "userAgentApp", "emulatorHost", "storageDirectory", "connectTimeoutMs",
     "requestTimeoutMs", "tokenRefreshMarginSeconds", "maxResponseBytes",
     "captureSchemaFile", "signInTokenAuthBaseUrl", "signInTokenApiBaseUrl", "apiKeyHeader",
     "webLoginCookieName"};

@@ -34,6 +34,8 @@ export interface Config {
   engageTokenUrl?: string;
   engageDevice?: 'android' | 'iphone' | 'ipad';
   userAgentApp?: string;
+  /** "host:port" of a jump-emulator: every endpoint goes there over plain http (unset: $JUMP_EMULATOR_HOST). */
+  emulatorHost?: string;
   /** Where the session is saved (default $XDG_DATA_HOME/jump); ":memory:" keeps it in memory only. */
   storageDirectory?: string;
   connectTimeoutMs?: number;

@@ -35,15 +35,19 @@ struct CaptureSettings: Sendable {
     let schemaFile: String?
     /// nil: keep the session in memory only.
     let storageDirectory: String?
+    /// Set: every endpoint goes to this emulator (EmulatorHost), whatever the URL keys say.
+    let emulator: EmulatorHost?
 
     init(_ config: JumpConfig) throws(JumpError) {
-        base = try config.string(.captureDomain).map { s throws(JumpError) in try ServerURL(s, key: "captureDomain") }
+        let emulator = try EmulatorHost(config)
+        self.emulator = emulator
+        base = try CaptureSettings.server(config, .captureDomain, emulator)
         clientID = config.string(.captureClientId)
         locale = config.string(.captureLocale) ?? "en-US"
         appID = config.string(.captureAppId)
         flowName = config.string(.captureFlowName)
         flowVersion = config.string(.captureFlowVersion)
-        flowDomain = try config.string(.captureFlowDomain).map { s throws(JumpError) in try ServerURL(s, key: "captureFlowDomain") }
+        flowDomain = try CaptureSettings.server(config, .captureFlowDomain, emulator)
         signInForm = config.string(.captureTraditionalSignInFormName) ?? "signInForm"
         registrationForm = config.string(.captureTraditionalRegistrationFormName) ?? "registrationForm"
         editProfileForm = config.string(.captureEditUserProfileFormName) ?? "editProfileForm"
@@ -54,12 +58,8 @@ struct CaptureSettings: Sendable {
         responseType = config.string(.captureResponseType) ?? "token"
         refreshMarginSeconds = config.int(.tokenRefreshMarginSeconds)
         schemaFile = config.string(.captureSchemaFile)
-        authBaseOverride = try config.string(.signInTokenAuthBaseUrl).map { s throws(JumpError) in
-            try ServerURL(s, key: "signInTokenAuthBaseUrl")
-        }
-        apiBaseOverride = try config.string(.signInTokenApiBaseUrl).map { s throws(JumpError) in
-            try ServerURL(s, key: "signInTokenApiBaseUrl")
-        }
+        authBaseOverride = try CaptureSettings.server(config, .signInTokenAuthBaseUrl, emulator)
+        apiBaseOverride = try CaptureSettings.server(config, .signInTokenApiBaseUrl, emulator)
         apiKeyHeader = config.string(.apiKeyHeader) ?? "x-jump-api-key"
         webLoginCookieName = config.string(.webLoginCookieName) ?? "oauth_token"
         connectTimeoutMs = Int(config.int(.connectTimeoutMs))
@@ -78,6 +78,13 @@ struct CaptureSettings: Sendable {
         case let directory?: storageDirectory = directory
         case nil: storageDirectory = CaptureSettings.defaultStorageDirectory()
         }
+    }
+
+    /// A URL key's server: the emulator's when the switch is on, nil when the key is unset.
+    private static func server(_ config: JumpConfig, _ key: ConfigKey, _ emulator: EmulatorHost?) throws(JumpError) -> ServerURL? {
+        if let emulator { return emulator.server }
+        guard let text = config.string(key) else { return nil }
+        return try ServerURL(text, key: key.rawValue)
     }
 
     /// Where the flow file lives (protocol.md 6.1), when the flow is configured.

@@ -27,6 +27,7 @@ public final class JumpClient: Sendable {
         self.config = config
         settings = try CaptureSettings(config)
         engageSettings = try EngageSettings(config)
+        if let emulator = settings.emulator { Log.warning(emulator.warning) }
         let transport = transport ?? CurlTransport(connectTimeoutMs: settings.connectTimeoutMs,
                                                    requestTimeoutMs: settings.requestTimeoutMs,
                                                    maxResponseBytes: settings.maxResponseBytes,

@@ -16,7 +16,11 @@ struct EngageSettings: Sendable {
 
     init(_ config: JumpConfig) throws(JumpError) {
         appID = config.string(.engageAppId)
-        server = try ServerURL(config.string(.engageDomain) ?? "https://rpxnow.com", key: "engageDomain")
+        if let emulator = try EmulatorHost(config) {
+            server = emulator.server
+        } else {
+            server = try ServerURL(config.string(.engageDomain) ?? "https://rpxnow.com", key: "engageDomain")
+        }
         whitelistedDomain = try config.string(.engageWhitelistedDomain).map { s throws(JumpError) in
             try EngageSettings.checkedURL(s, key: "engageWhitelistedDomain")
         }

@@ -9,7 +9,7 @@ enum ConfigKey: String, CaseIterable, Sendable {
     case signInTokenAuthBaseUrl, signInTokenApiBaseUrl, apiKeyHeader, webLoginCookieName
     case captureEnableThinRegistration, captureRedirectUri, captureResponseType, traditionalSignInType
     case engageAppId, engageDomain, engageWhitelistedDomain, engageResponseType, engageCustomProviders, engageTokenUrl
-    case engageDevice, userAgentApp
+    case engageDevice, userAgentApp, emulatorHost
     case storageDirectory, connectTimeoutMs, requestTimeoutMs, tokenRefreshMarginSeconds, maxResponseBytes
 
     enum Kind { case string, bool, int, object }

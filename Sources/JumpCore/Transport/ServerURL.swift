@@ -42,6 +42,9 @@ public struct ServerURL: Sendable, Equatable {
         base = scheme + "://" + rest
     }
 
+    /// A base already checked by its owner (EmulatorHost: plain http to any host, on purpose).
+    init(trusted base: String) { self.base = base }
+
     public func url(_ path: String) -> String { base + path }
 
     static func host(ofAuthority authority: String) -> String {
