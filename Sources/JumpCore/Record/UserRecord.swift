@@ -184,8 +184,9 @@ public struct UserRecord: Sendable, Equatable {
     }
 
     /// Takes `server` as the new baseline and re-applies the pending edits on top. Where the server changed
-    /// an edited value too, the local value is kept and the conflict is returned.
-    mutating func rebase(onServer server: JSON) -> [Conflict] {
+    /// an edited value too, the local value is kept and the conflict is returned. `ownWrites` (path -> value):
+    /// values this client sent without hearing back; found on the server they are its own, not a conflict.
+    mutating func rebase(onServer server: JSON, ownWrites: [String: JSON] = [:]) -> [Conflict] {
         var conflicts: [Conflict] = []
         var rebased = server
         var marks = TouchTree()
@@ -198,7 +199,9 @@ public struct UserRecord: Sendable, Equatable {
             // acknowledgement was lost (the process died, the journal could not be written). Acknowledged.
             if let local, let remote, RecordTree.looksPlural(local),
                RecordTree.strippingIDs(local) == RecordTree.strippingIDs(remote) { continue }
-            if remote != base { conflicts.append(Conflict(path: path, local: local, server: remote, base: base)) }
+            if remote != base && (remote == nil || ownWrites[path.description] != remote) {
+                conflicts.append(Conflict(path: path, local: local, server: remote, base: base))
+            }
             // An edit inside an element the server no longer has cannot be kept (it is reported above).
             guard let local, UserRecord.serverElementsExist(on: path, in: server) else { continue }
             if RecordTree.put(local, at: path, in: &rebased) { marks.mark(path) }

@@ -27,6 +27,9 @@ struct Session: Sendable, Equatable {
     /// Appends sent and never answered: saved before each is sent, so that the next sync (here or after a
     /// restart) looks for their elements on the server before it sends them again (CaptureSession+Appends).
     var pendingAppends: [PendingAppend] = []
+    /// Values of updates sent whose answers never came, by path: a fetch that finds one on the server finds
+    /// this client's own write, not another's change, so it is no conflict (CaptureSession+Record).
+    var unansweredValues: [String: JSON] = [:]
 
     /// Runs body on this session where it is stored (reached through optional chaining, so never copied).
     mutating func inPlace<T, E: Error>(_ body: (inout Session) throws(E) -> T) throws(E) -> T { try body(&self) }
@@ -114,6 +117,7 @@ enum SessionCodec {
             "absorbed_quarantine": .array(session.absorbed.map(JSON.string)),
             "credential_serial": .int(session.credentialSerial),
             "pending_appends": .array(session.pendingAppends.map(\.json)),
+            "unanswered_values": .object(session.unansweredValues),
             "pending_refresh": session.pendingRefresh.map { p -> JSON in
                 ["access_token": .string(p.accessToken), "date": .string(p.date), "started_at": .int(p.startedAt)]
             } ?? .null,
@@ -173,6 +177,7 @@ enum SessionCodec {
             pendingRefresh: pending,
             absorbed: (document["absorbed_quarantine"]?.arrayValue ?? []).compactMap(\.stringValue),
             credentialSerial: max(document["credential_serial"]?.intValue ?? 0, 0),
-            pendingAppends: (document["pending_appends"]?.arrayValue ?? []).compactMap(PendingAppend.init(json:)))
+            pendingAppends: (document["pending_appends"]?.arrayValue ?? []).compactMap(PendingAppend.init(json:)),
+            unansweredValues: document["unanswered_values"]?.objectValue ?? [:])
     }
 }

@@ -29,7 +29,9 @@ extension CaptureSession {
             }
             let outcome = try s.withSession { session throws(JumpError) in
                 try session.settlePendingAppends(onFetched: server)
-                return (session.record.uuid, session.record.rebase(onServer: server))
+                let conflicts = session.record.rebase(onServer: server, ownWrites: session.unansweredValues)
+                session.unansweredValues = [:]  // the server's record says what became of them
+                return (session.record.uuid, conflicts)
             }
             guard let outcome else { throw JumpError(.notSignedIn, "the session ended while the record was being fetched") }
             persist(&s)
@@ -55,9 +57,9 @@ extension CaptureSession {
             }
             // Appends sent earlier whose answers never came: found on the server, they are not sent again.
             var (changed, renamed) = try reconcilePendingAppends(generation: started, cancellation: cancellation)
-            let (requests, generation, planUUID) = try state.withLock { s throws(JumpError) in
+            let (requests, generation, planUUID, planned) = try state.withLock { s throws(JumpError) in
                 let session = try requireSession(s)
-                return (session.record.plan(schema: s.schema), s.generation, session.record.uuid)
+                return (session.record.plan(schema: s.schema), s.generation, session.record.uuid, session.record.current)
             }
             guard generation == started else { throw JumpError(.notSignedIn, "the session ended while the record was being synced") }
             if requests.isEmpty {
@@ -90,6 +92,7 @@ extension CaptureSession {
                             return session.record.uuid
                         }
                         CaptureSession.settleAppend(&s, request)
+                        s.updateSession { session in for path in request.changed { session.unansweredValues[path] = nil } }
                         journal(&s, ops)
                         return (id ?? nil, names)
                     }
@@ -99,6 +102,8 @@ extension CaptureSession {
                 } catch {
                     if !CaptureSession.mayHaveBeenApplied(error) {
                         state.withLock { s in if s.generation == generation { CaptureSession.settleAppend(&s, request) } }
+                    } else {
+                        noteUnanswered(request, sentFrom: planned, generation: generation)
                     }
                     var failure = error
                     failure.detail["synced"] = .array(changed.map(JSON.string))
@@ -110,6 +115,22 @@ extension CaptureSession {
             }
             emit(.recordSynced(uuid: uuid, changed: changed))
             return SyncResult(changed: changed, requests: sent, renamed: renamed)
+        }
+    }
+
+    /// An update whose outcome is unknown: its values are remembered (and saved), so that the next fetch takes
+    /// them for this client's own if the server holds them (UserRecord.rebase).
+    private func noteUnanswered(_ request: SyncRequest, sentFrom planned: JSON, generation: UInt64) {
+        guard request.kind == .update else { return }
+        state.withLock { s in
+            guard s.generation == generation else { return }
+            s.updateSession { session in
+                for changed in request.changed {
+                    guard let path = try? RecordPath(changed) else { continue }
+                    session.unansweredValues[changed] = RecordTree.value(at: path, in: planned) ?? .null
+                }
+            }
+            persist(&s)
         }
     }
 

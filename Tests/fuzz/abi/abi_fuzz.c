@@ -204,6 +204,39 @@ static json_t *draw_json(Input *in) {
     return value;
 }
 
+/* ----- the machine outside the temporary directory is left alone ----- */
+
+static int outside_tmp(const char *path) {
+    return path != NULL && path[0] == '/' && strncmp(path, emu_tmpdir(), strlen(emu_tmpdir())) != 0;
+}
+
+static void confine_json_storage(json_t *config) {
+    json_t *storage = json_object_get(config, "storageDirectory");
+    if (json_is_string(storage) && outside_tmp(json_string_value(storage)))
+        json_object_set_new(config, "storageDirectory", json_string(work_dir));
+}
+
+static const char *confine_storage(const char *key, const char *value) {
+    return key != NULL && strcmp(key, "storageDirectory") == 0 && outside_tmp(value) ? work_dir : value;
+}
+
+static const char *confine_config_text(const char *text) {
+    if (text == NULL || strstr(text, "storageDirectory") == NULL) return text;
+    json_t *config = json_loads(text, 0, NULL);
+    if (config == NULL) return text;
+    confine_json_storage(config);
+    char *dumped = json_dumps(config, JSON_COMPACT);
+    json_decref(config);
+    if (dumped == NULL) return text;
+    const char *copy = scratch_copy(dumped, strlen(dumped));
+    free(dumped);
+    return copy;
+}
+
+static void confine_config_json(json_t *config) {
+    if (json_is_object(config)) confine_json_storage(config);
+}
+
 /* ----- handles ----- */
 
 static void keep_handle(void *handle, int kind) {
@@ -555,6 +588,10 @@ static char *make_config_json(const char *storage) {
 int LLVMFuzzerInitialize(int *argc, char ***argv) {
     (void)argc; (void)argv;
     if (emu_url() == NULL) { fprintf(stderr, "abi_fuzz: no emulator\n"); exit(2); }
+    /* Default and relative storage directories land in the temporary directory too. */
+    if (chdir(emu_tmpdir()) != 0) { perror("abi_fuzz: chdir"); exit(2); }
+    setenv("XDG_DATA_HOME", emu_tmpdir(), 1);
+    setenv("HOME", emu_tmpdir(), 1);
     snprintf(template_dir, sizeof template_dir, "%s/template", emu_tmpdir());
     snprintf(work_dir, sizeof work_dir, "%s/work", emu_tmpdir());
     mkdir(template_dir, 0700);

@@ -21,6 +21,14 @@ HOST_FUNCTIONS = {"jump_storage_load_fn": "draw_load_fn(in)", "jump_storage_save
 # Parameters whose value is a secret: they get the fuzzer's secret (or other strings), which must then never
 # come back in a message, an event, a log line or a result. Other strings never carry it.
 SECRET_WORDS = ("password", "secret", "api_key")
+# libjump makes the storage directory a config names: these calls pass through the harness's confine_*
+# first, which keeps absolute paths inside its temporary directory (relative ones land there anyway: it runs
+# there), so that fuzzing never writes elsewhere on the machine.
+BEFORE_CALL = {
+    "jump_config_set_string": "a2 = confine_storage(a1, a2);",
+    "jump_config_from_json": "a0 = confine_config_text(a0);",
+    "jump_config_from_jansson": "confine_config_json(a0);",
+}
 OUT_VALUES = {"int *": "int", "int64_t *": "int64_t", "double *": "double", "size_t *": "size_t",
               "uint64_t *": "uint64_t"}
 
@@ -103,6 +111,8 @@ def generate(api: dict) -> str:
         out.append(f"static void call_{name}(Input *in) {{")
         out.append("    (void)in;")
         out.extend("    " + d for d in decls)
+        if name in BEFORE_CALL:
+            out.append("    " + BEFORE_CALL[name])
         out.append(f"    note_call(\"{name}\");")
         if returns == "jump_status":
             out.append(f"    jump_status status = {call};")

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import json
 import socket
+import urllib.parse
+import urllib.request
 
 import pytest
 
@@ -41,6 +44,39 @@ def test_failed_sync_keeps_changes(client: jump.Client, emu, registered) -> None
     assert client.state["unsynced_changes"]
     assert client.sync()["changed"] == ["/aboutMe"]
     assert emu.user(registered["uuid"])["user"]["aboutMe"] == "kept"
+
+
+def owner_update(emu, uuid: str, attributes: dict) -> None:
+    """An edit by someone else: the app's backend, through the owner API."""
+    body = urllib.parse.urlencode({"client_id": "jump-default-client", "client_secret": "jump-default-secret",
+                                   "uuid": uuid, "attributes": json.dumps(attributes)}).encode()
+    with urllib.request.urlopen(urllib.request.Request(emu.url + "/entity.update", data=body), timeout=10) as answer:
+        assert json.loads(answer.read())["stat"] == "ok"
+
+
+def test_own_write_whose_answer_was_lost_is_no_conflict(make_config, emu, registered, storage) -> None:
+    """The server applied an update but its answer was lost, then the user edited the value again: the next
+    fetch finds libjump's own earlier value on the server, which is no conflict (nobody else wrote it), also
+    after a restart; the next sync sends the newer value."""
+    with jump.Client(make_config()) as client:
+        client.sign_in(registered["email"], PASSWORD)
+        client.record["/familyName"] = "sent"
+        emu.fault("lost_answer", "/entity.update")
+        with pytest.raises(jump.ServerError):
+            client.sync()
+        assert emu.user(registered["uuid"])["user"]["familyName"] == "sent"  # applied all the same
+        client.record["/familyName"] = "newer"
+    with jump.Client(make_config()) as restarted:
+        restarted.fetch_record()  # no Conflict: "sent" is this client's own
+        assert restarted.record["/familyName"] == "newer"
+        assert restarted.sync()["changed"] == ["/familyName"]
+    assert emu.user(registered["uuid"])["user"]["familyName"] == "newer"
+    # Someone else's change is still a conflict.
+    with jump.Client(make_config()) as client:
+        client.record["/familyName"] = "mine"
+        owner_update(emu, registered["uuid"], {"familyName": "theirs"})
+        with pytest.raises(jump.Conflict):
+            client.fetch_record()
 
 
 def _closed_port() -> int:
