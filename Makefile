@@ -9,7 +9,7 @@ CFLAGS    ?= -std=c99 -Wall -Wextra -Werror -O1 -g
 EXAMPLE_C := $(BUILD)/bin/quickstart
 
 .PHONY: all deps lib emulator examples demo test test-swift test-c test-python test-node test-abi test-install \
-        test-csharp test-deps bench torture sanitize fuzz node-addon install uninstall dist wheel sdist npm nuget clean
+        test-csharp test-deps bench torture sanitize fuzz node-addon install uninstall dist wheel sdist npm nuget generate clean
 
 # Installation layout (GNU conventions); DESTDIR stages a package root.
 PREFIX     ?= /usr/local
@@ -48,6 +48,12 @@ emulator: deps
 	$(SWIFT) build -c $(EMULATOR_BUILD) --product jump-emulator --static-swift-stdlib
 	@mkdir -p $(BUILD)/bin
 	cp .build/$(EMULATOR_BUILD)/jump-emulator $(EMULATOR).tmp && mv -f $(EMULATOR).tmp $(EMULATOR)
+
+# The bindings' FFI declarations and status tables (Python's ctypes SIGNATURES, the C tests' loader list, C#'s
+# P/Invokes, the status tables of Python, C# and Node.js), written from include/jump_api.json. The files are
+# committed; `make test-abi` fails while one differs from what this writes. Needs nothing built.
+generate:
+	$(PYTHON) scripts/generate-bindings.py
 
 $(EXAMPLE_C): examples/c/quickstart.c include/jump.h
 	@mkdir -p $(BUILD)/bin

@@ -15,16 +15,22 @@ Checks, one line each (the signature check has one line per function):
      libdispatch), the soname is libjump.so.<abi>, and ldd resolves everything;
   5. include/jump.h compiles cleanly as C99 and as C++, alone and with <jansson.h> before or after it;
   6. the library is marked non-unloadable (DF_1_NODELETE), as the header promises;
-  7. include/jump_api.json (the API as data) agrees with jump.h, the exports, the Swift sources, the Python
-     binding's ctypes declarations and the C tests' copies, and a self-test shows each of those checks
-     failing on deliberately broken copies (check_api.py says what is compared with what).
+  7. include/jump_api.json (the API as data) agrees with jump.h, the exports, the Swift sources and the
+     copies that are still written by hand, and a self-test shows each of those checks failing on
+     deliberately broken copies (check_api.py says what is compared with what);
+  8. the bindings' generated files (scripts/generate-bindings.py: ctypes SIGNATURES, the C tests' loader
+     list, C#'s P/Invokes, the status tables) are what the generator writes from jump_api.json now, shown
+     failing on an edited copy (check_generated.py);
+  9. each binding (Python, C#, Node.js) reaches every function of jump_api.json but those its
+     coverage-exceptions.json lists with a reason (check_coverage.py).
 Ends with "N passed, N failed"; exits 1 on any failure.
 
 Adding a function: declare and document it in include/jump.h (in its handle's section) and export it from
 Swift (@_cdecl); add it to include/jump_api.json's "functions" (copy a neighbour: types spelled as in jump.h,
-ownership from the file's "ownership" legend), to bindings/python/jump/_native.py SIGNATURES and to
-Tests/c/jump_loader.h JUMP_API_FUNCTIONS. Then run this: each FAIL line names what is missing or differs.
-The C parser is cdecl.py, shared by both files.
+ownership from the file's "ownership" legend) and run `make generate`. Then run this: each FAIL line names
+what is missing or differs (9. lists the function for each binding that does not call it yet: bind it there,
+or add it to that binding's coverage-exceptions.json with the reason).
+The C parser is cdecl.py, shared with check_api.py.
 """
 import os
 import re
@@ -38,6 +44,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from cdecl import (ParseError, normalise, parse_declaration, read_header, render,  # noqa: E402
                    strip_comments, strip_preprocessor)
 import check_api  # noqa: E402
+import check_coverage  # noqa: E402
+import check_generated  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 HEADER = os.path.join(ROOT, "include", "jump.h")
@@ -346,6 +354,12 @@ def main():
         except RuntimeError as e:
             report(False, "7. library exports for include/jump_api.json", str(e))
     for ok, label, detail in check_api.run_checks(ROOT, exports) + check_api.self_test(ROOT, exports):
+        report(ok, label, detail)
+
+    # The bindings' generated files against include/jump_api.json, and what each binding reaches of it.
+    for ok, label, detail in check_generated.run_checks(ROOT) + check_generated.self_test(ROOT):
+        report(ok, label, detail)
+    for ok, label, detail in check_coverage.run_checks(ROOT) + check_coverage.self_test(ROOT):
         report(ok, label, detail)
 
     passed = sum(1 for r in results if r)

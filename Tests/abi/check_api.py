@@ -7,19 +7,17 @@ hand) and every other copy is compared with it:
     the config keys named in the jump_config comment, the keys of the JSON documents;
   - the library's exports (passed in by check_abi.py);
   - JumpStatus.swift, ConfigKeys.swift, LibraryVersion.swift (read as text, not compiled);
-  - bindings/python/jump: errors.py (STATUS_NAMES, one exception class per status), _native.py (ABI_VERSION,
-    status constants, the ctypes argtypes/restype of SIGNATURES), __init__.py (__version__);
-  - Tests/c/harness.h (status names), Tests/c/test_config.c (documented keys, defaults),
-    Tests/c/jump_loader.h (JUMP_API_FUNCTIONS), examples/c/quickstart.c (status names).
+  - bindings/python/jump: _native.py (ABI_VERSION), __init__.py (__version__);
+  - Tests/c/test_config.c (documented keys, defaults), examples/c/quickstart.c (status names).
+The bindings' declarations and status tables are not copies any more: scripts/generate-bindings.py writes them
+from jump_api.json, and check_generated.py says when a committed one is stale.
 Every check takes a root directory, so self_test() can run them on deliberately broken copies in a temporary
 directory and show that each break is reported (a checker that cannot fail proves nothing).
 
 Adding a function: declare and document it in include/jump.h (in its handle's section), export it from Swift,
-add it to jump_api.json's "functions", to _native.py's SIGNATURES and to jump_loader.h's JUMP_API_FUNCTIONS,
-then run python3 Tests/abi/check_abi.py: each line that fails names what is missing or differs.
+add it to jump_api.json's "functions", run `make generate`, then python3 Tests/abi/check_abi.py: each line
+that fails names what is missing or differs.
 """
-import importlib.util
-import itertools
 import json
 import os
 import re
@@ -35,11 +33,8 @@ FILES = {
     "swift_config": "Sources/JumpCore/Support/ConfigKeys.swift",
     "swift_version": "Sources/JumpCore/Support/LibraryVersion.swift",
     "py_init": "bindings/python/jump/__init__.py",
-    "py_errors": "bindings/python/jump/errors.py",
     "py_native": "bindings/python/jump/_native.py",
-    "c_harness": "Tests/c/harness.h",
     "c_config": "Tests/c/test_config.c",
-    "c_loader": "Tests/c/jump_loader.h",
     "c_example": "examples/c/quickstart.c",
 }
 
@@ -98,7 +93,7 @@ def c_string_array(text, name):
 
 
 # ---------------------------------------------------------------------------------------------------------
-# Functions and types (jump.h, the exports, the Python binding, the C loader)
+# Functions and types (jump.h, the exports)
 # ---------------------------------------------------------------------------------------------------------
 
 def check_function_names(root, api, exports):
@@ -207,79 +202,6 @@ def check_types(root, api):
     return problems
 
 
-def load_module(path, name):
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)  # _native.py imports only the standard library and loads libjump lazily
-    return module
-
-
-_loaded = itertools.count()
-
-
-def check_python_ctypes(root, api):
-    native = load_module(os.path.join(root, FILES["py_native"]), "jump_native_checked_%d" % next(_loaded))
-    import ctypes as C
-    scalars = {"void": None, "jump_status": C.c_int, "int": C.c_int, "int32_t": C.c_int32, "int64_t": C.c_int64,
-               "uint32_t": C.c_uint32, "uint64_t": C.c_uint64, "size_t": C.c_size_t, "double": C.c_double, "const char *": C.c_char_p}
-    callbacks = {c["name"]: c for c in api["callbacks"]}
-
-    def fits(ctype, obj, loose=False):
-        """Whether the ctypes object obj declares the C type ctype (loose: inside a callback, where any pointer
-        may arrive as a plain address the binding wraps or copies itself)."""
-        if loose and obj is C.c_void_p and ("*" in ctype or ctype in callbacks):
-            return True
-        if ctype in scalars:
-            return obj is scalars[ctype]
-        if ctype.endswith("**"):
-            return obj is C.POINTER(C.c_void_p)
-        if ctype == "char *":  # a string handed back to be freed: passed as its address
-            return obj is C.c_void_p
-        if re.fullmatch(r"(const )?(jump_\w+|struct json_t|void) \*", ctype):
-            return obj is C.c_void_p
-        if ctype.endswith(" *") and ctype[:-2] in scalars:
-            return obj is C.POINTER(scalars[ctype[:-2]])
-        if ctype in callbacks or "(*)" in ctype:
-            if not hasattr(obj, "_argtypes_") or not hasattr(obj, "_flags_"):
-                return False  # not a CFUNCTYPE
-            if "(*)" in ctype:
-                return True
-            c = callbacks[ctype]
-            return (fits(c["returns"], obj._restype_, True) and len(obj._argtypes_) == len(c["parameters"])
-                    and all(fits(p["type"], a, True) for p, a in zip(c["parameters"], obj._argtypes_)))
-        return False
-
-    def show(obj):
-        return getattr(obj, "__name__", repr(obj))
-
-    problems = []
-    signatures = native.SIGNATURES
-    problems += ["in jump_api.json, not in _native.SIGNATURES: %s" % f["name"]
-                 for f in api["functions"] if f["name"] not in signatures]
-    problems += ["in _native.SIGNATURES, not in jump_api.json: %s" % n
-                 for n in sorted(set(signatures) - {f["name"] for f in api["functions"]})]
-    for f in api["functions"]:
-        if f["name"] not in signatures:
-            continue
-        restype, argtypes = signatures[f["name"]]
-        if not fits(f["returns"]["type"], restype):
-            problems.append("%s: restype %s does not declare `%s`" % (f["name"], show(restype), f["returns"]["type"]))
-        if len(argtypes) != len(f["parameters"]):
-            problems.append("%s: %d argtypes, %d parameters" % (f["name"], len(argtypes), len(f["parameters"])))
-            continue
-        for i, (p, obj) in enumerate(zip(f["parameters"], argtypes)):
-            if not fits(p["type"], obj):
-                problems.append("%s: argument %d (%s) is %s, which does not declare `%s`"
-                                % (f["name"], i + 1, p["name"], show(obj), p["type"]))
-    return problems
-
-
-def check_c_loader(root, api):
-    loaded = ["jump_" + n for n in re.findall(r"^\s*X\((\w+)\)", read(root, "c_loader"), re.M)]
-    return diff_lists("function", sorted(f["name"] for f in api["functions"]), sorted(loaded), "jump_api.json",
-                      "Tests/c/jump_loader.h JUMP_API_FUNCTIONS")
-
-
 # ---------------------------------------------------------------------------------------------------------
 # Status codes
 # ---------------------------------------------------------------------------------------------------------
@@ -319,33 +241,12 @@ def check_statuses_swift(root, api):
     return diff_lists("status", listed, swift, "jump_api.json", "JumpStatus.swift")
 
 
-def check_statuses_python(root, api):
-    listed = sorted((s["name"], s["value"]) for s in api["statuses"])
-    errors = read(root, "py_errors")
-    table = re.search(r"STATUS_NAMES[^=]*=\s*\{(.*?)\}", errors, re.S).group(1)
-    problems = diff_lists("status", listed, sorted((n, int(v)) for v, n in re.findall(r"(-?\d+):\s*\"(JUMP_\w+)\"", table)),
-                          "jump_api.json", "errors.py STATUS_NAMES")
-    # One exception class per failure status: its docstring starts with the status name, its code is the value.
-    classes = []
-    for chunk in errors.split("\nclass ")[1:]:
-        doc, code = re.search(r'"""(JUMP_\w+)', chunk), re.search(r"^    code = (-?\d+)", chunk, re.M)
-        if doc and code:
-            classes.append((doc.group(1), int(code.group(1))))
-    problems += diff_lists("status", [s for s in listed if s[1] != 0], sorted(classes), "jump_api.json",
-                           "errors.py exception classes (docstring name, code)")
-    values = {s["name"]: s["value"] for s in api["statuses"]}
-    for name, value in re.findall(r"^(JUMP_\w+) = (-?\d+)", read(root, "py_native"), re.M):
-        if values.get(name) != int(value):
-            problems.append("_native.py: %s = %s, jump_api.json: %s" % (name, value, values.get(name)))
-    return problems
-
-
 def check_statuses_c(root, api):
     names = by_index(api)
     if names is None:
         return ["jump_api.json's status values are not 0, -1, -2, ... without gaps; the C copies index by -value"]
     problems = []
-    for key, array in (("c_harness", "harness_status_names"), ("c_example", "names")):
+    for key, array in (("c_example", "names"),):
         copy = c_string_array(read(root, key), array)
         if copy is None:
             problems.append("%s: no array %s[] = {...}" % (FILES[key], array))
@@ -512,16 +413,13 @@ CHECKS = [
     ("7d. jump_api.json callback typedefs and handles == jump.h", "types"),
     ("7e. statuses: jump_api.json == jump.h enum", "st_header"),
     ("7f. statuses: JumpStatus.swift == jump_api.json", "st_swift"),
-    ("7g. statuses: Python errors.py (STATUS_NAMES, classes) and _native.py == jump_api.json", "st_python"),
-    ("7h. statuses: Tests/c/harness.h and examples/c/quickstart.c == jump_api.json", "st_c"),
-    ("7i. #defines: jump_api.json == jump.h", "defines"),
-    ("7j. versions: LibraryVersion.swift, Python __version__ and ABI_VERSION == jump_api.json", "versions"),
-    ("7k. config keys: jump_api.json == ConfigKeys.swift (names, types, defaults, allowed values, ranges)", "cfg_swift"),
-    ("7l. config keys: jump.h's jump_config comment names exactly jump_api.json's", "cfg_header"),
-    ("7m. config keys: Tests/c/test_config.c (documented_keys, defaults) == jump_api.json", "cfg_c"),
-    ("7n. documents: every key in jump_api.json appears in jump.h", "documents"),
-    ("7o. Python ctypes SIGNATURES (argtypes, restype) == jump_api.json", "ctypes"),
-    ("7p. Tests/c/jump_loader.h JUMP_API_FUNCTIONS == jump_api.json", "c_loader"),
+    ("7g. statuses: examples/c/quickstart.c == jump_api.json", "st_c"),
+    ("7h. #defines: jump_api.json == jump.h", "defines"),
+    ("7i. versions: LibraryVersion.swift, Python __version__ and ABI_VERSION == jump_api.json", "versions"),
+    ("7j. config keys: jump_api.json == ConfigKeys.swift (names, types, defaults, allowed values, ranges)", "cfg_swift"),
+    ("7k. config keys: jump.h's jump_config comment names exactly jump_api.json's", "cfg_header"),
+    ("7l. config keys: Tests/c/test_config.c (documented_keys, defaults) == jump_api.json", "cfg_c"),
+    ("7m. documents: every key in jump_api.json appears in jump.h", "documents"),
 ]
 
 
@@ -538,7 +436,6 @@ def run_checks(root, exports=None):
         "types": lambda: check_types(root, api),
         "st_header": lambda: check_statuses_header(root, api),
         "st_swift": lambda: check_statuses_swift(root, api),
-        "st_python": lambda: check_statuses_python(root, api),
         "st_c": lambda: check_statuses_c(root, api),
         "defines": lambda: check_defines(root, api),
         "versions": lambda: check_versions(root, api),
@@ -546,8 +443,6 @@ def run_checks(root, exports=None):
         "cfg_header": lambda: check_config_header(root, api),
         "cfg_c": lambda: check_config_c(root, api),
         "documents": lambda: check_documents(root, api),
-        "ctypes": lambda: check_python_ctypes(root, api),
-        "c_loader": lambda: check_c_loader(root, api),
     }
     results = []
     for label, key in CHECKS:
@@ -601,10 +496,7 @@ BREAKS = [
     ("a config key missing from jump_api.json", "api",
      edit_api(lambda a: drop(a["config_keys"], "webLoginCookieName")), "cfg_swift"),
     ("a config key missing from Tests/c/test_config.c", "c_config", edit_text('"webLoginCookieName"', '"x"'), "cfg_c"),
-    ("a status name missing from Tests/c/harness.h", "c_harness", edit_text('"JUMP_E_CONFLICT", ', ""), "st_c"),
-    ("a wrong ctypes argtype in _native.py", "py_native",
-     edit_text('"jump_config_set_int": (jump_status, [handle, c_char_p, c_int64])',
-               '"jump_config_set_int": (jump_status, [handle, c_char_p, c_int32])'), "ctypes"),
+    ("a status name missing from examples/c/quickstart.c", "c_example", edit_text('"JUMP_E_CONFLICT",', ""), "st_c"),
     ("another version in LibraryVersion.swift", "swift_version",
      edit_text("static let minor: UInt32 = ", "static let minor: UInt32 = 9"), "versions"),
 ]

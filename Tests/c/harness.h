@@ -68,14 +68,9 @@ HARNESS_API void harness_register(const char *name, harness_fn fn, int line) {
     }                                                                                                      \
     static void test_##name(void)
 
-/* The jump_status names, indexed by -status. A copy of jump.h's enum: Tests/abi/check_abi.py checks it
- * against include/jump_api.json, and the tests size their status loops with HARNESS_STATUS_COUNT. */
-static const char *const harness_status_names[] = {
-    "JUMP_OK", "JUMP_E_INVALID_ARGUMENT", "JUMP_E_INVALID_HANDLE", "JUMP_E_NETWORK", "JUMP_E_TIMEOUT",
-    "JUMP_E_SERVER", "JUMP_E_NOT_SIGNED_IN", "JUMP_E_BAD_CREDENTIALS", "JUMP_E_MERGE_REQUIRED",
-    "JUMP_E_REGISTRATION_REQUIRED", "JUMP_E_VALIDATION", "JUMP_E_NOT_FOUND", "JUMP_E_EXPIRED",
-    "JUMP_E_STORAGE", "JUMP_E_CANCELLED", "JUMP_E_UNSUPPORTED", "JUMP_E_BUSY", "JUMP_E_INTERNAL",
-    "JUMP_E_CONFLICT", "JUMP_E_ALREADY_SIGNED_IN"};
+/* The jump_status names, indexed by -status (generated from include/jump_api.json into
+ * jump_loader_generated.inc); the tests size their status loops with HARNESS_STATUS_COUNT. */
+static const char *const harness_status_names[] = {JUMP_API_STATUS_NAMES};
 #define HARNESS_STATUS_COUNT ((int)(sizeof harness_status_names / sizeof harness_status_names[0]))
 
 static const char *harness_status_name(long status) {

@@ -1,36 +1,12 @@
-// Errors.cs - jump_status as an enum and one exception type per failure status, all derived from
-// JumpException, which carries the status, its name, the message and libjump's JSON error detail.
+// Errors.cs - JumpException, which carries the status, its name, the message and libjump's JSON error detail,
+// and what some of its per-status types add. JumpStatus, those types and the status switches are generated
+// from include/jump_api.json into Errors.Generated.cs.
 using System;
 using System.Collections.Generic;
 
 namespace Jump
 {
-    /// <summary>The codes of jump_status (include/jump.h); never renumbered.</summary>
-    public enum JumpStatus
-    {
-        Ok = 0,
-        InvalidArgument = -1,
-        InvalidHandle = -2,
-        Network = -3,
-        Timeout = -4,
-        Server = -5,
-        NotSignedIn = -6,
-        BadCredentials = -7,
-        MergeRequired = -8,
-        RegistrationRequired = -9,
-        Validation = -10,
-        NotFound = -11,
-        Expired = -12,
-        Storage = -13,
-        Cancelled = -14,
-        Unsupported = -15,
-        Busy = -16,
-        Internal = -17,
-        Conflict = -18,
-        AlreadySignedIn = -19,
-    }
-
-    public class JumpException : Exception
+    public partial class JumpException : Exception
     {
         public JumpException(JumpStatus status, string statusName, string message, string detailJson)
             : base(message)
@@ -135,62 +111,6 @@ namespace Jump
             return Create(status, NameOf((int)status), message, detail);
         }
 
-        static string NameOf(int status)
-        {
-            switch ((JumpStatus)status)
-            {
-                case JumpStatus.Ok: return "JUMP_OK";
-                case JumpStatus.InvalidArgument: return "JUMP_E_INVALID_ARGUMENT";
-                case JumpStatus.InvalidHandle: return "JUMP_E_INVALID_HANDLE";
-                case JumpStatus.Network: return "JUMP_E_NETWORK";
-                case JumpStatus.Timeout: return "JUMP_E_TIMEOUT";
-                case JumpStatus.Server: return "JUMP_E_SERVER";
-                case JumpStatus.NotSignedIn: return "JUMP_E_NOT_SIGNED_IN";
-                case JumpStatus.BadCredentials: return "JUMP_E_BAD_CREDENTIALS";
-                case JumpStatus.MergeRequired: return "JUMP_E_MERGE_REQUIRED";
-                case JumpStatus.RegistrationRequired: return "JUMP_E_REGISTRATION_REQUIRED";
-                case JumpStatus.Validation: return "JUMP_E_VALIDATION";
-                case JumpStatus.NotFound: return "JUMP_E_NOT_FOUND";
-                case JumpStatus.Expired: return "JUMP_E_EXPIRED";
-                case JumpStatus.Storage: return "JUMP_E_STORAGE";
-                case JumpStatus.Cancelled: return "JUMP_E_CANCELLED";
-                case JumpStatus.Unsupported: return "JUMP_E_UNSUPPORTED";
-                case JumpStatus.Busy: return "JUMP_E_BUSY";
-                case JumpStatus.Internal: return "JUMP_E_INTERNAL";
-                case JumpStatus.Conflict: return "JUMP_E_CONFLICT";
-                case JumpStatus.AlreadySignedIn: return "JUMP_E_ALREADY_SIGNED_IN";
-                default: return "JUMP_E_UNKNOWN(" + status + ")";
-            }
-        }
-
-        static JumpException Create(JumpStatus s, string n, string m, string d)
-        {
-            switch (s)
-            {
-                case JumpStatus.InvalidArgument: return new JumpInvalidArgumentException(s, n, m, d);
-                case JumpStatus.InvalidHandle: return new JumpInvalidHandleException(s, n, m, d);
-                case JumpStatus.Network: return new JumpNetworkException(s, n, m, d);
-                case JumpStatus.Timeout: return new JumpTimeoutException(s, n, m, d);
-                case JumpStatus.Server: return new JumpServerException(s, n, m, d);
-                case JumpStatus.NotSignedIn: return new JumpNotSignedInException(s, n, m, d);
-                case JumpStatus.BadCredentials: return new JumpBadCredentialsException(s, n, m, d);
-                case JumpStatus.MergeRequired: return new JumpMergeRequiredException(s, n, m, d);
-                case JumpStatus.RegistrationRequired: return new JumpRegistrationRequiredException(s, n, m, d);
-                case JumpStatus.Validation: return new JumpValidationException(s, n, m, d);
-                case JumpStatus.NotFound: return new JumpNotFoundException(s, n, m, d);
-                case JumpStatus.Expired: return new JumpExpiredException(s, n, m, d);
-                case JumpStatus.Storage: return new JumpStorageException(s, n, m, d);
-                case JumpStatus.Cancelled: return new JumpCancelledException(s, n, m, d);
-                case JumpStatus.Unsupported: return new JumpUnsupportedException(s, n, m, d);
-                case JumpStatus.Busy: return new JumpBusyException(s, n, m, d);
-                case JumpStatus.Internal: return new JumpInternalException(s, n, m, d);
-                case JumpStatus.Conflict: return new JumpConflictException(s, n, m, d);
-                case JumpStatus.AlreadySignedIn: return new JumpAlreadySignedInException(s, n, m, d);
-                // A code newer than this binding: still a JumpException with its number.
-                default: return new JumpException(s, n, m, d);
-            }
-        }
-
         /// <summary>Throws the exception for status unless it is JUMP_OK.</summary>
         internal static void Check(int status)
         {
@@ -198,30 +118,21 @@ namespace Jump
         }
     }
 
-    public class JumpInvalidArgumentException : JumpException { internal JumpInvalidArgumentException(JumpStatus s, string n, string m, string d) : base(s, n, m, d) { } }
-    public class JumpInvalidHandleException : JumpException { internal JumpInvalidHandleException(JumpStatus s, string n, string m, string d) : base(s, n, m, d) { } }
-    public class JumpNetworkException : JumpException { internal JumpNetworkException(JumpStatus s, string n, string m, string d) : base(s, n, m, d) { } }
-    public class JumpTimeoutException : JumpException { internal JumpTimeoutException(JumpStatus s, string n, string m, string d) : base(s, n, m, d) { } }
-    public class JumpServerException : JumpException { internal JumpServerException(JumpStatus s, string n, string m, string d) : base(s, n, m, d) { } }
-    public class JumpNotSignedInException : JumpException { internal JumpNotSignedInException(JumpStatus s, string n, string m, string d) : base(s, n, m, d) { } }
-    public class JumpBadCredentialsException : JumpException { internal JumpBadCredentialsException(JumpStatus s, string n, string m, string d) : base(s, n, m, d) { } }
-    /// <summary>JUMP_E_MERGE_REQUIRED: the email belongs to another identity. Sign in the existing way and
-    /// hand MergeToken back: SignInMerge when ExistingProvider is "capture" (a password account), else
-    /// SocialSignInNative(ExistingProvider, ..., mergeToken: MergeToken).</summary>
-    public class JumpMergeRequiredException : JumpException
+    // The summary of each per-status type is its status's meaning (generated); what to do next is a remark.
+    /// <remarks>Sign in the existing way and hand MergeToken back: SignInMerge when ExistingProvider is
+    /// "capture" (a password account), else SocialSignInNative(ExistingProvider, ..., mergeToken: MergeToken).</remarks>
+    public partial class JumpMergeRequiredException
     {
-        internal JumpMergeRequiredException(JumpStatus s, string n, string m, string d) : base(s, n, m, d) { }
         /// <summary>"existing_provider": how the account signs in now ("capture" for a password account).</summary>
         public string ExistingProvider { get { return Json.Get(Detail, "existing_provider") as string; } }
         /// <summary>"conflicting_provider": the provider whose sign-in was refused.</summary>
         public string ConflictingProvider { get { return Json.Get(Detail, "conflicting_provider") as string; } }
     }
 
-    /// <summary>JUMP_E_REGISTRATION_REQUIRED: two-step social registration. Complete PreregRecord (the
-    /// attributes the provider gave) and pass it with SocialRegistrationToken to RegisterSocial.</summary>
-    public class JumpRegistrationRequiredException : JumpException
+    /// <remarks>Two-step social registration: complete PreregRecord (the attributes the provider gave) and
+    /// pass it with SocialRegistrationToken to RegisterSocial.</remarks>
+    public partial class JumpRegistrationRequiredException
     {
-        internal JumpRegistrationRequiredException(JumpStatus s, string n, string m, string d) : base(s, n, m, d) { }
         /// <summary>"provider": the social provider of the sign-in.</summary>
         public string Provider { get { return Json.Get(Detail, "provider") as string; } }
         /// <summary>"prereg_record": record attributes from the provider, as JSON text ("{}" when absent).</summary>
@@ -240,14 +151,4 @@ namespace Jump
             get { var r = Json.Get(Detail, "prereg_fields"); return r == null ? "{}" : Json.Write(r); }
         }
     }
-    public class JumpValidationException : JumpException { internal JumpValidationException(JumpStatus s, string n, string m, string d) : base(s, n, m, d) { } }
-    public class JumpNotFoundException : JumpException { internal JumpNotFoundException(JumpStatus s, string n, string m, string d) : base(s, n, m, d) { } }
-    public class JumpExpiredException : JumpException { internal JumpExpiredException(JumpStatus s, string n, string m, string d) : base(s, n, m, d) { } }
-    public class JumpStorageException : JumpException { internal JumpStorageException(JumpStatus s, string n, string m, string d) : base(s, n, m, d) { } }
-    public class JumpCancelledException : JumpException { internal JumpCancelledException(JumpStatus s, string n, string m, string d) : base(s, n, m, d) { } }
-    public class JumpUnsupportedException : JumpException { internal JumpUnsupportedException(JumpStatus s, string n, string m, string d) : base(s, n, m, d) { } }
-    public class JumpBusyException : JumpException { internal JumpBusyException(JumpStatus s, string n, string m, string d) : base(s, n, m, d) { } }
-    public class JumpInternalException : JumpException { internal JumpInternalException(JumpStatus s, string n, string m, string d) : base(s, n, m, d) { } }
-    public class JumpConflictException : JumpException { internal JumpConflictException(JumpStatus s, string n, string m, string d) : base(s, n, m, d) { } }
-    public class JumpAlreadySignedInException : JumpException { internal JumpAlreadySignedInException(JumpStatus s, string n, string m, string d) : base(s, n, m, d) { } }
 }

@@ -2,6 +2,8 @@
 // One Error subclass per jump_status code of jump.h, built from libjump's error detail (jump_error_last() for a
 // synchronous failure, a completion's "error" for an asynchronous one), so both kinds look the same to callers.
 const { camelKeys } = require('./camel-keys');
+// The status names and which class stands for which code are generated from include/jump_api.json.
+const { STATUS_NAMES, ERROR_CLASSES } = require('./statuses.generated');
 
 class JumpError extends Error {
   /**
@@ -67,54 +69,9 @@ class ConflictError extends JumpError {
 }
 class AlreadySignedInError extends JumpError {}
 
-// Codes are never renumbered (jump.h), so this table is stable.
-const CLASSES = {
-  [-1]: InvalidArgumentError,
-  [-2]: InvalidHandleError,
-  [-3]: NetworkError,
-  [-4]: TimeoutError,
-  [-5]: ServerError,
-  [-6]: NotSignedInError,
-  [-7]: BadCredentialsError,
-  [-8]: MergeRequiredError,
-  [-9]: RegistrationRequiredError,
-  [-10]: ValidationError,
-  [-11]: NotFoundError,
-  [-12]: SessionExpiredError,
-  [-13]: StorageError,
-  [-14]: CancelledError,
-  [-15]: UnsupportedError,
-  [-16]: BusyError,
-  [-17]: InternalError,
-  [-18]: ConflictError,
-  [-19]: AlreadySignedInError,
-};
-
-const STATUS_NAMES = {
-  [-1]: 'JUMP_E_INVALID_ARGUMENT',
-  [-2]: 'JUMP_E_INVALID_HANDLE',
-  [-3]: 'JUMP_E_NETWORK',
-  [-4]: 'JUMP_E_TIMEOUT',
-  [-5]: 'JUMP_E_SERVER',
-  [-6]: 'JUMP_E_NOT_SIGNED_IN',
-  [-7]: 'JUMP_E_BAD_CREDENTIALS',
-  [-8]: 'JUMP_E_MERGE_REQUIRED',
-  [-9]: 'JUMP_E_REGISTRATION_REQUIRED',
-  [-10]: 'JUMP_E_VALIDATION',
-  [-11]: 'JUMP_E_NOT_FOUND',
-  [-12]: 'JUMP_E_EXPIRED',
-  [-13]: 'JUMP_E_STORAGE',
-  [-14]: 'JUMP_E_CANCELLED',
-  [-15]: 'JUMP_E_UNSUPPORTED',
-  [-16]: 'JUMP_E_BUSY',
-  [-17]: 'JUMP_E_INTERNAL',
-  [-18]: 'JUMP_E_CONFLICT',
-  [-19]: 'JUMP_E_ALREADY_SIGNED_IN',
-};
-
 /** The JumpError subclass for a status and its detail (an unknown future code gets the base class). */
 function errorFromDetail(status, detail, options) {
-  const Class = CLASSES[status] || JumpError;
+  const Class = module.exports[ERROR_CLASSES[status]] || JumpError;
   return new Class(status, detail && typeof detail === 'object' ? detail : {}, options);
 }
 

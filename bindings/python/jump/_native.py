@@ -7,7 +7,8 @@ Everything that touches raw pointers lives here:
   first use, not at import (:func:`library`, or reading :data:`lib`): ``import jump``, ``help(jump)`` and IDEs
   work on a machine without libjump, and the first call that needs it raises the ImportError saying where
   it looked;
-* :data:`SIGNATURES` declares argtypes/restype for every function of jump.h;
+* :data:`SIGNATURES` (generated into ``_signatures.py`` from include/jump_api.json) declares argtypes/restype
+  for every function of jump.h;
 * :func:`encode`, :func:`take_string` and :func:`last_error_detail` convert strings in both directions;
 * the callback registry keeps Python callables alive for as long as libjump may call them: one module-level
   trampoline per callback shape (never freed) plus a ``userdata`` token per registration, released by the
@@ -30,199 +31,28 @@ import os
 import sys
 import threading
 import time
-from ctypes import (
-    CFUNCTYPE,
-    POINTER,
-    c_char_p,
-    c_double,
-    c_int,
-    c_int32,
-    c_int64,
-    c_size_t,
-    c_uint32,
-    c_uint64,
-    c_void_p,
-)
+from ctypes import c_void_p
 from typing import Any, Callable, Dict, List, Optional, Tuple, Union
+
+# The C types, the callback types and SIGNATURES are generated from include/jump_api.json
+# (scripts/generate-bindings.py); the package reaches them as _native.NAME, hence the explicit re-exports.
+from ._signatures import (
+    AUTHENTICATE as AUTHENTICATE,
+    CALLBACK as CALLBACK,
+    FREE_FN as FREE_FN,
+    OPEN_URL as OPEN_URL,
+    SIGNATURES as SIGNATURES,
+    STORAGE_ERASE as STORAGE_ERASE,
+    STORAGE_LOAD as STORAGE_LOAD,
+    STORAGE_SAVE as STORAGE_SAVE,
+    STORAGE_SINK as STORAGE_SINK,
+)
+from ._statuses import JUMP_E_NOT_FOUND, JUMP_E_STORAGE, JUMP_OK
 
 #: The ABI version this binding is written for (JUMP_ABI_VERSION in jump.h).
 ABI_VERSION = 1
 #: The file name of the library.
 LIBRARY_NAME = "libjump.so"
-
-# ---------------------------------------------------------------------------------------------------------
-# C types
-# ---------------------------------------------------------------------------------------------------------
-
-jump_status = c_int
-handle = c_void_p  # jump_config*, jump_client*, jump_record*, jump_request*
-json_ptr = c_void_p  # struct json_t*
-out_handle = POINTER(c_void_p)  # T **out
-out_string = POINTER(c_void_p)  # char **out (owned; c_void_p so we can free it)
-out_json = POINTER(c_void_p)  # json_t **out
-
-#: void (*jump_callback)(void *userdata, const char *json) -- the text is borrowed, c_char_p copies it.
-CALLBACK = CFUNCTYPE(None, c_void_p, c_char_p)
-#: void (*jump_free_fn)(void *userdata)
-FREE_FN = CFUNCTYPE(None, c_void_p)
-#: void (*job)(void *arg)
-JOB_FN = CFUNCTYPE(None, c_void_p)
-#: void (*jump_dispatch_fn)(void *context, void (*job)(void *arg), void *arg)
-DISPATCH_FN = CFUNCTYPE(None, c_void_p, JOB_FN, c_void_p)
-#: void (*jump_storage_sink)(void *sink_context, const char *data, size_t length)
-STORAGE_SINK = CFUNCTYPE(None, c_void_p, c_char_p, c_size_t)
-#: jump_status (*jump_storage_load_fn)(void *context, const char *key, jump_storage_sink sink, void *sink_context)
-#: -- the sink arrives as a plain address (c_void_p) and is wrapped in STORAGE_SINK to be called.
-STORAGE_LOAD = CFUNCTYPE(c_int32, c_void_p, c_char_p, c_void_p, c_void_p)
-#: jump_status (*jump_storage_save_fn)(void *context, const char *key, const char *data, size_t length)
-#: -- data as an address: the bytes may contain NULs, so they are copied with string_at(data, length).
-STORAGE_SAVE = CFUNCTYPE(c_int32, c_void_p, c_char_p, c_void_p, c_size_t)
-#: jump_status (*jump_storage_erase_fn)(void *context, const char *key)
-STORAGE_ERASE = CFUNCTYPE(c_int32, c_void_p, c_char_p)
-#: jump_authenticate_fn: (userdata, external_user_id, sink, sink_context) -> jump_status; the sink arrives as an
-#: address and is wrapped in STORAGE_SINK to be called (identify runs it on the calling thread).
-AUTHENTICATE = CFUNCTYPE(c_int32, c_void_p, c_char_p, c_void_p, c_void_p)
-# jump_status (*jump_open_url_fn)(void *userdata, const char *url)
-OPEN_URL = CFUNCTYPE(c_int32, c_void_p, c_char_p)
-
-# name: (restype, [argtypes]) -- one line per function of include/jump.h, in header order.
-SIGNATURES: Dict[str, Tuple[Any, List[Any]]] = {
-    # Versions
-    "jump_version": (c_char_p, []),  # static storage: c_char_p is right here (nothing to free)
-    "jump_version_number": (c_uint32, []),
-    "jump_abi_version": (c_int32, []),
-    # Status codes and errors
-    "jump_status_str": (c_char_p, [jump_status]),  # static storage
-    "jump_error_last": (c_char_p, []),  # owned by the library, valid until the next call
-    "jump_error_last_jansson": (jump_status, [out_json]),
-    "jump_string_free": (None, [c_void_p]),
-    # Callbacks
-    "jump_set_log_callback": (jump_status, [CALLBACK, c_void_p, FREE_FN]),
-    # jump_config
-    "jump_config_new": (jump_status, [out_handle]),
-    "jump_config_from_json": (jump_status, [c_char_p, out_handle]),
-    "jump_config_from_jansson": (jump_status, [json_ptr, out_handle]),
-    "jump_config_set_string": (jump_status, [handle, c_char_p, c_char_p]),
-    "jump_config_set_bool": (jump_status, [handle, c_char_p, c_int]),
-    "jump_config_set_int": (jump_status, [handle, c_char_p, c_int64]),
-    "jump_config_set_storage": (
-        jump_status,
-        [handle, STORAGE_LOAD, STORAGE_SAVE, STORAGE_ERASE, c_void_p, FREE_FN],
-    ),
-    "jump_config_to_json": (jump_status, [handle, out_string]),
-    "jump_config_to_jansson": (jump_status, [handle, out_json]),
-    "jump_config_free": (None, [handle]),
-    # jump_client
-    "jump_client_new": (jump_status, [handle, out_handle]),
-    "jump_client_free": (None, [handle]),
-    "jump_client_state": (jump_status, [handle, out_string]),
-    "jump_client_is_signed_in": (c_int, [handle]),
-    "jump_client_restore": (jump_status, [handle]),
-    "jump_client_erase_quarantine": (jump_status, [handle]),
-    "jump_client_load_flow": (jump_status, [handle]),
-    "jump_client_register_traditional": (jump_status, [handle, c_char_p, c_char_p, out_string]),
-    "jump_client_register_traditional_jansson": (jump_status, [handle, json_ptr, c_char_p, out_string]),
-    "jump_client_register_traditional_async": (
-        jump_status,
-        [handle, c_char_p, c_char_p, CALLBACK, c_void_p, FREE_FN, out_handle],
-    ),
-    "jump_client_sign_in": (jump_status, [handle, c_char_p, c_char_p, out_string]),
-    "jump_client_sign_in_async": (
-        jump_status,
-        [handle, c_char_p, c_char_p, CALLBACK, c_void_p, FREE_FN, out_handle],
-    ),
-    "jump_client_sign_out": (jump_status, [handle]),
-    "jump_client_record": (jump_status, [handle, out_handle]),
-    "jump_client_fetch_record": (jump_status, [handle]),
-    "jump_client_fetch_record_async": (jump_status, [handle, CALLBACK, c_void_p, FREE_FN, out_handle]),
-    "jump_client_sync": (jump_status, [handle, out_string]),
-    "jump_client_sync_async": (jump_status, [handle, CALLBACK, c_void_p, FREE_FN, out_handle]),
-    "jump_client_load_schema": (jump_status, [handle]),
-    "jump_client_update_profile": (jump_status, [handle, c_char_p]),
-    "jump_client_update_profile_async": (jump_status, [handle, c_char_p, CALLBACK, c_void_p, FREE_FN, out_handle]),
-    "jump_client_change_password": (jump_status, [handle, c_char_p, c_char_p]),
-    "jump_client_change_password_async": (jump_status, [handle, c_char_p, c_char_p, CALLBACK, c_void_p, FREE_FN, out_handle]),
-    "jump_client_forgot_password": (jump_status, [handle, c_char_p]),
-    "jump_client_forgot_password_async": (jump_status, [handle, c_char_p, CALLBACK, c_void_p, FREE_FN, out_handle]),
-    "jump_client_resend_verification_email": (jump_status, [handle, c_char_p]),
-    "jump_client_resend_verification_email_async": (jump_status, [handle, c_char_p, CALLBACK, c_void_p, FREE_FN, out_handle]),
-    # social sign-in (Engage)
-    "jump_client_load_engage_config": (jump_status, [handle, out_string]),
-    "jump_client_providers": (jump_status, [handle, out_string]),
-    "jump_client_social_begin": (jump_status, [handle, c_char_p, c_char_p, out_string]),
-    "jump_client_social_complete": (jump_status, [handle, c_char_p, out_string]),
-    "jump_client_social_complete_async": (jump_status, [handle, c_char_p, CALLBACK, c_void_p, FREE_FN, out_handle]),
-    "jump_client_social_sign_in_loopback": (jump_status, [handle, c_char_p, c_char_p, OPEN_URL, c_void_p, c_int32, out_string]),
-    "jump_client_social_sign_in_loopback_async": (
-        jump_status,
-        [handle, c_char_p, c_char_p, OPEN_URL, c_int32, CALLBACK, c_void_p, FREE_FN, out_handle],
-    ),
-    "jump_client_social_sign_in_native": (jump_status, [handle, c_char_p, c_char_p, c_char_p, c_char_p, out_string]),
-    "jump_client_social_sign_in_native_async": (
-        jump_status,
-        [handle, c_char_p, c_char_p, c_char_p, c_char_p, CALLBACK, c_void_p, FREE_FN, out_handle],
-    ),
-    "jump_client_set_token_url": (jump_status, [handle, c_char_p]),
-    "jump_client_register_social": (jump_status, [handle, c_char_p, c_char_p, out_string]),
-    "jump_client_register_social_async": (jump_status, [handle, c_char_p, c_char_p, CALLBACK, c_void_p, FREE_FN, out_handle]),
-    "jump_client_sign_in_merge": (jump_status, [handle, c_char_p, c_char_p, c_char_p, out_string]),
-    "jump_client_sign_in_merge_async": (
-        jump_status,
-        [handle, c_char_p, c_char_p, c_char_p, CALLBACK, c_void_p, FREE_FN, out_handle],
-    ),
-    "jump_client_linked_profiles": (jump_status, [handle, out_string]),
-    "jump_client_unlink_account": (jump_status, [handle, c_char_p]),
-    "jump_client_unlink_account_async": (jump_status, [handle, c_char_p, CALLBACK, c_void_p, FREE_FN, out_handle]),
-    "jump_client_share": (jump_status, [handle, c_char_p, c_char_p, out_string]),
-    "jump_client_share_async": (jump_status, [handle, c_char_p, c_char_p, CALLBACK, c_void_p, FREE_FN, out_handle]),
-    "jump_client_share_content": (jump_status, [handle, c_char_p, out_string]),
-    "jump_sign_in_token_decode": (jump_status, [c_char_p, out_string]),
-    "jump_client_sign_in_with_token": (jump_status, [handle, c_char_p, out_string]),
-    "jump_client_sign_in_with_token_async": (jump_status, [handle, c_char_p, CALLBACK, c_void_p, FREE_FN, out_handle]),
-    "jump_client_use_api_key": (jump_status, [handle, c_char_p, c_char_p, c_char_p, c_char_p]),
-    "jump_client_status": (jump_status, [handle, out_string]),
-    "jump_client_identify_external_user": (jump_status, [handle, c_char_p, AUTHENTICATE, c_void_p, out_string]),
-    "jump_client_request": (jump_status, [handle, c_char_p, c_char_p, c_char_p, c_char_p, c_size_t, out_string]),
-    "jump_client_use_web_login": (jump_status, [handle, c_char_p, c_char_p, c_char_p, out_string]),
-    "jump_client_access_token": (jump_status, [handle, out_string]),
-    "jump_client_refresh_access_token": (jump_status, [handle]),
-    "jump_client_credentials": (jump_status, [handle, c_int64, c_uint32, out_string]),
-    "jump_client_credentials_async": (jump_status, [handle, c_int64, c_uint32, CALLBACK, c_void_p, FREE_FN, out_handle]),
-    "jump_client_has_valid_credentials": (c_int, [handle, c_int64]),
-    "jump_client_set_event_callback": (jump_status, [handle, CALLBACK, c_void_p, FREE_FN]),
-    "jump_client_set_dispatcher": (jump_status, [handle, DISPATCH_FN, c_void_p]),
-    "jump_client_use_event_queue": (jump_status, [handle, c_int32]),
-    "jump_client_event_fd": (jump_status, [handle, POINTER(c_int)]),
-    "jump_client_next_event": (jump_status, [handle, out_string]),
-    # jump_record
-    "jump_record_get": (jump_status, [handle, c_char_p, out_string]),
-    "jump_record_get_jansson": (jump_status, [handle, c_char_p, out_json]),
-    "jump_record_get_string": (jump_status, [handle, c_char_p, out_string]),
-    "jump_record_set": (jump_status, [handle, c_char_p, c_char_p]),
-    "jump_record_set_jansson": (jump_status, [handle, c_char_p, json_ptr]),
-    "jump_record_set_string": (jump_status, [handle, c_char_p, c_char_p]),
-    "jump_record_changes": (jump_status, [handle, out_string]),
-    "jump_record_get_int64": (jump_status, [handle, c_char_p, POINTER(c_int64)]),
-    "jump_record_get_double": (jump_status, [handle, c_char_p, POINTER(c_double)]),
-    "jump_record_get_bool": (jump_status, [handle, c_char_p, POINTER(c_int)]),
-    "jump_record_clear": (jump_status, [handle, c_char_p]),
-    "jump_record_append": (jump_status, [handle, c_char_p, c_char_p, out_string]),
-    "jump_record_append_jansson": (jump_status, [handle, c_char_p, json_ptr, out_string]),
-    "jump_record_remove": (jump_status, [handle, c_char_p]),
-    "jump_record_replace_plural": (jump_status, [handle, c_char_p, c_char_p]),
-    "jump_record_replace_plural_jansson": (jump_status, [handle, c_char_p, json_ptr]),
-    "jump_record_element_count": (jump_status, [handle, c_char_p, POINTER(c_size_t)]),
-    "jump_record_element_paths": (jump_status, [handle, c_char_p, out_string]),
-    "jump_record_revert": (jump_status, [handle, c_char_p]),
-    "jump_record_discard_changes": (jump_status, [handle]),
-    "jump_record_free": (None, [handle]),
-    # jump_request
-    "jump_request_cancel": (jump_status, [handle]),
-    "jump_request_wait": (jump_status, [handle, c_int32]),
-    "jump_request_id": (jump_status, [handle, POINTER(c_uint64)]),
-    "jump_request_free": (None, [handle]),
-}
-
 
 # ---------------------------------------------------------------------------------------------------------
 # Locating and loading
@@ -481,10 +311,6 @@ release = FREE_FN(_release)
 # Host storage (jump_config_set_storage)
 # ---------------------------------------------------------------------------------------------------------
 
-#: jump_status values the storage trampolines return.
-JUMP_OK = 0
-JUMP_E_NOT_FOUND = -11
-JUMP_E_STORAGE = -13
 
 _storage_log = logging.getLogger("jump")
 

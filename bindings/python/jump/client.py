@@ -17,8 +17,9 @@ from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from . import _native
 from ._handle import NativeHandle
+from ._statuses import JUMP_E_CANCELLED, JUMP_E_NOT_FOUND
 from .config import Config, _storage_configs
-from .errors import Cancelled, NotFound, check, last_error
+from .errors import check, last_error
 from .record import Record
 from .request import CompletionCallback, Request
 from .results import (
@@ -790,7 +791,7 @@ class Client(NativeHandle):
         while True:
             out = c_void_p()
             status = _native.lib.jump_client_next_event(self.handle, byref(out))
-            if status == NotFound.code:
+            if status == JUMP_E_NOT_FOUND:
                 return taken
             check(status)
             taken += 1
@@ -822,7 +823,7 @@ class Client(NativeHandle):
 # Loopback sign-in: the asynchronous open_url callback shares its userdata with the completion
 # ---------------------------------------------------------------------------------------------------------
 
-_JUMP_E_CANCELLED = Cancelled.code
+_JUMP_E_CANCELLED = JUMP_E_CANCELLED
 
 
 def _timeout_ms(timeout: Optional[float]) -> int:

@@ -26,6 +26,7 @@ from __future__ import annotations
 from typing import Any, Dict, List, Mapping, Optional, Tuple, Type
 
 from . import _native
+from ._statuses import ERROR_CLASSES, STATUS_NAMES
 
 __all__ = [
     "JumpError",
@@ -68,7 +69,7 @@ class JumpError(Exception):
         absent.
     """
 
-    #: The status code this class stands for (None for the base class).
+    #: The status code this class stands for (None for the base class; set below, from _statuses.ERROR_CLASSES).
     code: Optional[int] = None
 
     def __init__(self, status: int, message: str = "", detail: Optional[Mapping[str, Any]] = None) -> None:
@@ -118,20 +119,14 @@ class InvalidArgument(JumpError, ValueError):
     """JUMP_E_INVALID_ARGUMENT: NULL where a value is needed, bad UTF-8/JSON, unknown config key, ... Also a
     ``ValueError``."""
 
-    code = -1
-
 
 class InvalidHandle(JumpError, ValueError):
     """JUMP_E_INVALID_HANDLE: a freed, NULL or wrong kind of handle (e.g. a closed object used again). Also a
     ``ValueError``, as I/O on a closed file is."""
 
-    code = -2
-
 
 class NetworkError(_OSErrorFix, ConnectionError):
     """JUMP_E_NETWORK: could not reach the server (DNS, refused, TLS, reset). Also a ``ConnectionError``."""
-
-    code = -3
 
 
 class Timeout(_OSErrorFix, TimeoutError):
@@ -139,16 +134,12 @@ class Timeout(_OSErrorFix, TimeoutError):
     ``TimeoutError`` (which ``concurrent.futures.TimeoutError`` and, from Python 3.11,
     ``asyncio.TimeoutError`` are)."""
 
-    code = -4
-
 
 class ServerError(JumpError):
     """JUMP_E_SERVER: the server answered with an error, or with something that is not JSON.
 
     After :meth:`Client.share`, :attr:`results` has every provider's outcome (the failed ones with
     ``error_class``, ``code`` and ``message``)."""
-
-    code = -5
 
     @property
     def results(self) -> Dict[str, Any]:
@@ -159,13 +150,9 @@ class ServerError(JumpError):
 class NotSignedIn(JumpError):
     """JUMP_E_NOT_SIGNED_IN: the operation needs a signed-in user."""
 
-    code = -6
-
 
 class BadCredentials(JumpError):
     """JUMP_E_BAD_CREDENTIALS: wrong user name, email or password."""
-
-    code = -7
 
 
 class MergeRequired(JumpError):
@@ -175,15 +162,11 @@ class MergeRequired(JumpError):
     ``Client.sign_in_merge(user, password, merge_token)``; else a provider: sign in with it passing
     ``merge_token=``), ``conflicting_provider`` the provider just used, ``merge_token`` a secret to hand back."""
 
-    code = -8
-
 
 class RegistrationRequired(JumpError):
     """JUMP_E_REGISTRATION_REQUIRED: no account has this social identity; complete ``prereg_record`` (record
     attributes from the provider's profile) and call ``Client.register_social(social_registration_token,
     attributes)``. The token is a secret."""
-
-    code = -9
 
     @property
     def provider(self) -> Optional[str]:
@@ -199,58 +182,40 @@ class RegistrationRequired(JumpError):
 class ValidationFailed(JumpError):
     """JUMP_E_VALIDATION: form validation failed; invalid_fields maps form field names to messages."""
 
-    code = -10
-
 
 class NotFound(JumpError, KeyError):
     """JUMP_E_NOT_FOUND: no such attribute, path, user or flow (also a KeyError, for record[path])."""
-
-    code = -11
 
 
 class SessionExpired(JumpError):
     """JUMP_E_EXPIRED: the session can no longer be refreshed; sign in again."""
 
-    code = -12
-
 
 class StorageError(JumpError):
     """JUMP_E_STORAGE: the session store could not be read or written (nothing was deleted)."""
-
-    code = -13
 
 
 class Cancelled(JumpError):
     """JUMP_E_CANCELLED: the operation was cancelled (Request.cancel, client closed), or the user cancelled
     a social sign-in on the provider's page (``reason == "user_canceled"``)."""
 
-    code = -14
-
 
 class Unsupported(JumpError):
     """JUMP_E_UNSUPPORTED: not possible with this configuration, or not implemented."""
-
-    code = -15
 
 
 class Busy(JumpError):
     """JUMP_E_BUSY: would deadlock or conflict (e.g. Request.wait inside a libjump callback)."""
 
-    code = -16
-
 
 class InternalError(JumpError):
     """JUMP_E_INTERNAL: a bug in libjump; the detail says where."""
-
-    code = -17
 
 
 class Conflict(JumpError):
     """JUMP_E_CONFLICT: the record changed both here and on the server. ``detail["conflicts"]`` lists
     ``{"path", "local", "server", "base"}``; the local values were kept (``Record.revert(path)`` takes the
     server's, ``Client.sync()`` sends the local ones)."""
-
-    code = -18
 
     @property
     def conflicts(self) -> List[Dict[str, Any]]:
@@ -261,58 +226,12 @@ class AlreadySignedIn(JumpError):
     """JUMP_E_ALREADY_SIGNED_IN: another user is signed in. ``detail["mismatch"]`` names what differs
     (user_id, environment or region); sign out first, or use ``Client.identify_external_user``."""
 
-    code = -19
 
-
-#: The jump_status names of include/jump.h (the "status_name" of the library's details).
-STATUS_NAMES: Dict[int, str] = {
-    0: "JUMP_OK",
-    -1: "JUMP_E_INVALID_ARGUMENT",
-    -2: "JUMP_E_INVALID_HANDLE",
-    -3: "JUMP_E_NETWORK",
-    -4: "JUMP_E_TIMEOUT",
-    -5: "JUMP_E_SERVER",
-    -6: "JUMP_E_NOT_SIGNED_IN",
-    -7: "JUMP_E_BAD_CREDENTIALS",
-    -8: "JUMP_E_MERGE_REQUIRED",
-    -9: "JUMP_E_REGISTRATION_REQUIRED",
-    -10: "JUMP_E_VALIDATION",
-    -11: "JUMP_E_NOT_FOUND",
-    -12: "JUMP_E_EXPIRED",
-    -13: "JUMP_E_STORAGE",
-    -14: "JUMP_E_CANCELLED",
-    -15: "JUMP_E_UNSUPPORTED",
-    -16: "JUMP_E_BUSY",
-    -17: "JUMP_E_INTERNAL",
-    -18: "JUMP_E_CONFLICT",
-    -19: "JUMP_E_ALREADY_SIGNED_IN",
-}
-
-_BY_CODE: Dict[int, Type[JumpError]] = {
-    cls.code: cls
-    for cls in (
-        InvalidArgument,
-        InvalidHandle,
-        NetworkError,
-        Timeout,
-        ServerError,
-        NotSignedIn,
-        BadCredentials,
-        MergeRequired,
-        RegistrationRequired,
-        ValidationFailed,
-        NotFound,
-        SessionExpired,
-        StorageError,
-        Cancelled,
-        Unsupported,
-        Busy,
-        InternalError,
-        Conflict,
-        AlreadySignedIn,
-    )
-    if cls.code is not None
-}
+# The codes, their names and which class stands for which are generated from include/jump_api.json
+# (_statuses.py): a class of this file is named there, and gets its code here.
+_BY_CODE: Dict[int, Type[JumpError]] = {code: globals()[name] for code, name in ERROR_CLASSES.items()}
+for _code, _class in _BY_CODE.items():
+    _class.code = _code
 
 
 def error_class(status: int) -> Type[JumpError]:
