@@ -45,7 +45,8 @@ from .errors import InvalidArgument, JumpError, local_error
 
 __all__ = ["main", "exit_code"]
 
-PROG = "python -m jump"
+# As invoked: the console script `jump` (pip installs it), or `python -m jump`.
+PROG = "jump" if os.path.basename(sys.argv[0]) == "jump" else "python -m jump"
 #: argparse exits with 2 on a usage error; kept (see the module docstring).
 EXIT_USAGE = 2
 #: libjump.so could not be found or loaded (not a jump_status: no libjump to ask); outside 1..19 and 2.

@@ -809,6 +809,14 @@ class Client(NativeHandle):
 
     # -- lifetime -------------------------------------------------------------------------------------------
 
+    async def __aenter__(self) -> "Client":
+        """``async with jump.Client(config) as client:`` in a coroutine."""
+        return self
+
+    async def __aexit__(self, *exc: Any) -> None:
+        # close() does not wait for the network: in-flight requests are cancelled, so the loop is not held.
+        self.close()
+
     def close(self) -> None:
         """Release the client (idempotent). In-flight requests complete with Cancelled."""
         if self._pump_loop is not None and self._handle is not None:

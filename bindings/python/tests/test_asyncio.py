@@ -66,6 +66,17 @@ def test_await_raises_the_jump_error(make_config, registered) -> None:
     asyncio.run(main())
 
 
+def test_async_with_closes_the_client(make_config, registered) -> None:
+    async def main() -> "jump.Client":
+        async with jump.Client(make_config(storageDirectory=":memory:")) as client:
+            result = await client.sign_in_async(registered["email"], PASSWORD)
+            assert result["uuid"] == registered["uuid"]
+        return client
+
+    client = asyncio.run(main())
+    assert not client.is_signed_in  # signed in, then closed by the async with
+
+
 def test_concurrent_awaits(make_config, registered) -> None:
     async def main() -> List[Any]:
         with jump.Client(make_config(storageDirectory=":memory:")) as client:

@@ -239,6 +239,16 @@ def test_quickstart(installed: Installed, emu) -> None:
     assert f" from {_site_packages(installed)}" in done.stdout.splitlines()[0]  # the wheel's libjump.so
 
 
+def test_console_script(installed: Installed, emu) -> None:
+    """`pip install` puts the command line on the venv's PATH as `jump` (as `python -m jump` runs it)."""
+    script = installed.python.parent / "jump"
+    assert script.exists(), sorted(p.name for p in installed.python.parent.iterdir())
+    done = subprocess.run([str(script), "--help"], cwd=installed.work, env=_env(), capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "usage: jump" in done.stdout, done.stdout
+
+
 def test_asyncio_sign_in_without_a_thread_per_call(installed: Installed, emu) -> None:
     user = account(emu)
     done = run_script(installed, """
