@@ -26,7 +26,7 @@ extension JumpClient {
                                      authenticate: Authenticate) throws(JumpError) -> IdentifyOutcome {
         guard !externalID.isEmpty else { throw .invalidArgument("the external user id is empty", argument: "external_user_id") }
         return try tokens.credentialGate.withLock { _ throws(JumpError) -> IdentifyOutcome in
-            let current = try tokens.state.withLock { s throws(JumpError) in try tokens.requireTokens(s) }
+            let current = try tokens.currentTokens()
             if current.externalUserID == externalID, current.credential != nil {
                 return IdentifyOutcome(action: .none, userID: current.credential?.userID)
             }
@@ -58,11 +58,7 @@ extension JumpClient {
                 }
                 try tokens.useAPIKeyLocked(key, userID: user, environment: environment)
             }
-            let status = tokens.state.withLock { s -> TokenStatus in
-                s.tokens.externalUserID = externalID
-                tokens.persistCredential(&s)
-                return TokenStatus(s.tokens)
-            }
+            let status = tokens.noteExternalUser(externalID)
             emit(.statusChanged(status))
             return IdentifyOutcome(action: action, userID: status.userID)
         }

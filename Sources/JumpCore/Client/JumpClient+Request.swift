@@ -12,15 +12,16 @@ extension JumpClient {
         tokens.holdsCredential || capture.isSignedIn
     }
 
-    /// The access token of the credential a token call is about: the sign-in-token session's when there is
-    /// one (or its credential could not be read), else the Capture session's.
+    /// The access token of the credential a token call is about (CredentialChoice): the sign-in-token
+    /// session's when there is one, else the Capture session's (an API key has none).
     public func currentAccessToken(cancellation: Cancellation? = nil) throws(JumpError) -> String {
-        hasTokenSession ? try tokens.tokenAccessToken(cancellation: cancellation) : try capture.accessToken(cancellation: cancellation)
+        if try tokens.held() == .signInToken { return try tokens.tokenAccessToken(cancellation: cancellation) }
+        return try capture.accessToken(cancellation: cancellation)
     }
 
     /// Refreshes that credential's access token now, whatever its age.
     public func refreshCurrentAccessToken() throws(JumpError) {
-        if hasTokenSession { try tokens.refreshTokenSession() } else { try capture.refreshAccessToken() }
+        if try tokens.held() == .signInToken { try tokens.refreshTokenSession() } else { try capture.refreshAccessToken() }
     }
 
     private enum Credential {
@@ -63,20 +64,17 @@ extension JumpClient {
     }
 
     private func currentCredential(cancellation: Cancellation?) throws(JumpError) -> Credential {
-        let held = try tokens.state.withLock { s throws(JumpError) in try tokens.requireTokens(s) }
-        let hasCapture = capture.isSignedIn
-        switch held.credential {
-        case .token(let t)?:
+        switch try CredentialChoice.choose(tokens: tokens, capture: capture) {
+        case .signInToken:
             let access = try tokens.tokenAccessToken(cancellation: cancellation)
-            let refreshable = tokens.state.withLock { s -> String? in
-                if case .token(let now)? = s.tokens.credential { return now.refreshToken }
-                return nil
+            guard case .token(let grant)? = try tokens.currentTokens().credential else {
+                throw JumpError(.notSignedIn, "the session ended while its access token was being read")
             }
-            return .bearer(access, base: tokens.apiBase(for: t.environment), refreshable: refreshable)
-        case .apiKey(let k)?:
-            return .apiKey(k.apiKey, base: tokens.apiBase(for: k.environment))
-        case nil:
-            guard hasCapture, let base = settings.base?.base else {
+            return .bearer(access, base: tokens.apiBase(for: grant.environment), refreshable: tokens.currentRefreshToken)
+        case .apiKey(let key):
+            return .apiKey(key.apiKey, base: tokens.apiBase(for: key.environment))
+        case .capture:
+            guard let base = settings.base?.base else {
                 throw JumpError(.notSignedIn, "the client holds no credential (sign in, or use an API key)")
             }
             return .captureBearer(try capture.accessToken(cancellation: cancellation), base: base)

@@ -57,7 +57,7 @@ public final class JumpClient: Sendable {
     /// The Capture session's state, with the credential's storage error when the session has none.
     public func state() -> CaptureSessionState {
         var state = capture.report()
-        if state.storageError == nil { state.storageError = tokens.state.withLock { $0.storageError } }
+        if state.storageError == nil { state.storageError = tokens.lastStorageError }
         return state
     }
 
@@ -67,16 +67,6 @@ public final class JumpClient: Sendable {
         do throws(JumpError) { try capture.restore() } catch { failure = error }
         do throws(JumpError) { try tokens.restoreCredential() } catch { failure = failure ?? error }
         if let failure { throw failure }
-    }
-
-    /// Whether token calls (access token, refresh) are about the sign-in-token session: there is one, or
-    /// the saved credential could not be read (then they report that, not "signed out").
-    public var hasTokenSession: Bool {
-        let (token, unreadable) = tokens.state.withLock { s -> (Bool, Bool) in
-            if case .token? = s.tokens.credential { return (true, false) }
-            return (false, s.credentialRestoreError != nil)
-        }
-        return token || (unreadable && !capture.isSignedIn)
     }
 
     // MARK: - Sign-out

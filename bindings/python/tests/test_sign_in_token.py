@@ -314,6 +314,50 @@ def test_restart_keeps_the_session_and_a_storage_failure_is_not_signed_out(emu, 
     config.close()
 
 
+def test_an_unreadable_credential_is_a_storage_error_for_every_credential_call(emu, make_config, registered) -> None:
+    """One rule chooses the credential of request, credentials, access_token and refresh (CredentialChoice): a
+    saved sign-in-token credential that cannot be read is JUMP_E_STORAGE for all of them, also when a Capture
+    session is there to fall back on (which used to answer credentials and access_token, but not request)."""
+
+    class LockableStore:
+        def __init__(self) -> None:
+            self.data: Dict[str, bytes] = {}
+            self.locked = False
+
+        def load(self, key: str) -> Optional[bytes]:
+            if self.locked and key.startswith("credential-"):
+                raise OSError("the keychain is locked")
+            return self.data.get(key)
+
+        def save(self, key: str, data: bytes) -> None:
+            self.data[key] = data
+
+        def erase(self, key: str) -> None:
+            self.data.pop(key, None)
+
+    user = new_user(emu)
+    store = LockableStore()
+    config = jump.Config(make_config(storageDirectory=":memory:", signInTokenAuthBaseUrl=emu.url,
+                                     signInTokenApiBaseUrl=emu.url))
+    config.set_storage(store)
+    with jump.Client(config) as first:
+        first.sign_in(registered["email"], registered["password"])  # a Capture session
+        first.sign_in_with_token(mint(emu, user))                   # and a sign-in-token credential
+    store.locked = True
+    with jump.Client(config) as locked:
+        assert locked.is_signed_in  # the Capture session was read
+        assert locked.status["restore_error"] is not None
+        for call in (lambda: locked.credentials(60), locked.access_token, locked.refresh_access_token,
+                     lambda: locked.request("GET", f"/v2/user/{user}/profile")):
+            with pytest.raises(jump.StorageError):
+                call()
+        assert locked.has_valid_credentials(0) is False
+        store.locked = False
+        locked.restore()
+        assert locked.credentials(60)["kind"] == "sign_in_token"
+    config.close()
+
+
 def test_a_client_that_died_mid_refresh_is_not_locked_out(emu, token_config, storage) -> None:
     user = new_user(emu)
     with jump.Client(token_config()) as client:
