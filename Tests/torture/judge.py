@@ -184,9 +184,10 @@ def flat(record, prefix=""):
             yield path, value
 
 
-def judge(model, report, server, users, iteration, emulator):
+def judge(model, report, server, users, iteration, emulator, server_before=None):
     """Counts per category for one iteration, and notes saying why (kept for failing runs).
-    server: {"A": record or None, ...}; users: {"A": (uuid, element id), ...}."""
+    server: {"A": record or None, ...} after the check; server_before: the same before it (duplicates are
+    looked for in both); users: {"A": (uuid, element id), ...}."""
     counts = dict.fromkeys((c for c, _ in CATEGORIES), 0)
     notes = []
     state = report.get("state") or {}
@@ -247,18 +248,23 @@ def judge(model, report, server, users, iteration, emulator):
                                               f"{str(values.get(path))[:40]}")
     # Appends: an acknowledged element must be on the server after a completed sync (the run's, or the
     # check's when it synced that user), and any element only once: a value seen twice was applied twice.
+    def appended(record):
+        keys = [parse_key(v) for v in strings(record)]
+        return [k[2] for k in keys if k and k[0] == user and k[1] == iteration]
+
     for user in "AB":
-        on_server = [parse_key(v) for v in strings(server.get(user))]
-        seqs = [k[2] for k in on_server if k and k[0] == user and k[1] == iteration]
+        seqs = appended(server.get(user))
         checked_sync = any(who == user and status == JUMP_OK for who, _, status in examined)
         need = {s for s, u in model.appends_synced.items() if u == user}
         if checked_sync:
             need |= {s for s, u in model.appends_owed.items() if u == user}
         for seq in sorted(need - set(seqs)):
             lost[(user, f"/photos {seq}")] = f"{user} appended {user}-{iteration}-{seq}, not on the server"
-        twice = sorted({s for s in seqs if seqs.count(s) > 1})
-        counts["duplicated"] += len(twice)
-        notes += [f"duplicated: {user}-{iteration}-{s} is {seqs.count(s)} times in {user}'s server record" for s in twice]
+        for when, found in (("after", seqs), ("before", appended((server_before or {}).get(user)))):
+            twice = sorted({s for s in found if found.count(s) > 1})
+            counts["duplicated"] = max(counts["duplicated"], len(twice))
+            notes += [f"duplicated: {user}-{iteration}-{s} is {found.count(s)} times in {user}'s server record "
+                      f"{when} the check" for s in twice]
     counts["lost"] = len(lost)
     notes += [f"lost: {why}" for why in lost.values()]
 

@@ -35,9 +35,9 @@ def check_output(restored=None, local=None, fetch=0, sync=0, orphans=0, restore_
     return report
 
 
-def run(ledger, report, server, emulator=None):
+def run(ledger, report, server, emulator=None, server_before=None):
     model = judge.Model(ledger.strip().splitlines())
-    counts, _ = judge.judge(model, report, server, USERS, 1, emulator or FakeEmulator())
+    counts, _ = judge.judge(model, report, server, USERS, 1, emulator or FakeEmulator(), server_before)
     return counts
 
 
@@ -75,6 +75,9 @@ CASES = [
      {"A": {"photos": [{"value": "A-1-0"}]}, "B": {}}),
     ("appended twice", {"duplicated": 1}, SIGNED_IN_A + APPEND_A + SYNC_A, check_output("A"),
      {"A": {"photos": [{"value": "A-1-0"}, {"value": "A-1-0"}]}, "B": {}}),
+    ("appended twice, then removed by the check's sync", {"duplicated": 1}, SIGNED_IN_A + APPEND_A + SYNC_A,
+     check_output("A"), {"A": {"photos": [{"value": "A-1-0"}]}, "B": {}}, None,
+     {"A": {"photos": [{"value": "A-1-0"}, {"value": "A-1-0"}]}, "B": {}}),
     ("append lost", {"lost": 1}, SIGNED_IN_A + APPEND_A + SYNC_A, check_output("A"), {"A": {"photos": []}, "B": {}}),
 ]
 
@@ -82,8 +85,8 @@ CASES = [
 def selftest():
     """A list of failures (empty: the judge counts what it should)."""
     failures = []
-    for name, expected, ledger, report, server, *emulator in CASES:
-        counts = run(ledger, report, server, *emulator)
+    for name, expected, ledger, report, server, *rest in CASES:
+        counts = run(ledger, report, server, *rest)
         got = {k: v for k, v in counts.items() if v}
         if got != expected:
             failures.append(f"judge self-test '{name}': expected {expected}, counted {got}")

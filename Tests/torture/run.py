@@ -200,9 +200,12 @@ class Torture:
         counts under the phase (for kills: the step in flight), then removes the run's directory."""
         model = judge.Model(read_lines(os.path.join(workdir, "ledger")))
         phase = phase or f"kill: {model.phase()}"
+        # The server before the check too: the check's sync makes the local record win, and would delete an
+        # element the run added twice before the judge could see it.
+        server_before = {name: self.emu.user(uuid)[0] for name, (uuid, _) in users.items()}
         report = self.check(workdir, users, model, scenario)
         server = {name: self.emu.user(uuid)[0] for name, (uuid, _) in users.items()}
-        counts, notes = judge.judge(model, report, server, users, it, self.emu)
+        counts, notes = judge.judge(model, report, server, users, it, self.emu, server_before)
         self.record(phase, counts)
         if any(counts.values()):
             self.keep_logs(it, workdir, scenario, phase, fault_note, notes, report)
