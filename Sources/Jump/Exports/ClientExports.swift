@@ -72,16 +72,17 @@ public func jump_client_register_traditional_jansson(
     register(client, password, out) { () throws(ABIError) in try Marshal.jansson(attributes, "attributes") }
 }
 
-/// The two synchronous registration exports differ only in how the attributes arrive.
+/// The registration exports differ only in how the attributes arrive.
 private func register(_ client: OpaquePointer?, _ password: UnsafePointer<CChar>?,
                       _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?,
                       attributes: () throws(ABIError) -> JSON) -> Int32 {
-    abiCall { () throws(ABIError) in
-        out?.pointee = nil
-        let box = try clientBox(client)
-        let fields = try attributes()
-        let secret = try Marshal.string(password, "password")
-        try Marshal.write(try box.client.capture.registerTraditional(attributes: fields, password: secret).json, to: out)
+    SyncLaunch.run(client: client, out: out) { () throws(ABIError) in try registerTraditional(try attributes(), password) }
+}
+
+private func registerTraditional(_ fields: JSON, _ password: UnsafePointer<CChar>?) throws(ABIError) -> AsyncLaunch.Work {
+    let secret = try Marshal.string(password, "password")
+    return { client, cancellation throws(JumpError) in
+        try client.capture.registerTraditional(attributes: fields, password: secret, cancellation: cancellation).json
     }
 }
 
@@ -93,11 +94,15 @@ public func jump_client_register_traditional_async(
 ) -> Int32 {
     AsyncLaunch.start("register_traditional", client: client, callback: callback, userdata: userdata,
                       userdataFree: userdataFree, request: request) { () throws(ABIError) in
-        let fields = try Marshal.json(attributes, "attributes_json")
-        let secret = try Marshal.string(password, "password")
-        return { client, cancellation throws(JumpError) in
-            try client.capture.registerTraditional(attributes: fields, password: secret, cancellation: cancellation).json
-        }
+        try registerTraditional(try Marshal.json(attributes, "attributes_json"), password)
+    }
+}
+
+private func signIn(_ user: UnsafePointer<CChar>?, _ password: UnsafePointer<CChar>?) throws(ABIError) -> AsyncLaunch.Work {
+    let name = try Marshal.string(user, "user")
+    let secret = try Marshal.string(password, "password")
+    return { client, cancellation throws(JumpError) in
+        try client.capture.signIn(user: name, password: secret, cancellation: cancellation).json
     }
 }
 
@@ -106,13 +111,7 @@ public func jump_client_sign_in(
     _ client: OpaquePointer?, _ user: UnsafePointer<CChar>?, _ password: UnsafePointer<CChar>?,
     _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
 ) -> Int32 {
-    abiCall { () throws(ABIError) in
-        out?.pointee = nil
-        let box = try clientBox(client)
-        let name = try Marshal.string(user, "user")
-        let secret = try Marshal.string(password, "password")
-        try Marshal.write(try box.client.capture.signIn(user: name, password: secret).json, to: out)
-    }
+    SyncLaunch.run(client: client, out: out) { () throws(ABIError) in try signIn(user, password) }
 }
 
 @_cdecl("jump_client_sign_in_async")
@@ -122,13 +121,7 @@ public func jump_client_sign_in_async(
     _ request: UnsafeMutablePointer<OpaquePointer?>?
 ) -> Int32 {
     AsyncLaunch.start("sign_in", client: client, callback: callback, userdata: userdata,
-                      userdataFree: userdataFree, request: request) { () throws(ABIError) in
-        let name = try Marshal.string(user, "user")
-        let secret = try Marshal.string(password, "password")
-        return { client, cancellation throws(JumpError) in
-            try client.capture.signIn(user: name, password: secret, cancellation: cancellation).json
-        }
-    }
+                      userdataFree: userdataFree, request: request) { () throws(ABIError) in try signIn(user, password) }
 }
 
 @_cdecl("jump_client_sign_out")
@@ -155,9 +148,19 @@ public func jump_client_load_schema(_ client: OpaquePointer?) -> Int32 {
     abiCall { () throws(ABIError) in try clientBox(client).client.capture.loadSchema() }
 }
 
+/// fetch_record and sync take no arguments but the client: their work is all there is to prepare.
+private let fetchRecordWork: AsyncLaunch.Work = { client, cancellation throws(JumpError) in
+    try client.capture.fetchRecord(cancellation: cancellation)
+    return [:]
+}
+
+private let syncWork: AsyncLaunch.Work = { client, cancellation throws(JumpError) in
+    try client.capture.sync(cancellation: cancellation).json
+}
+
 @_cdecl("jump_client_fetch_record")
 public func jump_client_fetch_record(_ client: OpaquePointer?) -> Int32 {
-    abiCall { () throws(ABIError) in try clientBox(client).client.capture.fetchRecord() }
+    SyncLaunch.run(client: client) { () throws(ABIError) in fetchRecordWork }
 }
 
 @_cdecl("jump_client_fetch_record_async")
@@ -166,20 +169,12 @@ public func jump_client_fetch_record_async(
     _ request: UnsafeMutablePointer<OpaquePointer?>?
 ) -> Int32 {
     AsyncLaunch.start("fetch_record", client: client, callback: callback, userdata: userdata,
-                      userdataFree: userdataFree, request: request) { () throws(ABIError) in
-        { client, cancellation throws(JumpError) in
-            try client.capture.fetchRecord(cancellation: cancellation)
-            return [:]
-        }
-    }
+                      userdataFree: userdataFree, request: request) { () throws(ABIError) in fetchRecordWork }
 }
 
 @_cdecl("jump_client_sync")
 public func jump_client_sync(_ client: OpaquePointer?, _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
-    abiCall { () throws(ABIError) in
-        out?.pointee = nil
-        try Marshal.write(try clientBox(client).client.capture.sync().json, to: out)
-    }
+    SyncLaunch.run(client: client, out: out) { () throws(ABIError) in syncWork }
 }
 
 @_cdecl("jump_client_sync_async")
@@ -188,9 +183,7 @@ public func jump_client_sync_async(
     _ request: UnsafeMutablePointer<OpaquePointer?>?
 ) -> Int32 {
     AsyncLaunch.start("sync", client: client, callback: callback, userdata: userdata,
-                      userdataFree: userdataFree, request: request) { () throws(ABIError) in
-        { client, cancellation throws(JumpError) in try client.capture.sync(cancellation: cancellation).json }
-    }
+                      userdataFree: userdataFree, request: request) { () throws(ABIError) in syncWork }
 }
 
 @_cdecl("jump_client_access_token")

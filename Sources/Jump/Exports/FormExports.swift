@@ -1,19 +1,20 @@
 import JumpCore
 
 // Profile and password forms (jump.h "Profile and password forms"). Every async completion's result is {}.
+// Each pair reads its arguments in one prepare step (SyncLaunch, AsyncLaunch).
 
 /// NULL means "no attributes", so only a non-NULL argument is parsed.
-private func optionalAttributes(_ pointer: UnsafePointer<CChar>?) throws(ABIError) -> JSON? {
-    guard pointer != nil else { return nil }
-    return try Marshal.json(pointer, "attributes_json")
+private func updateProfile(_ attributes: UnsafePointer<CChar>?) throws(ABIError) -> AsyncLaunch.Work {
+    let edits: JSON? = attributes == nil ? nil : try Marshal.json(attributes, "attributes_json")
+    return { client, cancellation throws(JumpError) in
+        try client.capture.updateProfile(attributes: edits, cancellation: cancellation)
+        return [:]
+    }
 }
 
 @_cdecl("jump_client_update_profile")
 public func jump_client_update_profile(_ client: OpaquePointer?, _ attributes: UnsafePointer<CChar>?) -> Int32 {
-    abiCall { () throws(ABIError) in
-        let target = try jumpClient(client)
-        try target.capture.updateProfile(attributes: try optionalAttributes(attributes))
-    }
+    SyncLaunch.run(client: client) { () throws(ABIError) in try updateProfile(attributes) }
 }
 
 @_cdecl("jump_client_update_profile_async")
@@ -23,12 +24,16 @@ public func jump_client_update_profile_async(
     _ request: UnsafeMutablePointer<OpaquePointer?>?
 ) -> Int32 {
     AsyncLaunch.start("update_profile", client: client, callback: callback, userdata: userdata,
-                      userdataFree: userdataFree, request: request) { () throws(ABIError) in
-        let edits = try optionalAttributes(attributes)
-        return { client, cancellation throws(JumpError) in
-            try client.capture.updateProfile(attributes: edits, cancellation: cancellation)
-            return [:]
-        }
+                      userdataFree: userdataFree, request: request) { () throws(ABIError) in try updateProfile(attributes) }
+}
+
+private func changePassword(_ currentPassword: UnsafePointer<CChar>?, _ newPassword: UnsafePointer<CChar>?)
+    throws(ABIError) -> AsyncLaunch.Work {
+    let current = try Marshal.string(currentPassword, "current_password")
+    let new = try Marshal.string(newPassword, "new_password")
+    return { client, cancellation throws(JumpError) in
+        try client.capture.changePassword(current: current, new: new, cancellation: cancellation)
+        return [:]
     }
 }
 
@@ -36,12 +41,7 @@ public func jump_client_update_profile_async(
 public func jump_client_change_password(
     _ client: OpaquePointer?, _ currentPassword: UnsafePointer<CChar>?, _ newPassword: UnsafePointer<CChar>?
 ) -> Int32 {
-    abiCall { () throws(ABIError) in
-        let target = try jumpClient(client)
-        let current = try Marshal.string(currentPassword, "current_password")
-        let new = try Marshal.string(newPassword, "new_password")
-        try target.capture.changePassword(current: current, new: new)
-    }
+    SyncLaunch.run(client: client) { () throws(ABIError) in try changePassword(currentPassword, newPassword) }
 }
 
 @_cdecl("jump_client_change_password_async")
@@ -52,21 +52,21 @@ public func jump_client_change_password_async(
 ) -> Int32 {
     AsyncLaunch.start("change_password", client: client, callback: callback, userdata: userdata,
                       userdataFree: userdataFree, request: request) { () throws(ABIError) in
-        let current = try Marshal.string(currentPassword, "current_password")
-        let new = try Marshal.string(newPassword, "new_password")
-        return { client, cancellation throws(JumpError) in
-            try client.capture.changePassword(current: current, new: new, cancellation: cancellation)
-            return [:]
-        }
+        try changePassword(currentPassword, newPassword)
+    }
+}
+
+private func forgotPassword(_ email: UnsafePointer<CChar>?) throws(ABIError) -> AsyncLaunch.Work {
+    let address = try Marshal.string(email, "email")
+    return { client, cancellation throws(JumpError) in
+        try client.capture.forgotPassword(email: address, cancellation: cancellation)
+        return [:]
     }
 }
 
 @_cdecl("jump_client_forgot_password")
 public func jump_client_forgot_password(_ client: OpaquePointer?, _ email: UnsafePointer<CChar>?) -> Int32 {
-    abiCall { () throws(ABIError) in
-        let target = try jumpClient(client)
-        try target.capture.forgotPassword(email: try Marshal.string(email, "email"))
-    }
+    SyncLaunch.run(client: client) { () throws(ABIError) in try forgotPassword(email) }
 }
 
 @_cdecl("jump_client_forgot_password_async")
@@ -76,21 +76,20 @@ public func jump_client_forgot_password_async(
     _ request: UnsafeMutablePointer<OpaquePointer?>?
 ) -> Int32 {
     AsyncLaunch.start("forgot_password", client: client, callback: callback, userdata: userdata,
-                      userdataFree: userdataFree, request: request) { () throws(ABIError) in
-        let address = try Marshal.string(email, "email")
-        return { client, cancellation throws(JumpError) in
-            try client.capture.forgotPassword(email: address, cancellation: cancellation)
-            return [:]
-        }
+                      userdataFree: userdataFree, request: request) { () throws(ABIError) in try forgotPassword(email) }
+}
+
+private func resendVerificationEmail(_ email: UnsafePointer<CChar>?) throws(ABIError) -> AsyncLaunch.Work {
+    let address = try Marshal.string(email, "email")
+    return { client, cancellation throws(JumpError) in
+        try client.capture.resendVerificationEmail(email: address, cancellation: cancellation)
+        return [:]
     }
 }
 
 @_cdecl("jump_client_resend_verification_email")
 public func jump_client_resend_verification_email(_ client: OpaquePointer?, _ email: UnsafePointer<CChar>?) -> Int32 {
-    abiCall { () throws(ABIError) in
-        let target = try jumpClient(client)
-        try target.capture.resendVerificationEmail(email: try Marshal.string(email, "email"))
-    }
+    SyncLaunch.run(client: client) { () throws(ABIError) in try resendVerificationEmail(email) }
 }
 
 @_cdecl("jump_client_resend_verification_email_async")
@@ -101,10 +100,6 @@ public func jump_client_resend_verification_email_async(
 ) -> Int32 {
     AsyncLaunch.start("resend_verification_email", client: client, callback: callback, userdata: userdata,
                       userdataFree: userdataFree, request: request) { () throws(ABIError) in
-        let address = try Marshal.string(email, "email")
-        return { client, cancellation throws(JumpError) in
-            try client.capture.resendVerificationEmail(email: address, cancellation: cancellation)
-            return [:]
-        }
+        try resendVerificationEmail(email)
     }
 }

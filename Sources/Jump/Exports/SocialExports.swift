@@ -46,12 +46,12 @@ public func jump_client_social_begin(
 public func jump_client_social_complete(
     _ client: OpaquePointer?, _ url: UnsafePointer<CChar>?, _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
 ) -> Int32 {
-    abiCall { () throws(ABIError) in
-        out?.pointee = nil
-        let jump = try jumpClient(client)
-        let text = try Marshal.string(url, "url")
-        try Marshal.write(try jump.completeSocialSignIn(url: text).json, to: out)
-    }
+    SyncLaunch.run(client: client, out: out) { () throws(ABIError) in try socialComplete(url) }
+}
+
+private func socialComplete(_ url: UnsafePointer<CChar>?) throws(ABIError) -> AsyncLaunch.Work {
+    let text = try Marshal.string(url, "url")
+    return { client, cancellation throws(JumpError) in try client.completeSocialSignIn(url: text, cancellation: cancellation).json }
 }
 
 @_cdecl("jump_client_social_complete_async")
@@ -61,12 +61,7 @@ public func jump_client_social_complete_async(
     _ request: UnsafeMutablePointer<OpaquePointer?>?
 ) -> Int32 {
     AsyncLaunch.start("social_complete", client: client, callback: callback, userdata: userdata,
-                      userdataFree: userdataFree, request: request) { () throws(ABIError) in
-        let text = try Marshal.string(url, "url")
-        return { client, cancellation throws(JumpError) in
-            try client.completeSocialSignIn(url: text, cancellation: cancellation).json
-        }
-    }
+                      userdataFree: userdataFree, request: request) { () throws(ABIError) in try socialComplete(url) }
 }
 
 @_cdecl("jump_client_social_sign_in_native")
@@ -75,15 +70,21 @@ public func jump_client_social_sign_in_native(
     _ tokenSecret: UnsafePointer<CChar>?, _ optionsJSON: UnsafePointer<CChar>?,
     _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
 ) -> Int32 {
-    abiCall { () throws(ABIError) in
-        out?.pointee = nil
-        let jump = try jumpClient(client)
-        let name = try Marshal.string(provider, "provider")
-        let providerToken = try Marshal.string(token, "token")
-        let secret = try Marshal.optionalString(tokenSecret, "token_secret")
-        let result = try jump.signInWithProviderToken(provider: name, token: providerToken, tokenSecret: secret,
-                                                      options: try options(optionsJSON))
-        try Marshal.write(result.json, to: out)
+    SyncLaunch.run(client: client, out: out) { () throws(ABIError) in
+        try socialSignInNative(provider, token, tokenSecret, optionsJSON)
+    }
+}
+
+private func socialSignInNative(_ provider: UnsafePointer<CChar>?, _ token: UnsafePointer<CChar>?,
+                                _ tokenSecret: UnsafePointer<CChar>?, _ optionsJSON: UnsafePointer<CChar>?)
+    throws(ABIError) -> AsyncLaunch.Work {
+    let name = try Marshal.string(provider, "provider")
+    let providerToken = try Marshal.string(token, "token")
+    let secret = try Marshal.optionalString(tokenSecret, "token_secret")
+    let parsed = try options(optionsJSON)
+    return { client, cancellation throws(JumpError) in
+        try client.signInWithProviderToken(provider: name, token: providerToken, tokenSecret: secret, options: parsed,
+                                           cancellation: cancellation).json
     }
 }
 
@@ -96,14 +97,7 @@ public func jump_client_social_sign_in_native_async(
 ) -> Int32 {
     AsyncLaunch.start("social_sign_in_native", client: client, callback: callback, userdata: userdata,
                       userdataFree: userdataFree, request: request) { () throws(ABIError) in
-        let name = try Marshal.string(provider, "provider")
-        let providerToken = try Marshal.string(token, "token")
-        let secret = try Marshal.optionalString(tokenSecret, "token_secret")
-        let parsed = try options(optionsJSON)
-        return { client, cancellation throws(JumpError) in
-            try client.signInWithProviderToken(provider: name, token: providerToken, tokenSecret: secret, options: parsed,
-                                               cancellation: cancellation).json
-        }
+        try socialSignInNative(provider, token, tokenSecret, optionsJSON)
     }
 }
 
@@ -120,12 +114,15 @@ public func jump_client_register_social(
     _ client: OpaquePointer?, _ token: UnsafePointer<CChar>?, _ attributes: UnsafePointer<CChar>?,
     _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
 ) -> Int32 {
-    abiCall { () throws(ABIError) in
-        out?.pointee = nil
-        let jump = try jumpClient(client)
-        let registrationToken = try Marshal.string(token, "social_registration_token")
-        let record = try Marshal.json(attributes, "attributes_json")
-        try Marshal.write(try jump.capture.registerSocial(token: registrationToken, attributes: record).json, to: out)
+    SyncLaunch.run(client: client, out: out) { () throws(ABIError) in try registerSocial(token, attributes) }
+}
+
+private func registerSocial(_ token: UnsafePointer<CChar>?, _ attributes: UnsafePointer<CChar>?) throws(ABIError)
+    -> AsyncLaunch.Work {
+    let registrationToken = try Marshal.string(token, "social_registration_token")
+    let record = try Marshal.json(attributes, "attributes_json")
+    return { client, cancellation throws(JumpError) in
+        try client.capture.registerSocial(token: registrationToken, attributes: record, cancellation: cancellation).json
     }
 }
 
@@ -137,11 +134,7 @@ public func jump_client_register_social_async(
 ) -> Int32 {
     AsyncLaunch.start("register_social", client: client, callback: callback, userdata: userdata,
                       userdataFree: userdataFree, request: request) { () throws(ABIError) in
-        let registrationToken = try Marshal.string(token, "social_registration_token")
-        let record = try Marshal.json(attributes, "attributes_json")
-        return { client, cancellation throws(JumpError) in
-            try client.capture.registerSocial(token: registrationToken, attributes: record, cancellation: cancellation).json
-        }
+        try registerSocial(token, attributes)
     }
 }
 
@@ -150,13 +143,16 @@ public func jump_client_sign_in_merge(
     _ client: OpaquePointer?, _ user: UnsafePointer<CChar>?, _ password: UnsafePointer<CChar>?,
     _ mergeToken: UnsafePointer<CChar>?, _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
 ) -> Int32 {
-    abiCall { () throws(ABIError) in
-        out?.pointee = nil
-        let jump = try jumpClient(client)
-        let name = try Marshal.string(user, "user")
-        let secret = try Marshal.string(password, "password")
-        let merge = try Marshal.string(mergeToken, "merge_token")
-        try Marshal.write(merged(try jump.capture.signIn(user: name, password: secret, mergeToken: merge)), to: out)
+    SyncLaunch.run(client: client, out: out) { () throws(ABIError) in try signInMerge(user, password, mergeToken) }
+}
+
+private func signInMerge(_ user: UnsafePointer<CChar>?, _ password: UnsafePointer<CChar>?,
+                         _ mergeToken: UnsafePointer<CChar>?) throws(ABIError) -> AsyncLaunch.Work {
+    let name = try Marshal.string(user, "user")
+    let secret = try Marshal.string(password, "password")
+    let merge = try Marshal.string(mergeToken, "merge_token")
+    return { client, cancellation throws(JumpError) in
+        merged(try client.capture.signIn(user: name, password: secret, mergeToken: merge, cancellation: cancellation))
     }
 }
 
@@ -169,12 +165,7 @@ public func jump_client_sign_in_merge_async(
 ) -> Int32 {
     AsyncLaunch.start("sign_in_merge", client: client, callback: callback, userdata: userdata,
                       userdataFree: userdataFree, request: request) { () throws(ABIError) in
-        let name = try Marshal.string(user, "user")
-        let secret = try Marshal.string(password, "password")
-        let merge = try Marshal.string(mergeToken, "merge_token")
-        return { client, cancellation throws(JumpError) in
-            merged(try client.capture.signIn(user: name, password: secret, mergeToken: merge, cancellation: cancellation))
-        }
+        try signInMerge(user, password, mergeToken)
     }
 }
 
@@ -195,9 +186,14 @@ public func jump_client_linked_profiles(_ client: OpaquePointer?, _ out: UnsafeM
 
 @_cdecl("jump_client_unlink_account")
 public func jump_client_unlink_account(_ client: OpaquePointer?, _ identifier: UnsafePointer<CChar>?) -> Int32 {
-    abiCall { () throws(ABIError) in
-        let jump = try jumpClient(client)
-        try jump.capture.unlinkAccount(identifier: try Marshal.string(identifier, "identifier"))
+    SyncLaunch.run(client: client) { () throws(ABIError) in try unlinkAccount(identifier) }
+}
+
+private func unlinkAccount(_ identifier: UnsafePointer<CChar>?) throws(ABIError) -> AsyncLaunch.Work {
+    let text = try Marshal.string(identifier, "identifier")
+    return { client, cancellation throws(JumpError) in
+        try client.capture.unlinkAccount(identifier: text, cancellation: cancellation)
+        return [:]
     }
 }
 
@@ -208,13 +204,7 @@ public func jump_client_unlink_account_async(
     _ request: UnsafeMutablePointer<OpaquePointer?>?
 ) -> Int32 {
     AsyncLaunch.start("unlink_account", client: client, callback: callback, userdata: userdata,
-                      userdataFree: userdataFree, request: request) { () throws(ABIError) in
-        let text = try Marshal.string(identifier, "identifier")
-        return { client, cancellation throws(JumpError) in
-            try client.capture.unlinkAccount(identifier: text, cancellation: cancellation)
-            return [:]
-        }
-    }
+                      userdataFree: userdataFree, request: request) { () throws(ABIError) in try unlinkAccount(identifier) }
 }
 
 // Sharing and the loopback sign-in.
@@ -247,15 +237,22 @@ public func jump_client_social_sign_in_loopback(
     _ openURL: COpenURL?, _ userdata: UnsafeMutableRawPointer?, _ timeoutMs: Int32,
     _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
 ) -> Int32 {
-    abiCall { () throws(ABIError) in
-        out?.pointee = nil
-        let jump = try jumpClient(client)
-        let name = try Marshal.string(provider, "provider")
-        let parsed = try options(optionsJSON)
-        let host = try opener(openURL, userdata)
-        let result = try jump.socialSignInLoopback(provider: name, options: parsed, timeoutMs: Int(timeoutMs),
-                                                   openURL: { url throws(JumpError) in try host.open(url) })
-        try Marshal.write(result.json, to: out)
+    SyncLaunch.run(client: client, out: out) { () throws(ABIError) in
+        try socialSignInLoopback(provider, optionsJSON, openURL, userdata, timeoutMs)
+    }
+}
+
+private func socialSignInLoopback(_ provider: UnsafePointer<CChar>?, _ optionsJSON: UnsafePointer<CChar>?,
+                                  _ openURL: COpenURL?, _ userdata: UnsafeMutableRawPointer?, _ timeoutMs: Int32)
+    throws(ABIError) -> AsyncLaunch.Work {
+    let name = try Marshal.string(provider, "provider")
+    let parsed = try options(optionsJSON)
+    let host = try opener(openURL, userdata)
+    let timeout = Int(timeoutMs)
+    return { client, cancellation throws(JumpError) in
+        try client.socialSignInLoopback(provider: name, options: parsed, timeoutMs: timeout,
+                                        openURL: { url throws(JumpError) in try host.open(url) },
+                                        cancellation: cancellation).json
     }
 }
 
@@ -268,15 +265,7 @@ public func jump_client_social_sign_in_loopback_async(
 ) -> Int32 {
     AsyncLaunch.start("social_sign_in_loopback", client: client, callback: callback, userdata: userdata,
                       userdataFree: userdataFree, request: request) { () throws(ABIError) in
-        let name = try Marshal.string(provider, "provider")
-        let parsed = try options(optionsJSON)
-        let host = try opener(openURL, userdata)
-        let timeout = Int(timeoutMs)
-        return { client, cancellation throws(JumpError) in
-            try client.socialSignInLoopback(provider: name, options: parsed, timeoutMs: timeout,
-                                            openURL: { url throws(JumpError) in try host.open(url) },
-                                            cancellation: cancellation).json
-        }
+        try socialSignInLoopback(provider, optionsJSON, openURL, userdata, timeoutMs)
     }
 }
 
@@ -285,13 +274,13 @@ public func jump_client_share(
     _ client: OpaquePointer?, _ activity: UnsafePointer<CChar>?, _ providers: UnsafePointer<CChar>?,
     _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
 ) -> Int32 {
-    abiCall { () throws(ABIError) in
-        out?.pointee = nil
-        let jump = try jumpClient(client)
-        let object = try Marshal.json(activity, "activity_json")
-        let names = try Marshal.json(providers, "providers_json")
-        try Marshal.write(try jump.share(activity: object, providers: names), to: out)
-    }
+    SyncLaunch.run(client: client, out: out) { () throws(ABIError) in try share(activity, providers) }
+}
+
+private func share(_ activity: UnsafePointer<CChar>?, _ providers: UnsafePointer<CChar>?) throws(ABIError) -> AsyncLaunch.Work {
+    let object = try Marshal.json(activity, "activity_json")
+    let names = try Marshal.json(providers, "providers_json")
+    return { client, cancellation throws(JumpError) in try client.share(activity: object, providers: names, cancellation: cancellation) }
 }
 
 @_cdecl("jump_client_share_async")
@@ -301,13 +290,7 @@ public func jump_client_share_async(
     _ request: UnsafeMutablePointer<OpaquePointer?>?
 ) -> Int32 {
     AsyncLaunch.start("share", client: client, callback: callback, userdata: userdata,
-                      userdataFree: userdataFree, request: request) { () throws(ABIError) in
-        let object = try Marshal.json(activity, "activity_json")
-        let names = try Marshal.json(providers, "providers_json")
-        return { client, cancellation throws(JumpError) in
-            try client.share(activity: object, providers: names, cancellation: cancellation)
-        }
-    }
+                      userdataFree: userdataFree, request: request) { () throws(ABIError) in try share(activity, providers) }
 }
 
 @_cdecl("jump_client_share_content")

@@ -16,12 +16,12 @@ public func jump_sign_in_token_decode(_ token: UnsafePointer<CChar>?, _ out: Uns
 @_cdecl("jump_client_sign_in_with_token")
 public func jump_client_sign_in_with_token(_ client: OpaquePointer?, _ token: UnsafePointer<CChar>?,
                                            _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
-    abiCall { () throws(ABIError) in
-        out?.pointee = nil
-        let target = try jumpClient(client)
-        let result = try target.tokens.signIn(signInToken: try Marshal.string(token, "sign_in_token"))
-        try Marshal.write(result.json, to: out)
-    }
+    SyncLaunch.run(client: client, out: out) { () throws(ABIError) in try signInWithToken(token) }
+}
+
+private func signInWithToken(_ token: UnsafePointer<CChar>?) throws(ABIError) -> AsyncLaunch.Work {
+    let raw = try Marshal.string(token, "sign_in_token")
+    return { client, cancellation throws(JumpError) in try client.tokens.signIn(signInToken: raw, cancellation: cancellation).json }
 }
 
 @_cdecl("jump_client_sign_in_with_token_async")
@@ -31,10 +31,7 @@ public func jump_client_sign_in_with_token_async(
     _ request: UnsafeMutablePointer<OpaquePointer?>?
 ) -> Int32 {
     AsyncLaunch.start("sign_in_with_token", client: client, callback: callback, userdata: userdata,
-                      userdataFree: userdataFree, request: request) { () throws(ABIError) in
-        let raw = try Marshal.string(token, "sign_in_token")
-        return { client, cancellation throws(JumpError) in try client.tokens.signIn(signInToken: raw, cancellation: cancellation).json }
-    }
+                      userdataFree: userdataFree, request: request) { () throws(ABIError) in try signInWithToken(token) }
 }
 
 @_cdecl("jump_client_use_api_key")

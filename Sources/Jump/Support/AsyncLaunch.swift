@@ -1,9 +1,11 @@
 import JumpCore
 
 /// The shape every *_async export shares: validate on the caller's thread, run the work on a libjump
-/// thread, deliver exactly one completion through the client's callback path.
+/// thread, deliver exactly one completion through the client's callback path. The work comes from the prepare
+/// step the export shares with its synchronous twin (SyncLaunch), so arguments are read in one place.
 enum AsyncLaunch {
-    typealias Work = @Sendable (JumpClient, Cancellation) throws(JumpError) -> JSON
+    /// nil cancellation: the synchronous form, which cannot be cancelled.
+    typealias Work = @Sendable (JumpClient, Cancellation?) throws(JumpError) -> JSON
 
     static func start(
         _ operation: String, client handle: OpaquePointer?,

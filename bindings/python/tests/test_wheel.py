@@ -162,7 +162,7 @@ def test_wheel_holds_the_package_and_the_library_only(installed: Installed) -> N
     assert not [n for n in names if n not in package and n not in bundled and not n.startswith("libjump-")]
     dist_info = {re.sub(r"^libjump-[^/]+\.dist-info/", "", n) for n in names if n.startswith("libjump-")}
     dist_info -= {n for n in dist_info if n.startswith("sboms/")}  # auditwheel's record of what it bundled
-    assert dist_info <= {"METADATA", "WHEEL", "RECORD", "top_level.txt", "LICENSE", "NOTICE",
+    assert dist_info <= {"METADATA", "WHEEL", "RECORD", "top_level.txt", "entry_points.txt", "LICENSE", "NOTICE",
                          "licenses/LICENSE", "licenses/NOTICE"}, dist_info
     assert {"LICENSE", "NOTICE"} <= {n.rsplit("/", 1)[-1] for n in dist_info}  # Apache-2.0: both travel
     assert library.external_attr >> 16 & 0o111  # executable, as a shared library is installed
