@@ -3,7 +3,7 @@ import PackageDescription
 import Foundation
 
 // libjump: the SDK core (JumpCore), its C ABI (Jump -> libjump.so) and the local emulator.
-// The emulator shares no code with the SDK (design.md section 2).
+// The emulator shares no code with the SDK (docs/conventions.md#layers).
 
 // libjump's own modules use neither regex literals nor async/await: without the implicit imports the static
 // runtime's _StringProcessing (1.1 MiB) and _Concurrency (0.4 MiB) are not linked into libjump.so at all.

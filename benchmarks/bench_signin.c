@@ -95,7 +95,7 @@ static json_t *request(CURL *curl, const char *url, const char *content_type, co
     return json;
 }
 
-/* Appends "&name=<url-encoded value>" (keys go out raw, values encoded: protocol.md 0.1). */
+/* Appends "&name=<url-encoded value>" (keys go out raw, values encoded: docs/protocol.md section 2.1). */
 static void add_parameter(CURL *curl, char *body, size_t size, const char *name, const char *value) {
     char *escaped = curl_easy_escape(curl, value, 0);
     size_t used = strlen(body);

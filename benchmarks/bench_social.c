@@ -167,7 +167,7 @@ static json_t *admin_post(CURL *curl, const char *url, const char *json_body) {
     return json;
 }
 
-/* Appends "&name=<url-encoded value>" (keys go out raw, values encoded: protocol.md 0.1). */
+/* Appends "&name=<url-encoded value>" (keys go out raw, values encoded: docs/protocol.md section 2.1). */
 static void add_parameter(char *body, size_t size, const char *name, const char *value) {
     char *escaped = curl_easy_escape(NULL, value, 0);
     size_t used = strlen(body);

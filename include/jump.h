@@ -496,7 +496,7 @@ jump_status jump_client_share_async(jump_client *client, const char *activity_js
  * "sms":{"message","urls":{..}}}. */
 jump_status jump_client_share_content(jump_client *client, const char *activity_json, char **out_json);
 
-/* ---- Sign-in tokens and API keys (the backend-issued session; signin-token.md) ---- */
+/* ---- Sign-in tokens and API keys (the backend-issued session; docs/protocol.md section 12) ---- */
 
 /* Decodes a sign-in token without using it: {"user_id","team_id","environment","region","expires_at"}.
  * A malformed token is JUMP_E_INVALID_ARGUMENT saying what is wrong. No client, no network. */

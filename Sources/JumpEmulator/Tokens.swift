@@ -21,7 +21,7 @@ enum Tokens {
             .replacingOccurrences(of: "=", with: "")
     }
 
-    /// The refresh signature (protocol.md §8): standard padded Base64 of
+    /// The refresh signature (docs/protocol.md §10.2): standard padded Base64 of
     /// HMAC-SHA1(key: refresh secret, message: "refresh_access_token\n" + date + "\n" + token + "\n").
     static func refreshSignature(secret: String, date: String, accessToken: String) -> String {
         let message = "refresh_access_token\n\(date)\n\(accessToken)\n"

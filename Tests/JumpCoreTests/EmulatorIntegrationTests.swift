@@ -3,7 +3,8 @@ import Synchronization
 import Testing
 @testable import JumpCore
 
-/// JumpCore against a real emulator process: the rules of design.md section 4 that need a server.
+/// JumpCore against a real emulator process: the rules that hold everywhere
+/// (docs/conventions.md#rules-that-hold-everywhere) that need a server.
 @Suite(.serialized) struct EmulatorIntegrationTests {
     let emulator: EmulatorProcess
 

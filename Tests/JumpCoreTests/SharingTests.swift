@@ -2,7 +2,7 @@ import Testing
 @testable import JumpCore
 
 /// Sharing without a network: activity validation, error classification, per-provider results and the
-/// email/SMS content (protocol.md section 2.8; jump.h jump_client_share, jump_client_share_content).
+/// email/SMS content (docs/protocol.md §4.8; jump.h jump_client_share, jump_client_share_content).
 @Suite struct SharingTests {
     static let full: JSON = [
         "action": "read an article",

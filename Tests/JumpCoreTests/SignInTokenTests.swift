@@ -2,7 +2,7 @@ import FoundationEssentials
 import Testing
 @testable import JumpCore
 
-/// Sign-in token decoding (signin-token.md §1) and the saved credential, offline.
+/// Sign-in token decoding (docs/protocol.md §12.1) and the saved credential, offline.
 @Suite struct SignInTokenTests {
     static func segment(_ json: JSON, urlSafe: Bool = true) -> String {
         let text = Data(Jansson.serialize(json).utf8).base64EncodedString()

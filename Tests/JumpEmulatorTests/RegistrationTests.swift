@@ -41,7 +41,7 @@ struct RegistrationTests {
     }
 
     /// jump.android and jump.ios fill a form only from the fields that have a schemaId, taking each value
-    /// from the user object (protocol.md §6.3): registering that way against the default flow must work.
+    /// from the user object (docs/protocol.md §9.3): registering that way against the default flow must work.
     @Test func registersWithTheFieldsAReferenceSDKFills() async throws {
         try await Harness.run { h in
             let response = try await h.request(.get, "\(FlowTests.base)/20261121000000000001/en-US.json")

@@ -4,7 +4,7 @@ import Testing
 
 @testable import JumpEmulator
 
-/// Linking and unlinking identities (protocol.md §7), and the identity index following the record.
+/// Linking and unlinking identities (docs/protocol.md §6.7), and the identity index following the record.
 @Suite("link_account_native, unlink_account_native")
 struct SocialLinkTests {
     static func link(_ h: Harness, _ accessToken: String, _ token: String) async throws -> JSONValue {

@@ -3,7 +3,7 @@ import Testing
 
 @testable import JumpEmulator
 
-/// The merge flow (protocol.md §9.2): a 380's token sent back as `merge_token`.
+/// The merge flow (docs/protocol.md §11.2): a 380's token sent back as `merge_token`.
 @Suite("merge_token")
 struct SocialMergeTests {
     @Test func aPasswordSignInAttachesTheConflictingIdentity() async throws {

@@ -3,7 +3,7 @@ import Testing
 
 @testable import JumpEmulator
 
-/// Two-step social registration (protocol.md §3.3.3, §9.3).
+/// Two-step social registration (docs/protocol.md §6.4, §11.3).
 @Suite("register_native")
 struct SocialRegistrationTests {
     static func registerNative(_ h: Harness, token: String, _ fields: [(String, String)]) async throws -> JSONValue {

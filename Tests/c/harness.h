@@ -105,12 +105,21 @@ HARNESS_API void harness_fail_plain(const char *file, int line, const char *fmt,
     va_end(ap);
 }
 
-/* The hook support.c uses to record failures (declared in support.h). */
+/* The hooks support.c and social_support.c use to record failures (declared in support.h): with and
+ * without the library's last error, as harness_fail and harness_fail_plain. */
 void support_fail(const char *file, int line, const char *fmt, ...);
 void support_fail(const char *file, int line, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
     harness_failv(file, line, 1, fmt, ap);
+    va_end(ap);
+}
+
+void support_fail_plain(const char *file, int line, const char *fmt, ...);
+void support_fail_plain(const char *file, int line, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    harness_failv(file, line, 0, fmt, ap);
     va_end(ap);
 }
 

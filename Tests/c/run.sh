@@ -17,6 +17,13 @@ export JUMP_LIBRARY_PATH=${JUMP_LIBRARY_PATH:-$here/build/lib/libjump.so}
 cflags=(-std=c99 -Wall -Wextra -Werror -pedantic -D_POSIX_C_SOURCE=200809L -g -Iinclude -ITests/c)
 libs=(-ldl -lpthread -lcurl -ljansson)
 common=(Tests/c/jump_loader.c Tests/c/emulator.c Tests/c/support.c)
+# A group of programs may share helpers of its own: test_<group>_*.c also gets Tests/c/<group>_support.c
+# (test_social_browser.c and the other test_social_* programs: social_support.c).
+group_support() {
+    local group=${1#test_}
+    group=${group%%_*}
+    [ -f "Tests/c/${group}_support.c" ] && echo "Tests/c/${group}_support.c"
+}
 
 programs=()
 filter=()
@@ -33,7 +40,9 @@ total_failed=0
 status=0
 for program in "${programs[@]}"; do
     echo "--- $program"
-    if ! "$CC" "${cflags[@]}" -o "$out/$program" "Tests/c/$program.c" "${common[@]}" "${libs[@]}"; then
+    extra=()
+    support=$(group_support "$program") && extra=("$support")
+    if ! "$CC" "${cflags[@]}" -o "$out/$program" "Tests/c/$program.c" "${common[@]}" "${extra[@]}" "${libs[@]}"; then
         echo "FAIL $program (does not compile)"
         echo "0 passed, 1 failed"
         total_failed=$((total_failed + 1))

@@ -11,8 +11,10 @@
 
 #include <pthread.h>
 
-/* Records failures into the running test (defined in harness.h, which every test program includes). */
+/* Records failures into the running test (defined in harness.h, which every test program includes); the
+ * plain one does not add the library's last error (for failures that are not the library's). */
 void support_fail(const char *file, int line, const char *fmt, ...);
+void support_fail_plain(const char *file, int line, const char *fmt, ...);
 
 #define TEST_PASSWORD "correct-horse-42"
 

@@ -1,4 +1,4 @@
-/// Capture's `stat:"error"` answers (protocol.md section 4) as JumpErrors that keep the server's own words.
+/// Capture's `stat:"error"` answers (docs/protocol.md §7) as JumpErrors that keep the server's own words.
 enum CaptureErrors {
     static let bodyFields = ["code", "error", "error_description", "message", "request_token", "argument_name",
                              "expected_value", "supplied_value", "attribute_name", "http_status"]
@@ -11,7 +11,7 @@ enum CaptureErrors {
         for key in bodyFields { if let v = body[key] { server[key] = v } }
         server["http_status"] = .int(Int64(httpStatus))
         var detail: [String: JSON] = ["server": .object(server)]
-        // What the app needs to go on: the form errors, and the 310 / 380 data (protocol.md 4.2).
+        // What the app needs to go on: the form errors, and the 310 / 380 data (docs/protocol.md §7.3).
         for key in ["invalid_fields", "prereg_fields", "prereg_attributes", "existing_provider"] {
             if let value = body[key] { detail[key] = value }
         }

@@ -1,4 +1,4 @@
-/// A downloaded Capture flow (protocol.md section 6.2): forms and fields share one `fields` map; a form is
+/// A downloaded Capture flow (docs/protocol.md §9.2): forms and fields share one `fields` map; a form is
 /// an entry with a `fields` list. Everything else in it (labels, validation) is the server's business.
 public struct Flow: Sendable, Equatable {
     public let version: String
@@ -9,7 +9,7 @@ public struct Flow: Sendable, Equatable {
         guard case .object(let root) = document else {
             throw JumpError(.server, "the flow is a JSON \(document.typeName), not an object")
         }
-        // flow_version must be a string (protocol.md 6.2); numbers would lose digits.
+        // flow_version must be a string (docs/protocol.md §9.2); numbers would lose digits.
         guard let version = root["version"]?.stringValue, !version.isEmpty else {
             throw JumpError(.server, "the flow has no string 'version'")
         }

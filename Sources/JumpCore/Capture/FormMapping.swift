@@ -1,4 +1,4 @@
-/// Record values -> form parameters (protocol.md section 6.3), and the sign-in credentials.
+/// Record values -> form parameters (docs/protocol.md §9.3), and the sign-in credentials.
 enum FormMapping {
     /// Record attributes that no field of the form maps.
     enum Unmapped {
@@ -68,7 +68,7 @@ enum FormMapping {
     }
 
     /// The field that carries the user's email on forgot-password and resend-verification forms
-    /// (protocol.md 6.3): the first one of type email or text.
+    /// (docs/protocol.md §6.5, §9.3): the first one of type email or text.
     static func userIDField(form: String, flow: Flow) throws(JumpError) -> String {
         let names = try fieldNames(form, in: flow)
         guard let field = names.compactMap(flow.field).first(where: { $0.type == "email" || $0.type == "text" }) else {
@@ -99,7 +99,7 @@ enum FormMapping {
         return (current, new)
     }
 
-    /// The two sign-in fields (protocol.md 3.3.2): the password field and the user-id field of the form.
+    /// The two sign-in fields (docs/protocol.md §6.1): the password field and the user-id field of the form.
     static func credentials(form: String, flow: Flow?, user: String, password: String) -> FormParameters {
         var parameters = FormParameters()
         if let flow, let names = flow.formFields(form), names.count == 2 {

@@ -1,6 +1,6 @@
 /// Capture's 310 answer names form fields (prereg_fields); the app edits record attributes. Each value goes
 /// to its field's schemaId, nested at dotted paths ("primaryAddress.city" -> {"primaryAddress":{"city":..}}),
-/// where the reference SDKs made one flat "primaryAddress.city" key (protocol.md 4.2, a quirk not kept).
+/// where the reference SDKs made one flat "primaryAddress.city" key (docs/protocol.md §7.3, a quirk not kept).
 extension FormMapping {
     static func record(fromFields fields: [String: JSON], flow: Flow) -> JSON {
         var record: JSON = [:]

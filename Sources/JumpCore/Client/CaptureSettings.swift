@@ -87,7 +87,7 @@ struct CaptureSettings: Sendable {
         return try ServerURL(text, key: key.rawValue)
     }
 
-    /// Where the flow file lives (protocol.md 6.1), when the flow is configured.
+    /// Where the flow file lives (docs/protocol.md §9.1), when the flow is configured.
     var flowURL: String? {
         guard let appID, let flowName, let flowDomain else { return nil }
         let parts = [appID, flowName, flowVersion ?? "HEAD"].map { FormParameters.escape($0, keepBrackets: false) }

@@ -6,7 +6,7 @@ public enum ClientEvent: Sendable, Equatable {
     case recordSynced(uuid: String?, changed: [String])
     case recordFetched(uuid: String?)
     case sessionExpired(uuid: String?, reason: String)
-    /// The sign-in-token or API-key status flags changed (signin-token.md §4.1).
+    /// The sign-in-token or API-key status flags changed (docs/protocol.md §12.8).
     case statusChanged(TokenStatus)
     /// The server no longer knows the token user (deleted or disabled): everything was signed out.
     case userInvalidated(userID: String?)

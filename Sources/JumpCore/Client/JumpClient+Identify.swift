@@ -1,4 +1,4 @@
-/// identify_external_user (signin-token.md §4.3): reconciles the SDK's signed-in user with the app's own,
+/// identify_external_user (docs/protocol.md §12.6): reconciles the SDK's signed-in user with the app's own,
 /// serialized, calling the app back only when they differ.
 extension JumpClient {
     /// What the app's callback supplies for the external user: a sign-in token from its backend, or API-key
@@ -18,9 +18,9 @@ extension JumpClient {
         public let userID: String?
     }
 
-    /// The outcome table (§4.3), without the reference SDKs' defects: the same external id is a no-op
+    /// The outcome table (§12.6), without the reference SDKs' defects: the same external id is a no-op
     /// without calling back; a token for the signed-in user keeps the session (iOS), never a sign-out and
-    /// sign-in (Android, §9 defect 1); a different user is signed out first, then in.
+    /// sign-in (Android, §12.10 item 1); a different user is signed out first, then in.
     @discardableResult
     public func identifyExternalUser(_ externalID: String, cancellation: Cancellation? = nil,
                                      authenticate: Authenticate) throws(JumpError) -> IdentifyOutcome {

@@ -1,7 +1,7 @@
 
-/// Social sign-in (protocol.md 2.4-2.7, 3.3.1, 9.1): a browser sign-in begun here and completed with the URL
-/// the browser ended on (RFC 8252), or a provider SDK's token; then Capture's auth_native, account linking,
-/// or, for Engage-only apps, the auth_info result and the app's token URL.
+/// Social sign-in (docs/protocol.md §4.4-§4.7, §6.3, §11.1): a browser sign-in begun here and completed with
+/// the URL the browser ended on (RFC 8252), or a provider SDK's token; then Capture's auth_native, account
+/// linking, or, for Engage-only apps, the auth_info result and the app's token URL.
 extension JumpClient {
     public struct SocialBegin: Sendable {
         public let url: String
@@ -109,7 +109,7 @@ extension JumpClient {
         }
     }
 
-    /// Signs in with a provider SDK's own token: /signin/oauth_token gives the Engage token (2.6).
+    /// Signs in with a provider SDK's own token: /signin/oauth_token gives the Engage token (§4.6).
     public func signInWithProviderToken(provider name: String, token: String, tokenSecret: String?, options: JSON = .null,
                                         cancellation: Cancellation? = nil) throws(JumpError) -> SocialOutcome {
         guard !token.isEmpty else { throw .invalidArgument("the provider token is empty", argument: "token") }

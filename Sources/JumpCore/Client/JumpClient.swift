@@ -1,8 +1,9 @@
 
-/// One app installation's client: a thin front over one owner per credential (design.md §7). The Capture
-/// session, the sign-in-token session and the Engage side each own their state, their entries on storage,
-/// their generation and their refresh flight; the client chooses which credential a request carries,
-/// signs out of all of them at once, and delivers their events. Thread-safe.
+/// One app installation's client: a thin front over one owner per credential
+/// (docs/conventions.md#one-owner-per-credential). The Capture session, the sign-in-token session and the
+/// Engage side each own their state, their entries on storage, their generation and their refresh flight;
+/// the client chooses which credential a request carries, signs out of all of them at once, and delivers
+/// their events. Thread-safe.
 public final class JumpClient: Sendable {
     public typealias EventHandler = @Sendable (ClientEvent) -> Void
 

@@ -1,5 +1,5 @@
-/// The Engage endpoints a client calls (protocol.md 2): the configuration, the /signin/device result, the
-/// native-token exchange and the token URL. Engage answers are parsed whatever their content type (2.0.1).
+/// The Engage endpoints a client calls (docs/protocol.md §4): the configuration, the /signin/device result, the
+/// native-token exchange and the token URL. Engage answers are parsed whatever their content type (§2.2).
 struct EngageAPI: Sendable {
     let settings: EngageSettings
     let transport: any Transport
@@ -9,7 +9,7 @@ struct EngageAPI: Sendable {
         case changed(EngageConfig)
     }
 
-    /// GET mobile_config_and_baseurl with If-None-Match (2.2).
+    /// GET mobile_config_and_baseurl with If-None-Match (§4.2).
     func fetchConfig(etag: String?, cancellation: Cancellation?) throws(JumpError) -> ConfigAnswer {
         guard let appID = settings.appID else {
             throw .invalidArgument("configuration key 'engageAppId' is required for social sign-in", argument: "engageAppId")
@@ -32,7 +32,7 @@ struct EngageAPI: Sendable {
         return .changed(try EngageConfig(document: .object(body), etag: tag))
     }
 
-    /// GET the /signin/device URL the browser ended on, with auth_info (2.4): the rpx_result.
+    /// GET the /signin/device URL the browser ended on, with auth_info (§4.5): the rpx_result.
     func deviceResult(url: String, provider: String, cancellation: Cancellation?) throws(JumpError) -> EngageAuth {
         let request = HTTPRequest(method: "GET", url: url + (url.contains("?") ? "&" : "?") + "auth_info=true",
                                   headers: [("Accept", "application/json")])
@@ -51,7 +51,7 @@ struct EngageAPI: Sendable {
                           profile: result["auth_info"]?["profile"] ?? [:])
     }
 
-    /// POST <baseurl>/signin/oauth_token (2.6): a provider SDK's token -> an Engage token.
+    /// POST <baseurl>/signin/oauth_token (§4.6): a provider SDK's token -> an Engage token.
     func exchangeNativeToken(config: EngageConfig, provider: String, token: String, tokenSecret: String?,
                              cancellation: Cancellation?) throws(JumpError) -> String {
         var body = FormParameters()
@@ -80,7 +80,7 @@ struct EngageAPI: Sendable {
         throw JumpError(.badCredentials, "Engage refused the \(provider) token: \(message)", detail: detail)
     }
 
-    /// POST token=<token> to the app's token URL (2.7); any HTTP status is an answer for the app to read.
+    /// POST token=<token> to the app's token URL (§4.7); any HTTP status is an answer for the app to read.
     func postToTokenURL(_ url: String, token: String, cancellation: Cancellation?) throws(JumpError) -> TokenURLResponse {
         var body = FormParameters()
         body.add("token", token)
@@ -94,7 +94,7 @@ struct EngageAPI: Sendable {
             cookies: response.headers.filter { $0.0.lowercased() == "set-cookie" }.compactMap { SetCookie.parse($0.1) })
     }
 
-    /// The rpx_result / redirect error strings the reference SDKs recognise (2.4).
+    /// The rpx_result / redirect error strings the reference SDKs recognise (§4.5).
     static func authenticationFailure(_ message: String) -> JumpError {
         let lower = message.lowercased()
         if lower == "canceled" || lower == "cancelled" {

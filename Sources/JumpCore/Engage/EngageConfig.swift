@@ -1,4 +1,4 @@
-/// The Engage app configuration (protocol.md 2.2): the RP base URL and the providers, as served.
+/// The Engage app configuration (docs/protocol.md §4.2): the RP base URL and the providers, as served.
 struct EngageConfig: Sendable, Equatable {
     /// The RP base URL without a trailing slash: provider start pages, /signin/device, /signin/oauth_token.
     let baseURL: String

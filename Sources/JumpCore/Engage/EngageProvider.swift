@@ -1,4 +1,4 @@
-/// One provider of the Engage configuration (protocol.md 2.2), or a custom OpenID / SAML provider (2.3).
+/// One provider of the Engage configuration (docs/protocol.md §4.2), or a custom OpenID / SAML provider (§4.3).
 public struct EngageProvider: Sendable, Equatable {
     public enum Custom: String, Sendable { case openid, saml }
 
@@ -15,7 +15,7 @@ public struct EngageProvider: Sendable, Equatable {
     public let custom: Custom?
     public let sharingProperties: JSON
 
-    /// A provider_info entry. The SDKs accept "YES"/"NO" and booleans alike (2.2).
+    /// A provider_info entry. The SDKs accept "YES"/"NO" and booleans alike (§4.2).
     init(name: String, info: JSON) {
         self.name = name
         friendlyName = info["friendly_name"]?.stringValue ?? name
@@ -64,7 +64,7 @@ public struct EngageProvider: Sendable, Equatable {
         return words.suffix(2).joined(separator: " ")
     }
 
-    /// Uses set_status instead of activity when the shared activity has no URL (2.8).
+    /// Uses set_status instead of activity when the shared activity has no URL (§4.8).
     var usesSetStatusWithoutURL: Bool { EngageProvider.flag(sharingProperties["uses_set_status_if_no_url"]) }
 
     static func flag(_ value: JSON?) -> Bool {

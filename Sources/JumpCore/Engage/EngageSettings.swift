@@ -1,7 +1,7 @@
 /// The Engage part of the configuration, checked once when a client is made.
 struct EngageSettings: Sendable {
     let appID: String?
-    /// Where the configuration is fetched and /api/v2 calls go (protocol.md 2.1).
+    /// Where the configuration is fetched and /api/v2 calls go (docs/protocol.md §4.1).
     let server: ServerURL
     let whitelistedDomain: String?
     /// "token_profile": the browser ends on <baseurl>/signin/device; "token": on the whitelisted domain.

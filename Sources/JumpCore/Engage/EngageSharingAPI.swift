@@ -1,4 +1,4 @@
-/// The sharing endpoints (protocol.md 2.8): /api/v2/activity and set_status on the Engage server,
+/// The sharing endpoints (docs/protocol.md §4.8): /api/v2/activity and set_status on the Engage server,
 /// get_urls on the RP base URL, and record_activity. Their answers are returned as read, for the caller to
 /// classify per provider.
 extension EngageAPI {

@@ -1,4 +1,4 @@
-/// An activity to share (protocol.md section 2.8), checked before anything is sent so that a host's mistake
+/// An activity to share (docs/protocol.md §4.8), checked before anything is sent so that a host's mistake
 /// is reported as one, naming the member, instead of as a provider failure after a round trip. JSON null
 /// stands for an absent member, since hosts often serialise optionals that way.
 struct ShareActivity: Sendable, Equatable {

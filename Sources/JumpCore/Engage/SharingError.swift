@@ -11,7 +11,7 @@ enum SharingErrorClass: String, Sendable, CaseIterable {
     case notSignedIn = "not_signed_in"
     case failed
 
-    /// Engage's `err.code` and `err.msg` as both SDKs read them (protocol.md section 2.8). The messages
+    /// Engage's `err.code` and `err.msg` as both SDKs read them (docs/protocol.md §4.8). The messages
     /// are the providers' own wording, so they are matched loosely and without case.
     static func classify(code: Int?, message: String, provider: String) -> SharingErrorClass {
         let text = message.lowercased()

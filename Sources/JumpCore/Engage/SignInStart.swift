@@ -1,4 +1,4 @@
-/// The provider start URL (protocol.md 2.4): `<baseurl><provider url>?<params>`, in Android's parameter
+/// The provider start URL (docs/protocol.md §4.4): `<baseurl><provider url>?<params>`, in Android's parameter
 /// order, plus our `state`. The completion style decides between the /signin/device ending (`device`) and
 /// a redirect to `token_url` with `?token=`.
 struct SignInStart: Sendable {

@@ -1,4 +1,4 @@
-/// A Capture attribute path (protocol.md 5.2): "/" is the record, "/primaryAddress/city" an object member,
+/// A Capture attribute path (docs/protocol.md §8.2): "/" is the record, "/primaryAddress/city" an object member,
 /// "/photos#12/value" a member of the plural element whose id is 12. Elements appended locally have
 /// negative ids ("/photos#-1") until the server gives them theirs.
 public struct RecordPath: Sendable, Hashable, CustomStringConvertible {

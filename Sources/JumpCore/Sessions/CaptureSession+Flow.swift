@@ -15,7 +15,7 @@ extension CaptureSession {
         return try loadFlow(force: false, cancellation: cancellation)
     }
 
-    /// Downloads the flow (protocol.md 6.1) and caches it; on failure uses the cached copy if there is one.
+    /// Downloads the flow (docs/protocol.md §9.1) and caches it; on failure uses the cached copy if there is one.
     @discardableResult
     public func loadFlow(force: Bool = true, cancellation: Cancellation? = nil) throws(JumpError) -> Flow {
         try flowGate.withLock { _ throws(JumpError) -> Flow in

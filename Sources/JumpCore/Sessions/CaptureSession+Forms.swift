@@ -1,4 +1,4 @@
-/// The profile and password forms (protocol.md 3.3.5-3.3.7). Capture validates them with the flow's rules
+/// The profile and password forms (docs/protocol.md §6.5-§6.6). Capture validates them with the flow's rules
 /// and answers 390 (or 212 for form-level failures) with `invalid_fields`: JUMP_E_VALIDATION.
 extension CaptureSession {
     /// Updates the profile through the edit-profile form (update_profile_native). The form is filled from the
@@ -78,7 +78,7 @@ extension CaptureSession {
     /// Asks Capture to email a password-reset link to `email` (forgot_password_native). No sign-in needed.
     /// An unknown email is JUMP_E_VALIDATION with `invalid_fields` keyed by the form name.
     public func forgotPassword(email: String, cancellation: Cancellation? = nil) throws(JumpError) {
-        // iOS sends response_type=token here, Android its configured one (protocol.md 3.3.5); the
+        // iOS sends response_type=token here, Android its configured one (docs/protocol.md §6.5); the
         // configured one keeps the reset link consistent with the app's other sign-ins.
         try submitEmailForm("/oauth/forgot_password_native", form: settings.forgotPasswordForm, email: email,
                             responseType: settings.responseType, cancellation: cancellation)
@@ -127,7 +127,7 @@ extension CaptureSession {
         return members.allSatisfy { key, member in node[key].map { contains($0, member) } ?? false }
     }
 
-    /// update_profile_native (protocol.md 3.3.7): the form fields, the common parameters, the form name and
+    /// update_profile_native (docs/protocol.md §6.6): the form fields, the common parameters, the form name and
     /// the access token; no response_type, no redirect_uri.
     private func submitProfileForm(_ form: String, fields: FormParameters, flow: Flow, generation: UInt64,
                                    cancellation: Cancellation?) throws(JumpError) {
@@ -147,7 +147,7 @@ extension CaptureSession {
         }
     }
 
-    /// forgot_password_native and verify_email_native (protocol.md 3.3.5-3.3.6): the email goes in the
+    /// forgot_password_native and verify_email_native (docs/protocol.md §6.5): the email goes in the
     /// form's user-id field.
     private func submitEmailForm(_ path: String, form: String, email: String, responseType: String,
                                  cancellation: Cancellation?) throws(JumpError) {

@@ -11,7 +11,7 @@ public struct SignInResult: Sendable, Equatable {
 extension CaptureSession {
     /// Traditional sign-in (auth_native_traditional) with an email or user name and a password.
     /// With `mergeToken` (from a 380 whose existing provider is "capture"), the social identity behind it is
-    /// merged into the account (protocol.md 9.2).
+    /// merged into the account (docs/protocol.md §11.2).
     public func signIn(user: String, password: String, mergeToken: String? = nil,
                        cancellation: Cancellation? = nil) throws(JumpError) -> SignInResult {
         guard !user.isEmpty else { throw .invalidArgument("the user name or email is empty", argument: "user") }
@@ -40,7 +40,7 @@ extension CaptureSession {
                                     flow: flow, cancellation: cancellation)
     }
 
-    /// Posts a form that ends in a signed-in session (protocol.md 3.1), with a refresh secret made for it.
+    /// Posts a form that ends in a signed-in session (docs/protocol.md §5.2), with a refresh secret made for it.
     func submitSignInForm(_ path: String, form: String, fields: FormParameters, extra: FormParameters = FormParameters(),
                           flow: Flow?, cancellation: Cancellation?) throws(JumpError) -> SignInResult {
         let secret = Secrets.refreshSecret()
@@ -55,7 +55,7 @@ extension CaptureSession {
         return try startSession(from: body, refreshSecret: secret, cancellation: cancellation)
     }
 
-    /// The §3.1 sign-in response -> the new session (replacing any previous one).
+    /// The sign-in response (docs/protocol.md §5.2) -> the new session (replacing any previous one).
     func startSession(from body: [String: JSON], refreshSecret: String, cancellation: Cancellation?) throws(JumpError) -> SignInResult {
         guard let token = body["access_token"]?.stringValue, !token.isEmpty else {
             throw JumpError(.server, "the sign-in response has no access_token")
@@ -64,7 +64,7 @@ extension CaptureSession {
         SecretScrubber.remember(token)
         var user = body["capture_user"]
         if user?.objectValue == nil {
-            // iOS registration reads only the token and fetches the record (protocol.md 3.1).
+            // iOS registration reads only the token and fetches the record (docs/protocol.md §5.2).
             var p = FormParameters()
             p.add("access_token", token)
             let entity = try capture.post("/entity", p, cancellation: cancellation)

@@ -1,4 +1,4 @@
-/// Two-step social registration (protocol.md 3.3.3, 9.3), account linking and unlinking (7), and the
+/// Two-step social registration (docs/protocol.md §6.4, §11.3), account linking and unlinking (§6.7), and the
 /// linked identities read from the record's profiles.
 extension CaptureSession {
     /// register_native with the Engage token of a 310, the attributes mapped to the social registration form.
@@ -48,7 +48,7 @@ extension CaptureSession {
     }
 
     /// unlink_account_native. The last identity of an account without a password would leave it with no way
-    /// to sign in: refused here (after checking the server's copy), as the iOS SDK does (7.2).
+    /// to sign in: refused here (after checking the server's copy), as the iOS SDK does (§6.7).
     public func unlinkAccount(identifier: String, cancellation: Cancellation? = nil) throws(JumpError) {
         guard !identifier.isEmpty else { throw .invalidArgument("the identifier is empty", argument: "identifier") }
         _ = try state.withLock { s throws(JumpError) in try requireSession(s) }
@@ -116,7 +116,7 @@ extension CaptureSession {
     }
 }
 
-/// One element of the record's profiles plural, as apps show it (protocol.md 7.3).
+/// One element of the record's profiles plural, as apps show it (docs/protocol.md §6.7).
 /// A social identity linked to the account, read from the record's profiles.
 public struct LinkedIdentity: Sendable, Equatable {
     public let identifier: String

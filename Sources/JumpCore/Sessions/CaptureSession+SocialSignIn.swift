@@ -1,6 +1,6 @@
-/// Capture's side of a social sign-in (protocol.md 3.3.1): auth_native with the Engage token.
+/// Capture's side of a social sign-in (docs/protocol.md §6.3): auth_native with the Engage token.
 extension CaptureSession {
-    /// auth_native (3.3.1): signed in, thin-registered, 310 (two-step registration) or 380 (merge).
+    /// auth_native (§6.3): signed in, thin-registered, 310 (two-step registration) or 380 (merge).
     func socialSignIn(_ auth: EngageAuth, mergeToken: String?, cancellation: Cancellation?) throws(JumpError) -> SocialOutcome {
         let flow = settings.flowURL == nil ? nil : try? self.flow(cancellation: cancellation)
         try cancellation?.check()

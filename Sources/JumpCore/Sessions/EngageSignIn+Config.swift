@@ -1,5 +1,5 @@
-/// The Engage app configuration (protocol.md 2.2): fetched with its ETag, cached, and used at start-up
-/// before the network answers; plus the app's custom providers (2.3).
+/// The Engage app configuration (docs/protocol.md §4.2): fetched with its ETag, cached, and used at start-up
+/// before the network answers; plus the app's custom providers (§4.3).
 extension EngageSignIn {
     public struct EngageConfigLoad: Sendable, Equatable {
         public let changed: Bool

@@ -1,4 +1,4 @@
-/// Sharing (protocol.md 2.8): an activity published per provider with the device token of that provider's
+/// Sharing (docs/protocol.md §4.8): an activity published per provider with the device token of that provider's
 /// browser sign-in, and the email / SMS content a host sends itself.
 extension EngageSignIn {
     /// Publishes to each provider in turn; a failure of one does not stop the others. JUMP_E_SERVER when any

@@ -101,7 +101,8 @@ public final class EngageSignIn: Sendable {
         }
     }
 
-    /// Engage-only apps: the result goes to the app, and the token to its token URL when there is one (2.7).
+    /// Engage-only apps: the result goes to the app, and the token to its token URL when there is one
+    /// (docs/protocol.md §4.7).
     func engageOnlyResult(_ auth: EngageAuth, cancellation: Cancellation?) throws(JumpError) -> SocialOutcome {
         var outcome = SocialOutcome(kind: .authenticated, provider: auth.provider)
         outcome.engageToken = auth.token

@@ -1,6 +1,6 @@
-/// The sign-in-token scheme (signin-token.md): a backend-issued token exchanged for an access + refresh
-/// session, refreshed transparently; API-key mode; the status flags. The reference SDKs' defects (§9) are
-/// avoided on purpose; each place says which.
+/// The sign-in-token scheme (docs/protocol.md §12): a backend-issued token exchanged for an access + refresh
+/// session, refreshed transparently; API-key mode; the status flags. The reference SDKs' defects (§12.10)
+/// are avoided on purpose; each place says which.
 extension TokenSession {
     // MARK: - Restore and save
 
@@ -52,7 +52,7 @@ extension TokenSession {
         }
     }
 
-    /// The credential, or why there is none (an unreadable store is never "signed out": §10, PR #145).
+    /// The credential, or why there is none (an unreadable store is never "signed out": §12.8).
     func requireTokens(_ s: TokenSessionState) throws(JumpError) -> TokenState {
         if let error = s.credentialRestoreError {
             throw JumpError(.storage, "the saved credential could not be read (\(error.message)); retry the "
@@ -73,9 +73,9 @@ extension TokenSession {
 
     // MARK: - Sign-in with a sign-in token
 
-    /// Exchanges a sign-in token for a session (§2). The same user already signed in: nothing to do (unless
+    /// Exchanges a sign-in token for a session (§12.3). The same user already signed in: nothing to do (unless
     /// re-authentication is pending). An API-key session of the same user, environment and region migrates in
-    /// place; any other signed-in user is JUMP_E_ALREADY_SIGNED_IN naming what differs (§4.4, §9 defect 6).
+    /// place; any other signed-in user is JUMP_E_ALREADY_SIGNED_IN naming what differs (§12.6, §12.10 item 6).
     @discardableResult
     public func signIn(signInToken raw: String, cancellation: Cancellation? = nil) throws(JumpError) -> TokenSignIn {
         let token = try SignInToken(raw)
@@ -143,7 +143,7 @@ extension TokenSession {
                            "requested_user_id": .string(token.userID)])
     }
 
-    /// A /v1/token answer -> the session (§2.3; expires_in as number or string).
+    /// A /v1/token answer -> the session (§12.3; expires_in as number or string).
     static func session(from answer: JSON, user: String, team: String?, environment: TokenEnvironment) throws(JumpError) -> TokenGrant {
         guard let access = answer["access_token"]?.stringValue, !access.isEmpty,
               let refresh = answer["refresh_token"]?.stringValue, !refresh.isEmpty else {
@@ -160,7 +160,7 @@ extension TokenSession {
 
     // MARK: - API-key mode
 
-    /// API-key mode (§4.1 "configured" / "signed_in + use_api_key"). A different signed-in user is
+    /// API-key mode (§12.8 "configured" / "signed_in + use_api_key"). A different signed-in user is
     /// JUMP_E_ALREADY_SIGNED_IN: sign out first (nothing is switched silently).
     public func useAPIKey(_ key: String, userID: String?, environment: TokenEnvironment) throws(JumpError) {
         guard !key.isEmpty else { throw .invalidArgument("the API key is empty", argument: "api_key") }
@@ -186,8 +186,8 @@ extension TokenSession {
 
     // MARK: - Access token and refresh
 
-    /// The sign-in-token session's access token, refreshed first when it expires within the margin (§9
-    /// defect 7: refresh before expiry, not after).
+    /// The sign-in-token session's access token, refreshed first when it expires within the margin (§12.10
+    /// item 7: refresh before expiry, not after).
     public func tokenAccessToken(cancellation: Cancellation? = nil) throws(JumpError) -> String {
         let session = try state.withLock { s throws(JumpError) -> TokenGrant in
             guard case .token(let t)? = try requireTokens(s).credential else {
@@ -211,7 +211,7 @@ extension TokenSession {
         }
     }
 
-    /// Single flight keyed by the refresh token being replaced; every waiter gets the outcome (§3.3: unlike
+    /// Single flight keyed by the refresh token being replaced; every waiter gets the outcome (§12.4: unlike
     /// iOS, waiters do not start refreshes of their own after a failure).
     @discardableResult
     public func refreshTokenSession(replacing refreshToken: String? = nil) throws(JumpError) -> String {
@@ -266,7 +266,7 @@ extension TokenSession {
         return .success(fresh.accessToken)
     }
 
-    /// invalid_token: the user is gone, so everything is signed out (§9 defect 2: a full reset on every
+    /// invalid_token: the user is gone, so everything is signed out (§12.10 item 2: a full reset on every
     /// platform). reauthentication_required: the session is kept, pending. Anything else changes nothing.
     private func tokenRefreshFailed(_ error: JumpError, generation: UInt64) -> JumpError {
         let type = error.detail["error_type"]?.stringValue
@@ -340,7 +340,7 @@ extension TokenSession {
         }
     }
 
-    /// Best effort (§9 defect 10: the reference SDKs never revoke): tells the server the refresh token is dead.
+    /// Best effort (§12.10 item 10: the reference SDKs never revoke): tells the server the refresh token is dead.
     func revokeRefreshToken(_ session: TokenGrant) {
         var form = FormParameters()
         form.add("token", session.refreshToken)

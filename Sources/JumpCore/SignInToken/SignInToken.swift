@@ -1,4 +1,4 @@
-/// A backend-issued sign-in token (signin-token.md §1): base64 of {"public_key","user_token"}, where
+/// A backend-issued sign-in token (docs/protocol.md §12.1): base64 of {"public_key","user_token"}, where
 /// user_token is an RS256 JWT naming the user (uid), the team (claims.vital_team_id) and, through its issuer,
 /// the environment and region. The device cannot verify the signature; the server does at the exchange.
 public struct SignInToken: Sendable, Equatable {
@@ -62,7 +62,7 @@ public struct SignInToken: Sendable, Equatable {
     }
 }
 
-/// Base64 in either alphabet, with or without padding (signin-token.md §9 defect 8: never reject base64url).
+/// Base64 in either alphabet, with or without padding (docs/protocol.md §12.10 item 8: never reject base64url).
 enum Base64Tolerant {
     static func decode(_ text: String) -> [UInt8]? {
         var normalized = String(text.map { $0 == "-" ? "+" : ($0 == "_" ? "/" : $0) })

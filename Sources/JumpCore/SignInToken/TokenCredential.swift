@@ -1,4 +1,4 @@
-/// A session obtained by exchanging a sign-in token (signin-token.md §2.3).
+/// A session obtained by exchanging a sign-in token (docs/protocol.md §12.3).
 public struct TokenGrant: Sendable, Equatable {
     public var userID: String
     public var teamID: String?
@@ -50,14 +50,14 @@ public struct TokenState: Sendable, Equatable {
         self.externalUserID = externalUserID
     }
 
-    /// User ids are UUIDs, written in either case by different platforms (§4.2).
+    /// User ids are UUIDs, written in either case by different platforms (docs/protocol.md §12.3).
     static func sameUser(_ a: String?, _ b: String?) -> Bool {
         guard let a, let b else { return false }
         return a.lowercased() == b.lowercased()
     }
 }
 
-/// The status flags of §4.1 (pending_reauthentication included, unlike iOS: §9 defect 4).
+/// The status flags of docs/protocol.md §12.8 (pending_reauthentication included, unlike iOS: §12.10 item 4).
 public struct TokenStatus: Sendable, Equatable {
     public var configured = false
     public var signedIn = false

@@ -1,6 +1,6 @@
 /// The environment and region a sign-in token belongs to, read from its issuer
-/// "id-signer-{env}-{region}@vital-id-{env}-{region}.iam.gserviceaccount.com" (signin-token.md §1.2), and the
-/// hosts that go with them (§2.2). Every name the reference SDKs accept is accepted, on every platform.
+/// "id-signer-{env}-{region}@vital-id-{env}-{region}.iam.gserviceaccount.com" (docs/protocol.md §12.1), and the
+/// hosts that go with them (§12.2). Every name the reference SDKs accept is accepted, on every platform.
 public struct TokenEnvironment: Sendable, Equatable {
     /// "production", "sandbox", "dev" or "local".
     public let name: String
@@ -44,7 +44,7 @@ public struct TokenEnvironment: Sendable, Equatable {
         }
     }
 
-    /// The API host (§2.2).
+    /// The API host (§12.2).
     public var apiBase: String {
         switch name {
         case "production": return "https://api.\(region).junction.com"
@@ -54,7 +54,7 @@ public struct TokenEnvironment: Sendable, Equatable {
         }
     }
 
-    /// The token endpoint's host (§2.2).
+    /// The token endpoint's host (§12.2).
     public var authBase: String {
         switch name {
         case "production": return "https://auth.\(region).junction.com"

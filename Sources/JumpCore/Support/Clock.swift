@@ -15,7 +15,7 @@ public enum Clock {
         return Int64(ts.tv_sec) &* 1000 &+ Int64(ts.tv_nsec / 1_000_000)
     }
 
-    /// "yyyy-MM-dd HH:mm:ss" in UTC: the `date` of the refresh signature (protocol.md section 8).
+    /// "yyyy-MM-dd HH:mm:ss" in UTC: the `date` of the refresh signature (docs/protocol.md §10.2).
     public static func signatureDate(_ epochSeconds: Int64) -> String {
         var t = time_t(epochSeconds)
         var parts = tm()

@@ -1,4 +1,4 @@
-/// The configuration keys (protocol.md section 1 names), their types and defaults.
+/// The configuration keys (named as in docs/protocol.md §3), their types and defaults.
 enum ConfigKey: String, CaseIterable, Sendable {
     case captureDomain, captureClientId, captureLocale, captureAppId, captureFlowName, captureFlowVersion
     case captureFlowDomain

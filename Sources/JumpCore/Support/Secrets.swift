@@ -2,7 +2,7 @@ import CCrypto
 
 /// Random tokens and the refresh signature.
 enum Secrets {
-    /// 40 lowercase hex characters from the system CSPRNG (the refresh secret of protocol.md section 8).
+    /// 40 lowercase hex characters from the system CSPRNG (the refresh secret of docs/protocol.md §10.1).
     static func refreshSecret() -> String { randomHex(bytes: 20) }
 
     /// A session id minted at every sign-in: 32 hex characters, so two sessions never share one.

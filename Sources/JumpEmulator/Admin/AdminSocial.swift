@@ -1,6 +1,6 @@
 import Foundation
 
-/// `POST /emulator/merge_conflict`: the accounts a merge-flow test needs (protocol.md §9.2) in
+/// `POST /emulator/merge_conflict`: the accounts a merge-flow test needs (docs/protocol.md §11.2) in
 /// one call: an existing account with `email` (a password account, or a social one with an identity
 /// of `existing_provider`), and a second identity of `provider` with the same email that is on no
 /// account, so that signing in with it answers 380.

@@ -44,7 +44,7 @@ struct CaptureCall: Sendable {
         return value
     }
 
-    /// The `access_token` parameter, or `Authorization: OAuth <token>` (protocol.md §3.0).
+    /// The `access_token` parameter, or `Authorization: OAuth <token>` (docs/protocol.md §5.3).
     var accessToken: String? {
         if let token = params.nonEmpty("access_token") { return token }
         guard let (scheme, value) = authorization, scheme == "oauth" else { return nil }

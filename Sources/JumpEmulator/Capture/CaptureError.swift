@@ -1,12 +1,12 @@
 /// A Capture API error: `{"stat":"error","code":N,"error":"<name>","error_description":"<text>",...}`
-/// sent with HTTP 200 (protocol.md §4). Codes and names follow §4.2.
+/// sent with HTTP 200 (docs/protocol.md §7). Codes and names follow §7.2.
 struct CaptureError: Error, Sendable, Equatable {
     var code: Int
     var error: String
     var description: String
     /// Code-specific fields such as `argument_name` or `invalid_fields`.
     var extras: [String: JSONValue] = [:]
-    /// Capture answers API errors with HTTP 200; `/oauth/token` uses 400 (protocol.md §3.3.12).
+    /// Capture answers API errors with HTTP 200; `/oauth/token` uses 400 (docs/protocol.md §6.8).
     var httpStatus: Int = 200
 
     var json: JSONValue {
@@ -40,7 +40,7 @@ extension CaptureError {
                      description: "the client_id and client_secret do not match a known API client")
     }
 
-    /// An owner call's `uuid` or `id` names no record of the app (protocol.md §4.2 310; the 310 of
+    /// An owner call's `uuid` or `id` names no record of the app (docs/protocol.md §7.2, 310; the 310 of
     /// social sign-in adds `prereg_fields`, see SocialErrors).
     static func recordNotFound(_ what: String) -> CaptureError {
         CaptureError(code: 310, error: "record_not_found", description: "no record with \(what)")
@@ -66,8 +66,8 @@ extension CaptureError {
     }
 
     /// No account for the user id of a forgot-password or resend-verification form: a form-level
-    /// message keyed by the form name, as the SDKs show it (protocol.md §3.3.5). protocol.md does
-    /// not know the name of code 212; the emulator calls it `no_such_user`.
+    /// message keyed by the form name, as the SDKs show it (docs/protocol.md §6.5). Capture's name for
+    /// code 212 is not known; the emulator calls it `no_such_user`.
     static func noSuchUser(form: String, locale: MessageLocale) -> CaptureError {
         CaptureError(code: 212, error: "no_such_user", description: Message.noAccountForEmail.text(.enUS),
                      extras: ["invalid_fields": .object([form: .array([.string(Message.noAccountForEmail.text(locale))])])])

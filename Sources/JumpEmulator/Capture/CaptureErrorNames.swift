@@ -1,4 +1,4 @@
-/// The `error` name of each Capture error code (protocol.md §4.2), for injected faults. 212 and 390
+/// The `error` name of each Capture error code (docs/protocol.md §7.2), for injected faults. 212 and 390
 /// have no documented name; the emulator uses the names its own endpoints send.
 enum CaptureErrorNames {
     static let byCode: [Int: String] = [

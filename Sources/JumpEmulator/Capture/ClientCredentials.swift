@@ -1,8 +1,8 @@
 import Foundation
 
 /// API-client (owner) authentication for server-side calls (`/oauth/token`, `entity.find`,
-/// `entityType.*`, `/entity*` by uuid or id), the three ways Capture accepts it (protocol.md §3.0,
-/// §3.3.12):
+/// `entityType.*`, `/entity*` by uuid or id), the three ways Capture accepts it (docs/protocol.md
+/// §6.8):
 ///
 /// - `client_id` with `client_secret` as parameters;
 /// - HTTP Basic, `Authorization: Basic base64(client_id:client_secret)`;

@@ -1,4 +1,4 @@
-/// `POST /entity` (protocol.md §3.3.9): reads the signed-in user's record, or the value at
+/// `POST /entity` (docs/protocol.md §8.3): reads the signed-in user's record, or the value at
 /// `attribute_name`. With the API client's credentials, the record named by `uuid` or `id`
 /// (`EntityCaller`). `type_name` is ignored with a token: there is one entity type per app.
 struct EntityEndpoint: Sendable {

@@ -1,4 +1,4 @@
-/// `POST /entity.update` (protocol.md §3.3.10): merges `attributes` (or the older name `value`)
+/// `POST /entity.update` (docs/protocol.md §8.4): merges `attributes` (or the older name `value`)
 /// into the record at `attribute_name`, enforcing the schema and the client's `write_with_token`
 /// access schema. All or nothing: the record is only stored when every check passed, in one
 /// transaction with the uniqueness check. With the API client's credentials, on the record named by

@@ -1,8 +1,8 @@
 import Foundation
 import GRDB
 
-/// `POST /oauth/forgot_password_native` (protocol.md §3.3.5) and `POST /oauth/verify_email_native`
-/// (§3.3.6): the user-id field of the form names an account, which is sent a password-reset or
+/// `POST /oauth/forgot_password_native` (docs/protocol.md §6.5) and `POST /oauth/verify_email_native`
+/// (§6.5): the user-id field of the form names an account, which is sent a password-reset or
 /// verification email (captured in the emulator's outbox, see `Mailbox`).
 ///
 /// Field errors are 390 with `invalid_fields`; an unknown account is 212 with a form-level message
@@ -25,7 +25,7 @@ struct MailedCodeEndpoint: Sendable {
         guard let fields = app.flow(locale: locale).form(named: formName) else {
             throw CaptureError.invalidArgument("form", "\(formName) is not a form of this flow")
         }
-        // The user-id field is the first field of type email or text (protocol.md §6.3).
+        // The user-id field is the first field of type email or text (docs/protocol.md §6.5).
         guard let userField = fields.first(where: { $0.type == "email" || $0.type == "text" }) else {
             throw CaptureError.invalidArgument("form", "\(formName) has no user id field")
         }

@@ -1,13 +1,13 @@
 /// Where an endpoint reads its parameters.
 ///
-/// protocol.md §0.1 and §10.1 ask emulators to merge the query string with the body, because the
-/// iOS SDK posts some calls with everything in the query (the `auth_native` token URL, §2.7). Real
+/// docs/protocol.md §2.4 has the emulator merge the query string with the body, because the
+/// iOS SDK posts some calls with everything in the query (the `auth_native` token URL, §6.3). Real
 /// Capture reads sign-in and registration parameters, and anything proven by the client secret, from
 /// the POST body only: a password or secret in a URL ends up in proxy and server logs, and a janrain
 /// signature covers only the body, so query parameters next to it would be unsigned. Those endpoints
 /// use `.body`; the others keep the lenient merge.
 enum ParameterLocation: Sendable {
-    /// Query string and body merged, the body winning (protocol.md §10.1).
+    /// Query string and body merged, the body winning (docs/protocol.md §2.4).
     case queryOrBody
     /// The POST body only; the query string is ignored.
     case body

@@ -71,7 +71,7 @@ extension Emulator {
     }
 
     /// With a `write_with_token` schema set for the token's client, a write outside it is refused
-    /// as Capture does: 223 unknown_attribute naming the first such path (protocol.md §4.2).
+    /// as Capture does: 223 unknown_attribute naming the first such path (docs/protocol.md §7.2).
     func checkWriteAccess(_ signedIn: AuthenticatedSession, written: () -> Set<String>) async throws {
         guard let access = try await accessSchema(clientId: signedIn.session.clientId, type: .writeWithToken) else {
             return

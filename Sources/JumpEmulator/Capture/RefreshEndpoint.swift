@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 
-/// `POST /oauth/refresh_access_token` (protocol.md §8): trades an access token (expired or not)
+/// `POST /oauth/refresh_access_token` (docs/protocol.md §10): trades an access token (expired or not)
 /// for a new one, proven by an HMAC-SHA1 signature made with the session's refresh secret.
 ///
 /// The old token is retired. For `capture_refresh_grace_seconds` after that, the very same request

@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 
-/// `POST /oauth/register_native_traditional` (protocol.md §3.3.4): creates a user from the
+/// `POST /oauth/register_native_traditional` (docs/protocol.md §6.2): creates a user from the
 /// registration form, after the flow's rules and the schema's uniqueness constraints pass; every
 /// failure comes back at once as 390 with `invalid_fields`.
 struct RegistrationEndpoint: Sendable {

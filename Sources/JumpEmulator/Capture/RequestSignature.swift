@@ -1,7 +1,7 @@
 import Crypto
 import Foundation
 
-/// A janrain-signed server call (protocol.md §3.0): `Authorization: Signature <client_id>:<b64>`
+/// A janrain-signed server call (docs/protocol.md §6.8): `Authorization: Signature <client_id>:<b64>`
 /// with `Date: yyyy-MM-dd HH:mm:ss` (UTC), where `<b64>` is the standard padded Base64 of
 /// HMAC-SHA1(key: client secret, message: `"<path>\n<Date>\n"` followed by one `"<name>=<value>\n"`
 /// line per POSTed parameter, the lines sorted). This is exactly what janrain-python-api's

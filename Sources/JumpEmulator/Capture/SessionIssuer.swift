@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 
 /// Issues access tokens (and authorization codes) after a sign-in or registration, and builds the
-/// common sign-in response of protocol.md §3.1.
+/// common sign-in response of docs/protocol.md §5.2.
 enum SessionIssuer {
     /// Authorization codes are short-lived, as OAuth codes are.
     static let codeLifetime: Double = 300

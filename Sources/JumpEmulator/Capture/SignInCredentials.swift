@@ -1,7 +1,7 @@
 import GRDB
 
 /// The user id and password of a traditional sign-in, read through the sign-in form of the flow
-/// (protocol.md §3.3.2, §6.3): the `password`-typed field holds the password, the other field the
+/// (docs/protocol.md §6.1, §9.3): the `password`-typed field holds the password, the other field the
 /// user id, whose `schemaId` says whether it is the email or the username. Without a form the
 /// SDKs fall back to `user` and `password`.
 struct SignInCredentials: Sendable {

@@ -1,4 +1,4 @@
-/// `POST /oauth/auth_native_traditional` (protocol.md §3.3.2): traditional sign-in.
+/// `POST /oauth/auth_native_traditional` (docs/protocol.md §6.1): traditional sign-in.
 struct SignInEndpoint: Sendable {
     let emulator: Emulator
 
@@ -26,7 +26,7 @@ struct SignInEndpoint: Sendable {
         let records = emulator.records
         let (issued, merged) = try await emulator.store.write { db in
             // With a merge_token from a social sign-in that answered 380, the password proves the
-            // account, and the social identity joins it (protocol.md §9.2).
+            // account, and the social identity joins it (docs/protocol.md §11.2).
             let merged = try MergeToken.attach(
                 mergeText, toUserId: userId, app: app, now: now.timeIntervalSince1970, records: records, in: db)
             let issued = try SessionIssuer.issue(

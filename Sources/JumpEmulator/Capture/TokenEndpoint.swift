@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 
-/// `POST /oauth/token` (protocol.md §3.3.12), the server-side OAuth token endpoint:
+/// `POST /oauth/token` (docs/protocol.md §6.8), the server-side OAuth token endpoint:
 ///
 /// - `grant_type=authorization_code`, `code`, `redirect_uri`?: exchanges a sign-in authorization
 ///   code (`response_type=code_and_token`) or a password-reset code from a reset email for an access

@@ -1,6 +1,6 @@
 import Foundation
 
-/// `POST /oauth/update_profile_native` (protocol.md §3.3.7): a form posted with the signed-in
+/// `POST /oauth/update_profile_native` (docs/protocol.md §6.6): a form posted with the signed-in
 /// user's access token (no `response_type`, no `redirect_uri`). See `ProfileForm` for what each form
 /// does. Failures are 390 with `invalid_fields` in the request's locale; success is
 /// `{"stat":"ok"}` with no record.

@@ -60,7 +60,7 @@ struct EngageApp: Sendable, Equatable {
     }
 
     /// The friendly name the fake provider page and the profile show. OpenID and SAML start pages
-    /// work for every app (custom providers are not filtered by the server's list, protocol.md §2.3).
+    /// work for every app (custom providers are not filtered by the server's list, docs/protocol.md §4.3).
     func friendlyName(of provider: String) -> String {
         info(of: provider)?["friendly_name"]?.stringValue ?? EngageProviderCatalog.friendlyName(provider)
     }

@@ -1,5 +1,5 @@
 /// `POST /api/v2/auth_info` (apiKey, token, format=json): what an app's token URL server asks Engage about
-/// a token (protocol.md §2.7). Only the token's own app (by its API key) may read it.
+/// a token (docs/protocol.md §4.7). Only the token's own app (by its API key) may read it.
 struct EngageAuthInfoEndpoint: Sendable {
     let emulator: Emulator
 

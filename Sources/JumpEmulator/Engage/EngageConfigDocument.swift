@@ -1,7 +1,7 @@
 import Crypto
 import Foundation
 
-/// The answer of `GET /openid/mobile_config_and_baseurl` (protocol.md §2.2) and its ETag.
+/// The answer of `GET /openid/mobile_config_and_baseurl` (docs/protocol.md §4.2) and its ETag.
 struct EngageConfigDocument: Sendable {
     let body: [UInt8]
     /// Quoted, as HTTP wants it: `"<hex>"`.

@@ -1,5 +1,5 @@
 /// `GET /signin/device?token=..` (or `?error=..`): the end of a browser sign-in in
-/// "token_profile" mode, read by the client (protocol.md §2.4). Always HTTP 200 with `rpx_result`.
+/// "token_profile" mode, read by the client (docs/protocol.md §4.5). Always HTTP 200 with `rpx_result`.
 struct EngageDeviceEndpoint: Sendable {
     let emulator: Emulator
 

@@ -1,4 +1,4 @@
-/// Engage's error answers: `{"stat":"fail","err":{"code":N,"msg":"..."}}` (protocol.md §2.7, §2.8),
+/// Engage's error answers: `{"stat":"fail","err":{"code":N,"msg":"..."}}` (docs/protocol.md §7.5),
 /// HTTP 200 unless an endpoint says otherwise.
 struct EngageFailure: Error, Sendable, Equatable {
     var code: Int
@@ -18,6 +18,6 @@ struct EngageFailure: Error, Sendable, Equatable {
 
     static let dataNotFound = EngageFailure(code: 2, msg: "Data not found")
     static let unknownApplication = EngageFailure(code: 7, msg: "Unknown application")
-    /// The reference SDKs read exactly this as "the user must sign in again" (protocol.md §2.8).
+    /// The reference SDKs read exactly this as "the user must sign in again" (docs/protocol.md §4.8).
     static let reauthenticate = EngageFailure.missing("apiKey")
 }

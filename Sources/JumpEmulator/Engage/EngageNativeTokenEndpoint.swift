@@ -1,4 +1,4 @@
-/// `POST /signin/oauth_token?providername=<p>` (protocol.md §2.6): a provider SDK's access token for an
+/// `POST /signin/oauth_token?providername=<p>` (docs/protocol.md §4.6): a provider SDK's access token for an
 /// Engage token. The emulator's "provider token" is a JSON object describing the person
 /// (`{"identifier"?,"display_name"?|"displayName"?,"email"?,"verified_email"?,"given_name"?,"family_name"?}`);
 /// an identifier the provider already has reuses that identity's profile (given fields win).

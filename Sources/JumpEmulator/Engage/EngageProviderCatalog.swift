@@ -1,4 +1,4 @@
-/// The providers the emulator knows out of the box and their `provider_info` (protocol.md §2.2).
+/// The providers the emulator knows out of the box and their `provider_info` (docs/protocol.md §4.2).
 ///
 /// Values are the "YES"/"NO" strings because iOS recognises nothing else.
 enum EngageProviderCatalog {

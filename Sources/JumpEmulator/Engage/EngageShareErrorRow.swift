@@ -1,7 +1,7 @@
 import GRDB
 
 /// A queued failure for the next sharing answers of one provider (`POST /emulator/engage/share_errors`),
-/// so tests can see how a client classifies Engage's sharing errors (protocol.md §2.8).
+/// so tests can see how a client classifies Engage's sharing errors (docs/protocol.md §4.8).
 struct EngageShareErrorRow: Codable, Sendable, Equatable, FetchableRecord, MutablePersistableRecord {
     static let databaseTableName = "share_errors"
 

@@ -1,4 +1,4 @@
-/// The sharing calls (protocol.md §2.8): `/api/v2/activity`, `/api/v2/set_status`,
+/// The sharing calls (docs/protocol.md §4.8): `/api/v2/activity`, `/api/v2/set_status`,
 /// `/social/record_activity` and `/openid/get_urls`. Shares are stored for tests to read; queued share
 /// errors answer instead when there are any for the provider.
 struct EngageSharingEndpoints: Sendable {

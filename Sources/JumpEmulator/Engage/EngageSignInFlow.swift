@@ -2,7 +2,7 @@ import Hummingbird
 
 /// The fake identity provider's two steps: the start page (`GET /<provider>/start`, `/openid/start`,
 /// `/saml2/sso/start`) and its form posts (`POST .../callback`). A flow ends with a 302 to the app's
-/// token_url (`?token=` or `?error=`) or, without one, to `<base>/signin/device` (protocol.md §2.4).
+/// token_url (`?token=` or `?error=`) or, without one, to `<base>/signin/device` (docs/protocol.md §4.5).
 struct EngageSignInFlow: Sendable {
     let emulator: Emulator
 
@@ -111,7 +111,7 @@ struct EngageSignInFlow: Sendable {
         init(_ response: Response) { self.response = response }
     }
 
-    /// Engage checks the OpenID the user typed before showing anything (protocol.md §2.4 lists the messages
+    /// Engage checks the OpenID the user typed before showing anything (docs/protocol.md §4.5 lists the messages
     /// the SDKs recognise).
     private func openIDInputError(_ context: Context) -> String? {
         guard context.provider == EngageProviderCatalog.openIDProvider else { return nil }

@@ -1,4 +1,4 @@
-/// The query of a provider start page (protocol.md §2.4). The page repeats them as hidden inputs of its
+/// The query of a provider start page (docs/protocol.md §4.4). The page repeats them as hidden inputs of its
 /// forms, so the callback sees what the start page saw.
 struct EngageStartParams: Sendable {
     static let names = [

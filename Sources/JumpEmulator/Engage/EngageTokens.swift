@@ -3,7 +3,7 @@ import GRDB
 /// Issues Engage tokens (40 characters, [a-zA-Z0-9], as real ones) and finds the usable ones.
 enum EngageTokens {
     /// A token for a completed sign-in. `withDeviceToken`: browser sign-ins get one (for sharing); native
-    /// provider tokens do not (protocol.md §2.6).
+    /// provider tokens do not (docs/protocol.md §4.6).
     static func issue(
         app: EngageApp, provider: String, identifier: String, profile: [String: JSONValue], withDeviceToken: Bool,
         now: Double, in db: Database

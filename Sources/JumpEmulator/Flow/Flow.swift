@@ -1,4 +1,4 @@
-/// A flow document (protocol.md §6.2) read for what the server needs: forms, fields, their schema
+/// A flow document (docs/protocol.md §9.2) read for what the server needs: forms, fields, their schema
 /// mapping and validation rules. Custom flows given to the admin API are read the same way.
 struct Flow: Sendable {
     let json: JSONValue

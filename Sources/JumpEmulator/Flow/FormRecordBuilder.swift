@@ -1,7 +1,7 @@
 import Foundation
 
 /// Builds a new record from a validated form: each field's value goes to the record path its
-/// `schemaId` names, converted to the attribute's type (protocol.md §6.3, in reverse).
+/// `schemaId` names, converted to the attribute's type (docs/protocol.md §9.3, in reverse).
 struct FormRecordBuilder: Sendable {
     let schema: Schema
     let locale: MessageLocale

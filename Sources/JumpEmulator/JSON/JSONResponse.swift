@@ -3,7 +3,7 @@ import Hummingbird
 /// Builds HTTP responses carrying JSON.
 ///
 /// Android's SDK only treats a body as JSON when `Content-Type` starts with `application/json`
-/// (protocol.md §0.1), so every JSON answer goes through here.
+/// (docs/protocol.md §2.2), so every JSON answer goes through here.
 enum JSONResponse {
     static func make(_ value: JSONValue, status: HTTPResponse.Status = .ok) -> Response {
         respond(ByteBuffer(bytes: value.serializedBytes()), status: status)

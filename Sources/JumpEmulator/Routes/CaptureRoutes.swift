@@ -1,7 +1,7 @@
 import Hummingbird
 import Logging
 
-/// The Capture endpoints, at the paths the SDKs call (protocol.md §3.3), plus the ready probe.
+/// The Capture endpoints, at the paths the SDKs call (docs/protocol.md §6, §8), plus the ready probe.
 struct CaptureRoutes: Sendable {
     let emulator: Emulator
     let logger: Logger
@@ -11,7 +11,7 @@ struct CaptureRoutes: Sendable {
             JSONResponse.make(["jumpEmulator": ["ready": true, "version": .string(EmulatorOptions.version)]])
         }
         // Sign-in and registration read the POST body only (ParameterLocation); auth_native keeps
-        // the query string, which the iOS token URL uses (protocol.md §2.7).
+        // the query string, which the iOS token URL uses (docs/protocol.md §2.4).
         post("/oauth/auth_native_traditional", on: router, reading: .body, SignInEndpoint(emulator: emulator).handle)
         post("/oauth/register_native_traditional", on: router, reading: .body,
              RegistrationEndpoint(emulator: emulator).handle)

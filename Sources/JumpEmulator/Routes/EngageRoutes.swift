@@ -1,7 +1,7 @@
 import Hummingbird
 import Logging
 
-/// The Engage endpoints (protocol.md §2), on the same host and port as Capture: the app configuration,
+/// The Engage endpoints (docs/protocol.md §4), on the same host and port as Capture: the app configuration,
 /// the fake identity provider's pages, the sign-in results, auth_info and sharing. See docs/emulator.md.
 struct EngageRoutes: Sendable {
     let emulator: Emulator

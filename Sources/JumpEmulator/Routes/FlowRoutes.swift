@@ -1,6 +1,6 @@
 import Hummingbird
 
-/// `GET /widget_data/flows/{capture_app_id}/{flow}/{version|HEAD}/{locale}.json` (protocol.md §6.1).
+/// `GET /widget_data/flows/{capture_app_id}/{flow}/{version|HEAD}/{locale}.json` (docs/protocol.md §9.1).
 struct FlowRoutes: Sendable {
     let emulator: Emulator
 

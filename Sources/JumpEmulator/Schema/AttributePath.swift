@@ -1,4 +1,4 @@
-/// A path to a value inside a record (protocol.md §5.2): `/primaryAddress/city`, `photos#2`,
+/// A path to a value inside a record (docs/protocol.md §8.2): `/primaryAddress/city`, `photos#2`,
 /// `/profiles#5/profile`. Dots are accepted as separators too (`primaryAddress.city`), as Capture does.
 struct AttributePath: Sendable, Equatable {
     struct Step: Sendable, Equatable {

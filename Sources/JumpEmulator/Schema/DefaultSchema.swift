@@ -1,4 +1,4 @@
-/// The schema of the default app: the shape of Capture's default `user` entity type (protocol.md §5.1).
+/// The schema of the default app: the shape of Capture's default `user` entity type (docs/protocol.md §8.1).
 enum DefaultSchema {
     static let user = Schema(name: "user", attributes: [
         .of(.id, "id"),

@@ -18,7 +18,7 @@ struct RecordShaper: Sendable {
     }
 
     /// What a record shows of its password: Capture gives the hash's type; clients read it to know
-    /// whether the account can sign in without a social identity (protocol.md §7.2), so that a
+    /// whether the account can sign in without a social identity (docs/protocol.md §6.7), so that a
     /// social-only account is not left without any sign-in method. Null when there is none.
     static func passwordMarker(hasPassword: Bool) -> JSONValue {
         hasPassword ? ["type": "password-bcrypt"] : .null

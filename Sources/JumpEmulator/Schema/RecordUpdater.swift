@@ -1,5 +1,5 @@
 /// Applies `entity.update`, `entity.replace` and `entity.delete` to a stored record, enforcing the
-/// schema (protocol.md §3.3.10).
+/// schema (docs/protocol.md §8.4, §8.5).
 ///
 /// - update merges: object members given are set (null clears), members not given are left alone,
 ///   nested objects merge; plural elements without `id` are appended with a new id, those with an

@@ -1,4 +1,4 @@
-/// Capture attribute types (protocol.md §5.1).
+/// Capture attribute types (docs/protocol.md §8.1).
 enum AttributeType: String, Sendable, CaseIterable {
     case id, uuid, string, boolean, integer, decimal, date, dateTime, json, password, object, plural
 }

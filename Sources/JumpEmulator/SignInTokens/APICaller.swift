@@ -2,7 +2,7 @@ import Foundation
 import Hummingbird
 
 /// Who is calling a `/v2` endpoint: a team's backend with its API key, or a signed-in user with an
-/// access token from `/v1/token` (signin-token.md §6).
+/// access token from `/v1/token` (docs/protocol.md §12.7).
 enum APICaller: Sendable {
     case team(TeamRow)
     case user(TokenGrants.Grant)

@@ -2,7 +2,7 @@ import Hummingbird
 
 /// An error of the Junction-style API (`/v1/token`, `/v1/revoke`, `/v2/...`, `/weblogin/me`):
 /// `{"detail":{"error_type":"<name>","message":"<text>",...}}` with a 4xx status. The SDKs key their
-/// behaviour on `detail.error_type` (signin-token.md §2.3, §3.4), so every failure names one.
+/// behaviour on `detail.error_type` (docs/protocol.md §12.3, §12.4), so every failure names one.
 struct DetailError: Error, Sendable {
     var status: HTTPResponse.Status
     var errorType: String

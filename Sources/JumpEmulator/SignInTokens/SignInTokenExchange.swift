@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 
 /// The token-exchange grant of `/v1/token`: `subject_token_type=urn:junction:sign-in-token` and
-/// `subject_token=<the user_token JWT>`. The SDKs check nothing about the token (signin-token.md §1.2),
+/// `subject_token=<the user_token JWT>`. The SDKs check nothing about the token (docs/protocol.md §12.1),
 /// so everything is checked here: signature, audience, issuer, expiry on the emulator clock, single
 /// use, and that the user exists in the token's team. A refusal is 400 `invalid_token` saying why.
 struct SignInTokenExchange: Sendable {

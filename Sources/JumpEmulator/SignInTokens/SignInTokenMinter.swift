@@ -1,6 +1,6 @@
 import Foundation
 
-/// Makes sign-in tokens in the shape the Junction SDKs read (signin-token.md §1): standard padded
+/// Makes sign-in tokens in the shape the Junction SDKs read (docs/protocol.md §12.1): standard padded
 /// base64 of `{"public_key","user_token"}`, where `user_token` is a Firebase-custom-token-shaped JWT
 /// signed RS256 with the emulator's key.
 enum SignInTokenMinter {

@@ -2,7 +2,7 @@ import Hummingbird
 import Logging
 
 /// The sign-in-token API at the paths the Junction SDKs and a team's backend call
-/// (signin-token.md §1.3, §2.2, §3.1, §6): `/v1/token`, `/v1/revoke`, `/v1/jwks` and `/v2/user...`.
+/// (docs/protocol.md §12.3, §12.4, §12.7, §12.9): `/v1/token`, `/v1/revoke`, `/v1/jwks` and `/v2/user...`.
 /// Errors are `{"detail":{"error_type","message"}}` (see `DetailError`).
 struct SignInTokenRoutes: Sendable {
     let emulator: Emulator

@@ -10,7 +10,7 @@ struct TeamRow: Codable, Sendable, Equatable, FetchableRecord, PersistableRecord
         case dev, sandbox, production
 
         /// The spelling in the signer's address (`id-signer-{short}-{region}@...`), which is all the
-        /// SDKs read to pick environment and region (signin-token.md §1.2).
+        /// SDKs read to pick environment and region (docs/protocol.md §12.1).
         var shortName: String {
             switch self {
             case .dev: return "dev"

@@ -1,5 +1,5 @@
 /// `POST /v1/token` (form-encoded, no authentication): the two grants the Junction SDKs use
-/// (signin-token.md §2.2, §3.1). Success: `{"access_token","refresh_token","expires_in","token_type"}`;
+/// (docs/protocol.md §12.3, §12.4). Success: `{"access_token","refresh_token","expires_in","token_type"}`;
 /// every failure is HTTP 400 `{"detail":{"error_type","message"}}`.
 struct TokenGrantEndpoint: Sendable {
     let emulator: Emulator

@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 
-/// `POST /oauth/auth_native` (protocol.md §3.3.1): sign-in with an Engage token.
+/// `POST /oauth/auth_native` (docs/protocol.md §6.3): sign-in with an Engage token.
 ///
 /// - The identity belongs to a user: signed in (`is_new` false); a `merge_token` from an earlier
 ///   380 attaches its identity to that user first.
@@ -55,7 +55,7 @@ struct AuthNativeEndpoint: Sendable {
                 return .emailInUse(existingProvider: try SocialAccounts.existingProvider(of: other, records: records, in: db))
             }
             if thin, identity.email != nil {
-                // Thin registration happens only when the schema's constraints can be met (§3.3.1);
+                // Thin registration happens only when the schema's constraints can be met (docs/protocol.md §6.3);
                 // otherwise the client registers in two steps. Nothing is written before a refusal.
                 let created: SocialAccounts.Written?
                 do {

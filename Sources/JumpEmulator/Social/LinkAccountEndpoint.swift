@@ -1,6 +1,6 @@
 import GRDB
 
-/// `POST /oauth/link_account_native` (protocol.md §7.1): adds the identity of an Engage token to
+/// `POST /oauth/link_account_native` (docs/protocol.md §6.7): adds the identity of an Engage token to
 /// the signed-in user's `profiles`. Linking an identity the user has already is a no-op; one of
 /// another user is 361. Answers `{"stat":"ok"}`.
 struct LinkAccountEndpoint: Sendable {

@@ -1,6 +1,6 @@
 /// The `prereg_fields` of a 310: the registration form's fields filled from the profile's record
 /// attributes through each field's `schemaId`, so the client can show a pre-filled form
-/// (protocol.md §4.2 "Two-step registration data").
+/// (docs/protocol.md §7.3).
 enum Prefill {
     /// Only fields with a value are given: clients read each value as a string.
     static func fields(_ form: [FlowField], from attributes: [String: JSONValue]) -> [String: JSONValue] {

@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 
-/// `POST /oauth/register_native` (protocol.md §3.3.3): the second step of a social registration.
+/// `POST /oauth/register_native` (docs/protocol.md §6.4): the second step of a social registration.
 /// The token must be one auth_native of this client answered 310 for; the form is validated as
 /// `register_native_traditional` validates its own (every failure at once, 390), and the new user
 /// gets the form's values plus the identity's `profiles` element.

@@ -1,12 +1,12 @@
-/// The Capture errors of social sign-in (protocol.md §4.2).
+/// The Capture errors of social sign-in (docs/protocol.md §7.2, §7.3).
 extension CaptureError {
-    /// No record for the identity: the client continues with two-step registration (§9.3).
+    /// No record for the identity: the client continues with two-step registration (§11.3).
     static func recordNotFound(preregFields: [String: JSONValue], preregAttributes: [String: JSONValue]) -> CaptureError {
         CaptureError(code: 310, error: "record_not_found", description: "no user record is linked to this identity",
                      extras: ["prereg_fields": .object(preregFields), "prereg_attributes": .object(preregAttributes)])
     }
 
-    /// Another account has the identity's email: the client continues with the merge flow (§9.2).
+    /// Another account has the identity's email: the client continues with the merge flow (§11.2).
     static func emailAddressInUse(existingProvider: String) -> CaptureError {
         CaptureError(code: 380, error: "email_address_in_use",
                      description: "an account with this email address already exists",

@@ -1,7 +1,7 @@
 import Foundation
 
 /// What Capture takes from an Engage identity: record attributes and a `profiles` element
-/// (protocol.md §3.1, §7.3).
+/// (docs/protocol.md §5.2, §6.7).
 struct SocialProfile: Sendable {
     var provider: String
     var identifier: String

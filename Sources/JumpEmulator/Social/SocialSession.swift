@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 
 /// The session parameters of a social sign-in or registration call, read before its transaction
-/// so the session can be issued inside it (protocol.md §3.1).
+/// so the session can be issued inside it (docs/protocol.md §5.2).
 struct SocialSessionRequest: Sendable {
     var responseType: ResponseType
     var refreshSecret: String?
@@ -31,8 +31,8 @@ struct SocialSession: Sendable {
     var issued: SessionIssuer.Issued
     var isNew: Bool
 
-    /// The §3.1 answer; called once the transaction is committed, so the record cache only ever
-    /// learns stored records.
+    /// The sign-in answer (docs/protocol.md §5.2); called once the transaction is committed, so the record
+    /// cache only ever learns stored records.
     func response(schema: Schema, records: RecordCache) -> JSONValue {
         records.remember(written.user, attributes: written.attributes)
         let record = RecordShaper(schema: schema).shape(written.attributes, reserved: written.user.reserved)
@@ -40,7 +40,7 @@ struct SocialSession: Sendable {
     }
 }
 
-/// The `merge_token` of a sign-in with the existing identity or password (protocol.md §9.2).
+/// The `merge_token` of a sign-in with the existing identity or password (docs/protocol.md §11.2).
 enum MergeToken {
     /// Attaches the identity behind `text` to the signed-in user and spends the token; nil when no
     /// merge token was sent. Runs in the sign-in's transaction.

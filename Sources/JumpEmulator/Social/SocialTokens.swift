@@ -1,7 +1,7 @@
 import GRDB
 
 /// The Engage tokens Capture's social endpoints take (`token`, `merge_token`), and the state
-/// auth_native leaves on them so a 310 or 380 can be followed up (protocol.md §3.3.1, §10.7).
+/// auth_native leaves on them so a 310 or 380 can be followed up (docs/protocol.md §6.3).
 enum SocialTokens {
     /// Values of `engage_tokens.capture_state`.
     enum State: String, Sendable {

@@ -1,6 +1,6 @@
 import GRDB
 
-/// `POST /oauth/unlink_account_native` (protocol.md §7.2): removes the `profiles` element with
+/// `POST /oauth/unlink_account_native` (docs/protocol.md §6.7): removes the `profiles` element with
 /// `identifier_to_remove` from the signed-in user. An identifier the user does not have is 200
 /// `invalid_argument`; the last identity of an account without a password is 360, since its
 /// owner could not sign in any more. Answers `{"stat":"ok"}`.

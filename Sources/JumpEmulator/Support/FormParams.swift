@@ -1,7 +1,7 @@
 /// The parameters of one Capture call.
 ///
 /// Capture clients send `application/x-www-form-urlencoded` bodies, but iOS also sends parameters in
-/// the query string of a POST, bodies starting with `&`, and keys with raw `[` `]` (protocol.md §0.1).
+/// the query string of a POST, bodies starting with `&`, and keys with raw `[` `]` (docs/protocol.md §2.4).
 /// Query and body are merged; the body wins.
 struct FormParams: Sendable, Equatable {
     private(set) var values: [String: String]

@@ -1,5 +1,5 @@
 """Sign-in tokens, API-key mode, identify and authorized requests against the emulator's token API
-(signin-token.md; each test names the §9 defect it shows we do not have, where there is one)."""
+(docs/protocol.md §12; each test names the defect, a §12.10 item, it shows we do not have, where there is one)."""
 
 from __future__ import annotations
 
@@ -61,7 +61,7 @@ def test_decode_is_tolerant_of_base64url_and_reports_what_is_wrong(emu) -> None:
     decoded = jump.decode_sign_in_token(raw)
     assert decoded["user_id"] == user and decoded["environment"] == "dev" and decoded["region"] == "us"
     assert decoded["team_id"] == "00000000-0000-4000-8000-000000000001"
-    # §9 defect 8: the envelope and segments in the URL-safe alphabet, unpadded, decode too.
+    # §12.10 item 8: the envelope and segments in the URL-safe alphabet, unpadded, decode too.
     envelope = json.loads(base64.b64decode(raw))
     urlsafe = base64.urlsafe_b64encode(json.dumps(envelope).encode()).decode().rstrip("=")
     assert jump.decode_sign_in_token(urlsafe)["user_id"] == user
@@ -95,7 +95,7 @@ def test_sign_in_status_and_authorized_requests(emu, token_config) -> None:
         with pytest.raises(jump.InvalidArgument):
             client.request("GET", "https://example.com/v2/user")
         assert wait_for(lambda: any(e["event"] == "status_changed" for e in events))
-        # §9 defect 1: the same user again is a no-op, on every platform.
+        # §12.10 item 1: the same user again is a no-op, on every platform.
         emu.clear_counters()
         assert client.sign_in_with_token(mint(emu, user))["changed"] is False
         assert token_calls(emu) == 0
@@ -110,7 +110,7 @@ def test_refresh_before_expiry_and_after_a_401(emu, token_config) -> None:
     with jump.Client(token_config()) as client:
         client.sign_in_with_token(mint(emu, user))
         # The server's clock moves past the access token's life; the client's does not: a 401, one refresh,
-        # one replay (§9 defect 3).
+        # one replay (§12.10 item 3).
         emu.advance_clock(4000)
         emu.clear_counters()
         response = client.request("GET", f"/v2/user/{user}/profile")
@@ -125,7 +125,7 @@ def test_refresh_happens_before_expiry(emu, token_config) -> None:
         client.sign_in_with_token(mint(emu, user))
         emu.clear_counters()
         first = client.access_token()
-        assert token_calls(emu) == 1  # §9 defect 7: refreshed before it expired, not after a failure
+        assert token_calls(emu) == 1  # §12.10 item 7: refreshed before it expired, not after a failure
         assert client.request("GET", f"/v2/user/{user}/profile")["status"] == 200
         assert first
 
@@ -194,7 +194,7 @@ def test_user_deletion_signs_everything_out(emu, token_config) -> None:
         assert client.status == {**client.status, "signed_in": False, "configured": False, "user_id": None}
         assert wait_for(lambda: any(e["event"] == "user_invalidated" and e["user_id"] == user for e in events))
     with jump.Client(token_config()) as again:
-        assert again.status["signed_in"] is False  # §9 defect 2: a full reset, also on disk
+        assert again.status["signed_in"] is False  # §12.10 item 2: a full reset, also on disk
 
 
 def test_revoked_refresh_token_pends_then_recovers(emu, token_config) -> None:
@@ -204,7 +204,7 @@ def test_revoked_refresh_token_pends_then_recovers(emu, token_config) -> None:
         api(emu, "POST", f"/v2/user/{user}/revoke_tokens")
         with pytest.raises(jump.SessionExpired):
             client.refresh_access_token()
-        assert client.status["pending_reauthentication"] is True  # §9 defect 4: the flag is reported
+        assert client.status["pending_reauthentication"] is True  # §12.10 item 4: the flag is reported
         assert client.status["signed_in"] is True
         result = client.sign_in_with_token(mint(emu, user))  # a new token for the same user clears it
         assert result["changed"] is True
@@ -219,11 +219,11 @@ def test_api_key_mode_and_migration(emu, token_config) -> None:
         status = client.status
         assert status["use_api_key"] and status["signed_in"] and not status["use_sign_in_token"]
         assert client.request("GET", f"/v2/user/{user}")["status"] == 200  # the key goes in the header
-        # §9 defect 6: compatible (same user, compared case-insensitively; same environment and region):
+        # §12.10 item 6: compatible (same user, compared case-insensitively; same environment and region):
         # migrates in place.
         result = client.sign_in_with_token(mint(emu, user))
         assert result["migrated"] is True and client.status["use_sign_in_token"]
-    # §9 defect 5: what API-key mode and the migration set is what a relaunch restores.
+    # §12.10 item 5: what API-key mode and the migration set is what a relaunch restores.
     with jump.Client(token_config()) as relaunched:
         assert relaunched.status["use_sign_in_token"] and relaunched.status["user_id"] == user
     with jump.Client(token_config(storageDirectory=":memory:")) as other:
@@ -381,7 +381,7 @@ def test_sign_out_erases_and_revokes(emu, token_config, storage) -> None:
         client.identify_external_user("app-x", lambda _: {"type": "sign_in_token", "sign_in_token": mint(emu, user)})
         emu.clear_counters()
         client.sign_out()
-        assert emu.counters().get("POST /v1/revoke") == 1  # §9 defect 10
+        assert emu.counters().get("POST /v1/revoke") == 1  # §12.10 item 10
         assert client.status["external_user_id"] is None and client.status["signed_in"] is False
     assert not [n for n in os.listdir(storage) if n.startswith(("credential-", "gist-"))]
     families = emu.admin("GET", f"/emulator/token_users/{user}")
