@@ -215,7 +215,7 @@ extension TokenSession {
     /// iOS, waiters do not start refreshes of their own after a failure).
     @discardableResult
     public func refreshTokenSession(replacing refreshToken: String? = nil) throws(JumpError) -> String {
-        let step = try state.withLock { s throws(JumpError) -> RefreshFlight.Step<(TokenGrant, UInt64)> in
+        let step = try state.withLock { s throws(JumpError) -> RefreshFlight.Step<(TokenGrant, UInt64, RefreshFlight)> in
             guard case .token(let t)? = try requireTokens(s).credential else {
                 throw JumpError(.notSignedIn, "no sign-in-token session to refresh")
             }
@@ -227,12 +227,15 @@ extension TokenSession {
             if let flight = s.tokenRefresh, !flight.isAbandoned { return .wait(flight) }
             let flight = RefreshFlight()
             s.tokenRefresh = flight
-            return .lead(flight, (t, s.tokenGeneration))
+            return .lead(flight, (t, s.tokenGeneration, flight))
         }
-        return try RefreshFlight.run(step) { lead in performTokenRefresh(lead.0, generation: lead.1) }
+        return try RefreshFlight.run(step) { lead in performTokenRefresh(lead.0, generation: lead.1, flight: lead.2) }
     }
 
-    private func performTokenRefresh(_ session: TokenGrant, generation: UInt64) -> Result<String, JumpError> {
+    /// The flight's marker is cleared only while it is still this flight's: a refresh that ends after a sign-out
+    /// and a new sign-in must not clear the new session's refresh in flight, or a third caller would send the
+    /// same refresh token again, which the server takes for reuse (and revokes the whole family).
+    private func performTokenRefresh(_ session: TokenGrant, generation: UInt64, flight: RefreshFlight) -> Result<String, JumpError> {
         var form = FormParameters()
         form.add("grant_type", "refresh_token")
         form.add("refresh_token", session.refreshToken)
@@ -241,18 +244,18 @@ extension TokenSession {
             // Shared by every waiter, so no single caller's cancellation stops it.
             answer = try tokenEndpoint(form, environment: session.environment, cancellation: nil)
         } catch {
-            return .failure(tokenRefreshFailed(error, generation: generation))
+            return .failure(tokenRefreshFailed(error, generation: generation, flight: flight))
         }
         let fresh: TokenGrant
         do {
             fresh = try TokenSession.session(from: answer, user: session.userID, team: session.teamID,
                                            environment: session.environment)
         } catch {
-            state.withLock { $0.tokenRefresh = nil }
+            state.withLock { s in if s.tokenRefresh === flight { s.tokenRefresh = nil } }
             return .failure(error)
         }
         let applied = state.withLock { s -> Bool in
-            s.tokenRefresh = nil
+            if s.tokenRefresh === flight { s.tokenRefresh = nil }
             // A refresh that finishes after sign-out or another sign-in is dropped (session generation).
             guard s.tokenGeneration == generation, case .token? = s.tokens.credential else { return false }
             s.tokens.credential = .token(fresh)
@@ -268,10 +271,10 @@ extension TokenSession {
 
     /// invalid_token: the user is gone, so everything is signed out (§12.10 item 2: a full reset on every
     /// platform). reauthentication_required: the session is kept, pending. Anything else changes nothing.
-    private func tokenRefreshFailed(_ error: JumpError, generation: UInt64) -> JumpError {
+    private func tokenRefreshFailed(_ error: JumpError, generation: UInt64, flight: RefreshFlight) -> JumpError {
         let type = error.detail["error_type"]?.stringValue
         let current = state.withLock { s -> Bool in
-            s.tokenRefresh = nil
+            if s.tokenRefresh === flight { s.tokenRefresh = nil }
             return s.tokenGeneration == generation
         }
         // Signed out (or another sign-in) meanwhile: whatever the server said is about a session that is gone.

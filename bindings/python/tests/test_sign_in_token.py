@@ -358,6 +358,28 @@ def test_an_unreadable_credential_is_a_storage_error_for_every_credential_call(e
     config.close()
 
 
+def test_a_refresh_ending_after_a_new_sign_in_leaves_the_new_refresh_in_flight(emu, token_config) -> None:
+    """A refresh that finishes after sign-out and a new sign-in must not clear the new session's refresh in
+    flight: a third caller would then send the same refresh token a second time, which the server takes for
+    reuse and answers by revoking the whole token family (the new session dies)."""
+    first, second = new_user(emu), new_user(emu)
+    emu.admin("POST", "/emulator/settings", {"refresh_reuse_grace_seconds": 0})  # a reuse is a reuse
+    with jump.Client(token_config()) as client:
+        client.sign_in_with_token(mint(emu, first))
+        emu.fault("delay", "/v1/token", delay_ms=1500)
+        old_refresh = client.credentials_async(force_refresh=True)  # F1: held 1.5 s by the server
+        time.sleep(0.3)
+        client.sign_out()
+        client.sign_in_with_token(mint(emu, second))
+        emu.fault("delay", "/v1/token", delay_ms=3000)
+        new_refresh = client.credentials_async(force_refresh=True)  # F2: the new session's, held 3 s
+        with pytest.raises(jump.NotSignedIn):
+            old_refresh.wait(10)  # F1 ends, dropped: its session is gone
+        again = client.credentials(60, force_refresh=True)  # must wait for F2, not start a refresh of its own
+        assert new_refresh.wait(10)["access_token"] == again["access_token"]
+        assert client.request("GET", f"/v2/user/{second}/profile")["status"] == 200
+
+
 def test_a_client_that_died_mid_refresh_is_not_locked_out(emu, token_config, storage) -> None:
     user = new_user(emu)
     with jump.Client(token_config()) as client:
