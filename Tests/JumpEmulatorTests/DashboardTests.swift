@@ -10,6 +10,7 @@ struct DashboardTests {
     static let pages = [
         "/emulator", "/emulator/ui/apps", "/emulator/ui/users", "/emulator/ui/identities", "/emulator/ui/outbox",
         "/emulator/ui/tokens", "/emulator/ui/clock", "/emulator/ui/faults", "/emulator/ui/counters",
+        "/emulator/ui/reset",
     ]
 
     /// Headers a browser sends with a form posted by one of the dashboard's own pages.
@@ -244,6 +245,21 @@ struct DashboardTests {
 
     @Test func crossSiteFormPostsAreRefused() async throws {
         try await Harness.run { h in
+            let (_, created) = try await h.admin(.post, "/users", ["email": "kept@example.com", "password": "pw"])
+            let uuid = try #require(created["user"]?["uuid"]?.stringValue)
+            let before = try await h.admin(.get, "/users").1
+            // Every other action of the dashboard, and the admin calls new with them.
+            let actions: [(HTTPRequest.Method, String, String)] = [
+                (.post, "/emulator/ui/faults/clear", ""),
+                (.post, "/emulator/ui/counters/clear", ""),
+                (.post, "/emulator/ui/users", "client_id=jump-default-client&email=evil%40example.com&password=pw"),
+                (.post, "/emulator/ui/users/\(uuid)", "record=%7B%22givenName%22%3A%22Evil%22%7D"),
+                (.post, "/emulator/ui/users/\(uuid)/delete", "confirm=yes"),
+                (.post, "/emulator/ui/reset", "confirm=yes"),
+                (.post, "/emulator/ui/export", ""),
+                (.post, "/emulator/export", ""),
+                (.patch, "/emulator/users/\(uuid)", "{\"record\":{\"givenName\":\"Evil\"}}"),
+            ]
             let attempts: [HTTPFields] = [
                 Self.crossSite("cross-site", origin: "https://evil.example"),
                 Self.crossSite("same-site", origin: "http://localhost:3000"),
@@ -259,9 +275,16 @@ struct DashboardTests {
                     .post, "/emulator/ui/faults", body: "kind=http_500", contentType: "application/x-www-form-urlencoded",
                     headers: headers)
                 #expect(fault.status == .forbidden, "\(headers)")
+                for (method, path, body) in actions {
+                    let refused = try await h.request(
+                        method, path, body: body, contentType: "application/x-www-form-urlencoded", headers: headers)
+                    #expect(refused.status == .forbidden, "\(method) \(path) \(headers)")
+                    #expect(refused.headers[.contentDisposition] == nil, "\(path)")
+                }
             }
             #expect(h.emulator.clock.offsetSeconds == 0)
             #expect(h.emulator.faults.pending.isEmpty)
+            #expect(try await h.admin(.get, "/users").1 == before)
             // Pages themselves can be opened from anywhere (a bookmark, a link in a test log).
             #expect(try await h.get("/emulator/ui/clock", headers: Self.crossSite("cross-site", origin: "https://x.example"))
                 .status == .ok)

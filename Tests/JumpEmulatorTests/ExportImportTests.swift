@@ -66,6 +66,24 @@ struct ExportImportTests {
         }
     }
 
+    /// `POST /emulator/export` answers what `--export-on-exit` would write at that moment, byte for byte.
+    @Test func theExportEndpointAnswersTheExportFile() async throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let emulator = try await Emulator.open(EmulatorOptions(passwordHashCost: 4))
+        let answer = try await Self.serve(emulator) { h in
+            _ = try await h.admin(.post, "/users", ["email": "ada@example.com", "password": "pw", "record": ["givenName": "Ada"]])
+            _ = try await h.admin(.post, "/clock", ["advance_seconds": 60])
+            let response = try await h.request(.post, "/emulator/export")
+            #expect(response.status == .ok)
+            #expect(response.headers[.contentType] == "application/json")
+            return String(buffer: response.body)
+        }
+        let file = try await emulator.export(to: directory.path)
+        #expect(try String(contentsOfFile: file, encoding: .utf8) == answer)
+        #expect(answer.contains("\"format\" : \"jump-emulator-export\""))
+    }
+
     @Test func aDatabaseWithUsersIsRefused() async throws {
         let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

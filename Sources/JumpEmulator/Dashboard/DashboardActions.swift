@@ -45,7 +45,7 @@ struct DashboardActions: Sendable {
         _ = control.clearCounters()
     }
 
-    private static func adminRequest(_ body: [String: JSONValue]) -> AdminRequest {
+    static func adminRequest(_ body: [String: JSONValue]) -> AdminRequest {
         AdminRequest(body: body, query: .empty)
     }
 }

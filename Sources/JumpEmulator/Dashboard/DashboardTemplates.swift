@@ -7,6 +7,9 @@ import Mustache
 enum DashboardTemplates {
     enum Name: String, CaseIterable, Sendable {
         case overview, apps, users, identities, outbox, tokens, clock, faults, counters
+        case userEdit = "user_edit"
+        case userDelete = "user_delete"
+        case reset
         case identityProvider = "identity_provider"
         case identityProviderMessage = "identity_provider_message"
         case emailLink = "email_link"
@@ -37,6 +40,9 @@ enum DashboardTemplates {
         case .clock: ClockTemplate.text
         case .faults: FaultsTemplate.text
         case .counters: CountersTemplate.text
+        case .userEdit: UserEditTemplate.text
+        case .userDelete: UserDeleteTemplate.text
+        case .reset: ResetTemplate.text
         case .identityProvider: IdentityProviderTemplate.text
         case .identityProviderMessage: IdentityProviderMessageTemplate.text
         case .emailLink: EmailLinkTemplate.text

@@ -17,6 +17,8 @@ struct AdminRoutes: Sendable {
         let emails = AdminEmails(emulator: emulator)
 
         route(group, .post, "reset") { _, _ in try await control.reset() }
+        let export = AdminExport(emulator: emulator)
+        respond(group, .post, "export") { _, _ in try await export.response() }
 
         route(group, .get, "apps") { _, _ in try await apps.list() }
         route(group, .post, "apps", status: .created) { request, _ in try await apps.create(request) }
@@ -37,6 +39,9 @@ struct AdminRoutes: Sendable {
         route(group, .get, "users") { request, _ in try await users.list(request) }
         route(group, .delete, "users") { request, _ in try await users.deleteAll(request) }
         route(group, .get, "users/:uuid") { _, context in try await users.get(uuid: try Self.parameter("uuid", context)) }
+        route(group, .patch, "users/:uuid") { request, context in
+            try await users.update(uuid: try Self.parameter("uuid", context), request)
+        }
         route(group, .delete, "users/:uuid") { _, context in
             try await users.delete(uuid: try Self.parameter("uuid", context))
         }
@@ -98,11 +103,21 @@ struct AdminRoutes: Sendable {
         _ group: RouterGroup<EmulatorRequestContext>, _ method: HTTPRequest.Method, _ path: String,
         status: HTTPResponse.Status = .ok, _ handler: @escaping Handler
     ) {
+        respond(group, method, path) { request, context in
+            JSONResponse.make(try await handler(request, context), status: status)
+        }
+    }
+
+    /// A call whose answer is not a `JSONValue` (the export's bytes), with the same errors as `route`.
+    private func respond(
+        _ group: RouterGroup<EmulatorRequestContext>, _ method: HTTPRequest.Method, _ path: String,
+        _ handler: @escaping @Sendable (AdminRequest, EmulatorRequestContext) async throws -> Response
+    ) {
         let logger = self.logger
         group.on(RouterPath(path), method: method) { request, context in
             do {
                 let adminRequest = try await AdminRequest.read(request, context: context)
-                return JSONResponse.make(try await handler(adminRequest, context), status: status)
+                return try await handler(adminRequest, context)
             } catch let error as AdminError {
                 return error.response
             } catch let error as any HTTPResponseError {

@@ -12,12 +12,18 @@ extension Emulator {
         let file = ExportDocument.resolve(path)
         let document: ExportDocument
         do {
-            document = try await store.read { db in try ExportDocument.read(from: db) }
+            document = try await exportDocument()
         } catch {
             throw StartupError.exporting(path: file, StartupError.reason(error))
         }
         try document.save(path: file)
         return file
+    }
+
+    /// The state as an export, read in one transaction (a request running meanwhile is in it whole or
+    /// not at all). `export(to:)` and `POST /emulator/export` both take it from here.
+    func exportDocument() async throws -> ExportDocument {
+        try await store.read { db in try ExportDocument.read(from: db) }
     }
 
     /// Loads an export into a freshly opened store, before the settings are read and anything is

@@ -110,13 +110,19 @@ struct ExportDocument: Codable, Sendable {
     }
 
     func save(path: String) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         do {
-            try encoder.encode(self).write(to: URL(fileURLWithPath: path), options: .atomic)
+            try encoded().write(to: URL(fileURLWithPath: path), options: .atomic)
         } catch {
             throw StartupError.exporting(path: path, StartupError.reason(error))
         }
+    }
+
+    /// The file's bytes, whoever asks (`--export-on-exit`, `POST /emulator/export`): sorted keys, so the
+    /// same state gives the same bytes and two exports compare with `diff`.
+    func encoded() throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return try encoder.encode(self)
     }
 
     /// The missing or mistyped key, rather than Foundation's whole coding path dump.

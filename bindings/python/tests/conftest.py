@@ -190,12 +190,15 @@ class HttpAnswer:
 
 
 def http_call(url: str, form: Optional[Dict[str, str]] = None, method: Optional[str] = None,
-              timeout: float = 15) -> HttpAnswer:
-    """One HTTP request, redirects not followed (a 302 is an answer like any other)."""
+              timeout: float = 15, headers: Optional[Dict[str, str]] = None) -> HttpAnswer:
+    """One HTTP request, redirects not followed (a 302 is an answer like any other). ``headers`` are sent as
+    given (say the ``Origin`` a browser would send)."""
     data = None if form is None else urllib.parse.urlencode(form).encode("utf-8")
     request = urllib.request.Request(url, data=data, method=method or ("GET" if data is None else "POST"))
     if data is not None:
         request.add_header("Content-Type", "application/x-www-form-urlencoded")
+    for name, value in (headers or {}).items():
+        request.add_header(name, value)
     try:
         with _no_redirect.open(request, timeout=timeout) as response:
             return HttpAnswer(response.status, response.headers, response.read())

@@ -13,7 +13,7 @@ import threading
 import urllib.error
 import urllib.request
 from pathlib import Path
-from typing import Any, Dict, Iterator, Optional, Tuple
+from typing import Any, Dict, Iterator, Optional, Sequence, Tuple
 
 import pytest
 
@@ -30,15 +30,18 @@ def emulator_path() -> Path:
 
 
 @contextlib.contextmanager
-def running_emulator(prefix: str) -> Iterator[Tuple[str, "subprocess.Popen[bytes]", str]]:
-    """(url, process, workdir) of an emulator on a free port with its own database, stopped on exit."""
+def running_emulator(prefix: str, extra_arguments: Sequence[str] = ()
+                     ) -> Iterator[Tuple[str, "subprocess.Popen[bytes]", str]]:
+    """(url, process, workdir) of an emulator on a free port with its own database, stopped on exit (SIGTERM,
+    unless the test stopped it already)."""
     binary = emulator_path()
     if not binary.exists():
         pytest.fail(f"jump-emulator not found at {binary} (make emulator, or set JUMP_EMULATOR)", pytrace=False)
     workdir = tempfile.mkdtemp(prefix=prefix)
     log = open(os.path.join(workdir, "emulator.log"), "wb")
     process = subprocess.Popen(
-        [str(binary), "--port", "0", "--db", os.path.join(workdir, "emu.sqlite"), "--password-hash-cost", "4"],
+        [str(binary), "--port", "0", "--db", os.path.join(workdir, "emu.sqlite"), "--password-hash-cost", "4",
+         *extra_arguments],
         stdout=subprocess.PIPE,
         stderr=log,
     )

@@ -8,9 +8,15 @@ saying why, only when they are missing outside CI (under CI=true a missing brows
 from __future__ import annotations
 
 import base64
+import contextlib
+import html
+import http.server
+import json
+import threading
+import time
 import urllib.parse
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Dict, Iterator, List, Tuple
 
 import pytest
 
@@ -70,6 +76,33 @@ def screenshot(driver: Any, name: str) -> Path:
     path = SCREENSHOTS / f"{name}.png"
     path.write_bytes(base64.b64decode(shot["data"]))
     return path
+
+
+def set_text(driver: Any, element_id: str, text: str) -> None:
+    field = driver.find_element(By.ID, element_id)
+    field.clear()
+    field.send_keys(text)
+
+
+def wait_url(driver: Any, url: str, fragment: str = "") -> None:
+    """Waits for the 303 after a form post to bring the browser to ``url``, its fragment starting with
+    ``fragment`` (needed when the form was on ``url`` itself: the browser is there before the post too)."""
+
+    def arrived(d: Any) -> bool:
+        here, _, anchor = d.current_url.partition("#")
+        return here == url and anchor.startswith(fragment) and (not fragment or "#" in d.current_url) \
+            and d.execute_script("return document.readyState") == "complete"
+
+    try:
+        WebDriverWait(driver, WAIT).until(arrived)
+    except Exception as exc:
+        raise AssertionError(f"at {driver.current_url}, not {url}; the page: {driver.page_source[:1500]}") from exc
+
+
+def sign_in(emu: Any, email: str, password: str) -> Dict[str, Any]:
+    return http_call(emu.url + "/oauth/auth_native_traditional", {
+        "client_id": "jump-default-client", "locale": "en-US", "form": "signInForm", "signInEmailAddress": email,
+        "currentPassword": password, "redirect_uri": "http://localhost/done"}).json()
 
 
 def request_password_reset(emu: Any, email: str) -> None:
@@ -195,3 +228,171 @@ def test_identity_provider_page_shows_the_banner_and_tells_namesakes_apart(emu, 
     assert first["identifier"] in metas[0] and second["identifier"] in metas[1]
     assert all("created" in meta for meta in metas)
     screenshot(chromium, "identity-provider")
+
+
+def test_creating_editing_and_deleting_a_user_through_the_forms(emu, chromium) -> None:
+    users_url = emu.url + "/emulator/ui/users"
+    email = unique_email("form")
+    open_page(chromium, users_url)
+    chromium.find_element(By.ID, "new-user-email").send_keys(email)
+    chromium.find_element(By.ID, "new-user-password").send_keys("pw-form")
+    chromium.find_element(By.ID, "new-user-display-name").send_keys("Form <b>User</b>")
+    set_text(chromium, "new-user-record", '{"givenName": "Forma", "photos": [{"value": "a.png"}]}')
+    screenshot(chromium, "user-create")
+    chromium.find_element(By.ID, "create-user").click()
+    wait_url(chromium, users_url, fragment="user-")
+    [user] = emu.users()
+    assert chromium.current_url == f"{users_url}#user-{user['uuid']}"
+    assert (user["email"], user["displayName"], user["givenName"]) == (email, "Form <b>User</b>", "Forma")
+    assert [photo["value"] for photo in user["photos"]] == ["a.png"]
+    assert sign_in(emu, email, "pw-form")["stat"] == "ok", "the password was not set"
+    card = wait_text(chromium, f"user-{user['uuid']}", lambda text: email in text)
+    assert "Form <b>User</b>" in card and chromium.find_elements(By.CSS_SELECTOR, ".user b") == []
+
+    # A record the schema refuses: the page says why, keeps what was typed, and creates nothing. With users
+    # to show the form is folded away.
+    create_card = chromium.find_element(By.ID, "create-user-card")
+    assert create_card.get_attribute("open") is None
+    create_card.find_element(By.TAG_NAME, "summary").click()
+    chromium.find_element(By.ID, "new-user-email").send_keys(unique_email("refused"))
+    set_text(chromium, "new-user-record", '{"noSuchAttribute": 1}')
+    chromium.find_element(By.ID, "create-user").click()
+    assert "noSuchAttribute" in wait_text(chromium, "users-error", lambda text: "noSuchAttribute" in text)
+    assert chromium.find_element(By.ID, "new-user-record").get_attribute("value") == '{"noSuchAttribute": 1}'
+    assert len(emu.users()) == 1
+
+    # Edit: the form holds the record without its reserved attributes; saving merges it (entity.update).
+    open_page(chromium, users_url)
+    chromium.find_element(By.ID, f"edit-{user['uuid']}").click()
+    wait_url(chromium, f"{users_url}/{user['uuid']}")
+    shown = json.loads(chromium.find_element(By.ID, "edit-record").get_attribute("value"))
+    assert not {"id", "uuid", "created", "lastUpdated"} & set(shown)
+    assert shown["givenName"] == "Forma" and shown["email"] == email
+    screenshot(chromium, "user-edit")
+    shown.update(givenName="Edited", familyName="Formsworth")
+    set_text(chromium, "edit-record", json.dumps(shown, indent=2))
+    chromium.find_element(By.ID, "save-user").click()
+    wait_url(chromium, users_url, fragment=f"user-{user['uuid']}")
+    edited = emu.user(user["uuid"])["user"]
+    assert (edited["givenName"], edited["familyName"], edited["email"]) == ("Edited", "Formsworth", email)
+    assert edited["photos"] == user["photos"], "the plural's elements kept their ids"
+    assert sign_in(emu, email, "pw-form")["stat"] == "ok", "saving the password marker changed the password"
+
+    # A refused edit shows the page again with the error and the text, and changes nothing.
+    open_page(chromium, f"{users_url}/{user['uuid']}")
+    set_text(chromium, "edit-record", '{"givenName": "Half", "birthday": "someday"}')
+    chromium.find_element(By.ID, "save-user").click()
+    assert "birthday" in wait_text(chromium, "user-error", lambda text: "birthday" in text)
+    assert "someday" in chromium.find_element(By.ID, "edit-record").get_attribute("value")
+    assert emu.user(user["uuid"])["user"] == edited
+
+    # Delete, behind a confirmation page (opening it deletes nothing).
+    open_page(chromium, users_url)
+    chromium.find_element(By.ID, f"delete-{user['uuid']}").click()
+    wait_url(chromium, f"{users_url}/{user['uuid']}/delete")
+    assert email in chromium.find_element(By.TAG_NAME, "main").text
+    assert len(emu.users()) == 1
+    screenshot(chromium, "user-delete")
+    chromium.find_element(By.ID, "confirm-delete").click()
+    wait_url(chromium, users_url)
+    assert emu.users() == []
+    assert sign_in(emu, email, "pw-form")["stat"] == "error"
+
+
+def test_resetting_the_emulator_through_the_form(emu, chromium) -> None:
+    emu.admin("POST", "/emulator/users", {"email": unique_email("gone"), "password": "pw"})
+    emu.admin("POST", "/emulator/apps", {"client_id": "reset-client", "capture_app_id": "reset-app"})
+    emu.advance_clock(7200)
+    emu.fault("http_500", "/entity")
+
+    open_page(chromium, emu.url + "/emulator")
+    chromium.find_element(By.ID, "reset-emulator").click()
+    wait_url(chromium, emu.url + "/emulator/ui/reset")
+    assert len(emu.users()) == 1, "opening the confirmation reset something"
+    screenshot(chromium, "reset")
+    chromium.find_element(By.ID, "confirm-reset").click()
+    wait_url(chromium, emu.url + "/emulator")
+    assert chromium.find_element(By.ID, "stat-users").text.startswith("0")
+    assert emu.users() == []
+    assert emu.admin("GET", "/emulator/clock")["offset_seconds"] == 0
+    assert emu.admin("GET", "/emulator/faults")["faults"] == []
+    assert [app["client_id"] for app in emu.admin("GET", "/emulator/apps")["apps"]] == ["jump-default-client"]
+
+
+def test_the_export_button_downloads_the_export_document(emu, chromium, tmp_path) -> None:
+    emu.admin("POST", "/emulator/users", {"email": unique_email("exported"), "password": "pw",
+                                          "record": {"givenName": "Ex"}})
+    downloads = tmp_path / "downloads"
+    downloads.mkdir()
+    chromium.execute_cdp_cmd("Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": str(downloads)})
+    open_page(chromium, emu.url + "/emulator")
+    chromium.find_element(By.ID, "export").click()
+    file = downloads / "jump-emulator-export.json"
+    deadline = time.monotonic() + WAIT
+    while not (file.exists() and not list(downloads.glob("*.crdownload"))):
+        assert time.monotonic() < deadline, f"no download; {sorted(p.name for p in downloads.iterdir())}"
+        time.sleep(0.1)
+    assert chromium.current_url == emu.url + "/emulator", "the download replaced the page"
+    answer = http_call(emu.url + "/emulator/export", method="POST")
+    assert answer.status == 200
+    assert file.read_bytes() == answer.body
+    assert [json.loads(user["record"])["givenName"] for user in json.loads(file.read_text())["users"]] == ["Ex"]
+
+
+@contextlib.contextmanager
+def foreign_site(forms: List[Tuple[str, Dict[str, str]]]) -> Iterator[int]:
+    """A web server on another port serving /<n>: a page whose button posts forms[n] to its URL."""
+
+    class Pages(http.server.BaseHTTPRequestHandler):
+        def do_GET(self) -> None:  # noqa: N802 (http.server's name)
+            action, fields = forms[int(self.path.strip("/"))]
+            hidden = "".join(f'<input type="hidden" name="{html.escape(name)}" value="{html.escape(value)}">'
+                             for name, value in fields.items())
+            page = (f'<!DOCTYPE html><html><body><form method="post" action="{html.escape(action)}">{hidden}'
+                    '<button type="submit" id="go">Win a prize</button></form></body></html>').encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html; charset=utf-8")
+            self.send_header("Content-Length", str(len(page)))
+            self.end_headers()
+            self.wfile.write(page)
+
+        def log_message(self, *args: Any) -> None:
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Pages)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield server.server_address[1]
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_another_sites_page_cannot_post_to_the_new_actions(emu, chromium) -> None:
+    user = emu.admin("POST", "/emulator/users", {"email": unique_email("victim"), "password": "pw",
+                                                 "record": {"givenName": "Kept"}})["user"]
+    emu.advance_clock(60)
+    forms = [
+        (emu.url + "/emulator/ui/users", {"client_id": "jump-default-client", "email": unique_email("evil"),
+                                          "password": "pw"}),
+        (f"{emu.url}/emulator/ui/users/{user['uuid']}", {"record": '{"givenName": "Evil"}', "mode": "merge"}),
+        (f"{emu.url}/emulator/ui/users/{user['uuid']}/delete", {"confirm": "yes"}),
+        (emu.url + "/emulator/ui/reset", {"confirm": "yes"}),
+        (emu.url + "/emulator/ui/export", {}),
+        (emu.url + "/emulator/export", {}),
+    ]
+    before = emu.users()
+    with foreign_site(forms) as port:
+        # localhost is another site than 127.0.0.1; another port of 127.0.0.1 is the same site, another origin.
+        for host in ("localhost", "127.0.0.1"):
+            for index, (action, _) in enumerate(forms):
+                open_page(chromium, f"http://{host}:{port}/{index}")
+                chromium.find_element(By.ID, "go").click()
+                try:
+                    WebDriverWait(chromium, WAIT, ignored_exceptions=(NoSuchElementException, WebDriverException)).until(
+                        lambda d: d.current_url == action and "cross_site_request" in d.find_element(By.TAG_NAME, "body").text)
+                except Exception as exc:
+                    raise AssertionError(f"from {host}: {action} answered {chromium.page_source[:500]}") from exc
+    assert emu.users() == before
+    assert 55 <= emu.admin("GET", "/emulator/clock")["offset_seconds"] <= 65

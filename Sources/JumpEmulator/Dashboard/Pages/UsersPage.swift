@@ -1,7 +1,8 @@
 import Foundation
 
 /// `/emulator/ui/users`: each app's users as `GET /emulator/users?client_id=` answers them, the record
-/// pretty-printed and the social identities its `profiles` link.
+/// pretty-printed and the social identities its `profiles` link; the form that creates a user through
+/// `POST /emulator/ui/users` (`DashboardActions.createUser`), and links to each user's edit and delete pages.
 struct UsersPage: Sendable {
     let emulator: Emulator
 
@@ -16,6 +17,25 @@ struct UsersPage: Sendable {
         let nav = DashboardNav.links(current: .users)
         let total: Int
         let apps: [AppUsers]
+        let create: CreateForm
+        /// Open with nothing else to show, or to show what a refused post sent.
+        let openCreate: Bool
+        let hasError: Bool
+        let error: String
+    }
+
+    /// The create form's fields: empty, or what a refused post sent (but the password), so nothing typed is
+    /// lost.
+    struct CreateForm: Sendable {
+        let apps: [AppChoice]
+        let email: String
+        let displayName: String
+        let record: String
+    }
+
+    struct AppChoice: Sendable {
+        let clientId: String
+        let selected: Bool
     }
 
     struct AppUsers: Sendable {
@@ -43,9 +63,10 @@ struct UsersPage: Sendable {
         let identifier: String
     }
 
-    func model() async throws -> Model {
+    func model(error: String? = nil, form: FormParams? = nil) async throws -> Model {
         var apps: [AppUsers] = []
-        for app in try await emulator.apps.all() {
+        let all = try await emulator.apps.all()
+        for app in all {
             let records = try await emulator.records(of: app, matching: nil)
             let shown = records.prefix(Self.maximumUsersPerApp)
             let open = records.count <= Self.openRecordsUpTo
@@ -53,7 +74,14 @@ struct UsersPage: Sendable {
                 clientId: app.clientId, count: records.count, users: shown.map { Self.user($0, open: open) },
                 truncated: records.count > shown.count, shown: shown.count))
         }
-        return Model(total: apps.reduce(0) { $0 + $1.count }, apps: apps)
+        let chosen = form?.nonEmpty("client_id") ?? DefaultApp.clientId
+        let create = CreateForm(
+            apps: all.map { AppChoice(clientId: $0.clientId, selected: $0.clientId == chosen) },
+            email: form?["email"] ?? "", displayName: form?["display_name"] ?? "", record: form?["record"] ?? "")
+        let total = apps.reduce(0) { $0 + $1.count }
+        return Model(
+            total: total, apps: apps, create: create, openCreate: total == 0 || error != nil, hasError: error != nil,
+            error: error ?? "")
     }
 
     private static func user(_ record: JSONValue, open: Bool) -> User {

@@ -56,12 +56,20 @@ enum StyleSheetTemplate {
         form.stack { display: grid; gap: 10px; max-width: 520px; }
         form.row, div.row { display: flex; flex-wrap: wrap; gap: 8px; align-items: end; }
         label { display: grid; gap: 3px; font-size: 13px; color: var(--muted); }
-        input, select { font: inherit; color: var(--ink); padding: 6px 9px; border: 1px solid #b9c0cc;
+        input, select, textarea { font: inherit; color: var(--ink); padding: 6px 9px; border: 1px solid #b9c0cc;
           border-radius: 6px; background: #fff; min-width: 0; }
-        button { font: inherit; cursor: pointer; padding: 7px 14px; border-radius: 6px; border: 1px solid var(--accent);
-          background: var(--accent); color: #fff; font-weight: 600; }
-        button.secondary { background: #fff; color: var(--accent); }
-        button.danger { background: #fff; color: var(--bad); border-color: var(--bad); }
+        textarea { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 13px; resize: vertical; }
+        form.stack.wide { max-width: none; }
+        button, a.button { font: inherit; cursor: pointer; padding: 7px 14px; border-radius: 6px;
+          border: 1px solid var(--accent); background: var(--accent); color: #fff; font-weight: 600;
+          text-decoration: none; display: inline-block; }
+        button.secondary, a.button.secondary { background: #fff; color: var(--accent); }
+        button.danger, a.button.danger { background: #fff; color: var(--bad); border-color: var(--bad); }
+        .actions { margin-top: 10px; }
+        .card > p:first-child, .card > form + p { margin-top: 0; }
+        .card > p:last-child { margin-bottom: 0; }
+        details.card > summary { margin-top: 0; font-weight: 600; }
+        details.card[open] > summary { margin-bottom: 12px; }
         .alert { border-radius: 8px; padding: 10px 14px; margin: 0 0 16px; border: 1px solid; }
         .alert.error { color: var(--bad); background: #fdf0f0; border-color: #f0c4c4; }
         .alert.note { color: var(--warn); background: #fff7e6; border-color: #f1d9a6; }
