@@ -133,7 +133,8 @@ typedef void (*jump_dispatch_fn)(void *context, void (*job)(void *arg), void *ar
 
 /* Installs a process-wide log callback (NULL removes it). Each call receives
  * {"version":1,"kind":"log","level":"debug"|"info"|"warning"|"error","message":"..."}; lines are redacted.
- * The callback may run on any thread, concurrently. */
+ * The callback may run on any thread, concurrently, and while libjump holds the lock of the client that
+ * logs (a failed save logs under it): it must not call jump_* functions of a client; write the line down. */
 jump_status jump_set_log_callback(jump_callback callback, void *userdata, jump_free_fn userdata_free);
 
 /* ---------------------------------------------------------------------------------------------------- */
