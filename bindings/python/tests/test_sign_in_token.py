@@ -272,6 +272,25 @@ def test_identify_outcome_table(emu, token_config) -> None:
         assert api_key["action"] == "switched" and client.status["use_api_key"]
 
 
+class LockableSecrets:
+    """Host storage whose credential entries can be locked, as a keychain is (the other entries stay readable)."""
+
+    def __init__(self) -> None:
+        self.data: Dict[str, bytes] = {}
+        self.locked = False
+
+    def load(self, key: str) -> Optional[bytes]:
+        if self.locked and key.startswith("credential-"):
+            raise OSError("the keychain is locked")
+        return self.data.get(key)
+
+    def save(self, key: str, data: bytes) -> None:
+        self.data[key] = data
+
+    def erase(self, key: str) -> None:
+        self.data.pop(key, None)
+
+
 def test_restart_keeps_the_session_and_a_storage_failure_is_not_signed_out(emu, token_config, tmp_path) -> None:
     user = new_user(emu)
     with jump.Client(token_config()) as client:
@@ -280,23 +299,7 @@ def test_restart_keeps_the_session_and_a_storage_failure_is_not_signed_out(emu, 
         assert restarted.status["user_id"] == user
         assert restarted.request("GET", f"/v2/user/{user}/profile")["status"] == 200
 
-    class FlakySecrets:
-        def __init__(self) -> None:
-            self.data: Dict[str, bytes] = {}
-            self.locked = False
-
-        def load(self, key: str) -> Optional[bytes]:
-            if self.locked and key.startswith("credential-"):
-                raise OSError("the keychain is locked")
-            return self.data.get(key)
-
-        def save(self, key: str, data: bytes) -> None:
-            self.data[key] = data
-
-        def erase(self, key: str) -> None:
-            self.data.pop(key, None)
-
-    secrets = FlakySecrets()
+    secrets = LockableSecrets()
     config = jump.Config(token_config(storageDirectory=":memory:"))
     config.set_storage(secrets)
     with jump.Client(config) as first:
@@ -319,24 +322,8 @@ def test_an_unreadable_credential_is_a_storage_error_for_every_credential_call(e
     saved sign-in-token credential that cannot be read is JUMP_E_STORAGE for all of them, also when a Capture
     session is there to fall back on (which used to answer credentials and access_token, but not request)."""
 
-    class LockableStore:
-        def __init__(self) -> None:
-            self.data: Dict[str, bytes] = {}
-            self.locked = False
-
-        def load(self, key: str) -> Optional[bytes]:
-            if self.locked and key.startswith("credential-"):
-                raise OSError("the keychain is locked")
-            return self.data.get(key)
-
-        def save(self, key: str, data: bytes) -> None:
-            self.data[key] = data
-
-        def erase(self, key: str) -> None:
-            self.data.pop(key, None)
-
     user = new_user(emu)
-    store = LockableStore()
+    store = LockableSecrets()
     config = jump.Config(make_config(storageDirectory=":memory:", signInTokenAuthBaseUrl=emu.url,
                                      signInTokenApiBaseUrl=emu.url))
     config.set_storage(store)
