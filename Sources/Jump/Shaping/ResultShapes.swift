@@ -24,7 +24,7 @@ extension JumpClient.SocialBegin {
     }
 }
 
-extension EngageSignIn.EngageConfigLoad {
+extension EngageSession.EngageConfigLoad {
     var json: JSON { ["changed": .bool(changed), "from_cache": .bool(fromCache)] }
 }
 

@@ -50,7 +50,7 @@ extension JumpClient {
         let auth: EngageAuth
         switch pending.completion {
         case .device:
-            auth = try engage.engageAPI.deviceResult(url: url, provider: pending.provider, cancellation: cancellation)
+            auth = try engage.api.deviceResult(url: url, provider: pending.provider, cancellation: cancellation)
         case .redirect:
             guard let token = parameters["token"], !token.isEmpty else {
                 throw .invalidArgument("the completion URL carries no token", argument: "url")
@@ -120,7 +120,7 @@ extension JumpClient {
         if case .link = options.purpose { _ = try capture.signedInGeneration() }
         let config = try engage.engageConfig(cancellation: cancellation)
         let provider = try engage.engageProvider(name, in: config)
-        let engageToken = try engage.engageAPI.exchangeNativeToken(config: config, provider: provider.name, token: token,
+        let engageToken = try engage.api.exchangeNativeToken(config: config, provider: provider.name, token: token,
                                                             tokenSecret: tokenSecret, cancellation: cancellation)
         let auth = engage.enriched(EngageAuth(provider: provider.name, token: engageToken, deviceToken: nil, profile: [:]),
                             cancellation: cancellation)

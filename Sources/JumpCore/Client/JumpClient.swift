@@ -14,7 +14,7 @@ public final class JumpClient: Sendable {
     let events = EventSink()
     public let capture: CaptureSession
     public let tokens: TokenSession
-    public let engage: EngageSignIn
+    public let engage: EngageSession
     /// A token captured from a web login (memory only).
     let webLogin = Lock<WebLogin?>(nil)
     /// Owned by the client alone, so it lives exactly as long (see init).
@@ -38,7 +38,7 @@ public final class JumpClient: Sendable {
         capture = try CaptureSession(settings: settings, engage: engageSettings, transport: transport, storage: storage,
                                      events: events)
         tokens = TokenSession(settings: settings, transport: transport, storage: storage, events: events)
-        engage = EngageSignIn(settings: engageSettings, capture: settings, transport: transport, storage: storage)
+        engage = EngageSession(settings: engageSettings, capture: settings, transport: transport, storage: storage)
         let signOutAll = SignOutAll(capture: capture, tokens: tokens, engage: engage, events: events)
         self.signOutAll = signOutAll
         // Weak, so the client is not kept alive by its own token session; and to the sign-out object, not to
@@ -80,7 +80,7 @@ public final class JumpClient: Sendable {
     // MARK: - Sharing
 
     /// Publishes to each provider with the sharing token of its browser sign-in, when that identity is the
-    /// signed-in user's (see EngageSignIn.share).
+    /// signed-in user's (see EngageSession.share).
     public func share(activity: JSON, providers: JSON, cancellation: Cancellation? = nil) throws(JumpError) -> JSON {
         let identities = settings.base == nil ? nil : capture.confirmedIdentifiers()
         return try engage.share(activity: activity, providers: providers, identities: identities, cancellation: cancellation)
@@ -91,10 +91,10 @@ public final class JumpClient: Sendable {
 final class SignOutAll: Sendable {
     let capture: CaptureSession
     let tokens: TokenSession
-    let engage: EngageSignIn
+    let engage: EngageSession
     let events: EventSink
 
-    init(capture: CaptureSession, tokens: TokenSession, engage: EngageSignIn, events: EventSink) {
+    init(capture: CaptureSession, tokens: TokenSession, engage: EngageSession, events: EventSink) {
         self.capture = capture
         self.tokens = tokens
         self.engage = engage

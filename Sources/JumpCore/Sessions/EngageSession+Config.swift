@@ -1,6 +1,6 @@
 /// The Engage app configuration (docs/protocol.md §4.2): fetched with its ETag, cached, and used at start-up
 /// before the network answers; plus the app's custom providers (§4.3).
-extension EngageSignIn {
+extension EngageSession {
     public struct EngageConfigLoad: Sendable, Equatable {
         public let changed: Bool
         public let fromCache: Bool
@@ -12,7 +12,7 @@ extension EngageSignIn {
     public func loadEngageConfig(cancellation: Cancellation? = nil) throws(JumpError) -> EngageConfigLoad {
         let known = state.withLock { $0.engageConfig } ?? cachedEngageConfig()
         do throws(JumpError) {
-            switch try engageAPI.fetchConfig(etag: known?.etag, cancellation: cancellation) {
+            switch try api.fetchConfig(etag: known?.etag, cancellation: cancellation) {
             case .notModified:
                 guard let known else {
                     throw JumpError(.server, "Engage answered 304 Not Modified to a fetch without a cached configuration")

@@ -2,9 +2,9 @@
 /// The Engage side of a client: the app's Engage configuration (cached with its ETag), the browser sign-ins
 /// waiting for their completion, the token URL of Engage-only apps, and the sharing tokens of browser
 /// sign-ins. It owns these and their entries on storage.
-public final class EngageSignIn: Sendable {
+public final class EngageSession: Sendable {
     let engage: EngageSettings
-    let engageAPI: EngageAPI
+    let api: EngageAPI
     let engageConfigStore: (any SessionStore)?
     /// The device tokens of browser sign-ins (secrets: they let the app share as the user).
     let socialStore: any SessionStore
@@ -12,7 +12,7 @@ public final class EngageSignIn: Sendable {
 
     init(settings: EngageSettings, capture: CaptureSettings, transport: any Transport, storage: ClientStorage) {
         engage = settings
-        engageAPI = EngageAPI(settings: settings, transport: transport)
+        api = EngageAPI(settings: settings, transport: transport)
         engageConfigStore = storage.cache(settings.configFileName)
         socialStore = storage.entry(capture.socialFileName)
         let tokenURL = settings.tokenURL
@@ -92,7 +92,7 @@ public final class EngageSignIn: Sendable {
         guard let config = state.withLock({ $0.engageConfig }) else { return auth }
         let url = config.baseURL + "/signin/device?token=" + FormParameters.escape(auth.token, keepBrackets: false)
         do throws(JumpError) {
-            let full = try engageAPI.deviceResult(url: url, provider: auth.provider, cancellation: cancellation)
+            let full = try api.deviceResult(url: url, provider: auth.provider, cancellation: cancellation)
             guard full.token == auth.token else { return auth }
             return EngageAuth(provider: auth.provider, token: auth.token, deviceToken: full.deviceToken, profile: full.profile)
         } catch {
@@ -109,7 +109,7 @@ public final class EngageSignIn: Sendable {
         outcome.deviceToken = auth.deviceToken
         outcome.profile = auth.profile
         if let url = state.withLock({ $0.tokenURL }) {
-            outcome.tokenURLResponse = try engageAPI.postToTokenURL(url, token: auth.token, cancellation: cancellation)
+            outcome.tokenURLResponse = try api.postToTokenURL(url, token: auth.token, cancellation: cancellation)
         }
         return outcome
     }

@@ -1,6 +1,6 @@
 /// Sharing (docs/protocol.md §4.8): an activity published per provider with the device token of that provider's
 /// browser sign-in, and the email / SMS content a host sends itself.
-extension EngageSignIn {
+extension EngageSession {
     /// Publishes to each provider in turn; a failure of one does not stop the others. JUMP_E_SERVER when any
     /// failed, with every provider's result in the detail.
     /// `identities`: the Engage identifiers of the signed-in Capture user (nil without Capture): a sharing
@@ -36,9 +36,9 @@ extension EngageSignIn {
                 let reply: [String: JSON]
                 if useStatus {
                     let status = activity.userGeneratedContent ?? activity.title ?? activity.action
-                    reply = try engageAPI.setStatus(status, provider: name, deviceToken: deviceToken, cancellation: cancellation)
+                    reply = try api.setStatus(status, provider: name, deviceToken: deviceToken, cancellation: cancellation)
                 } else {
-                    reply = try engageAPI.shareActivity(activity.wireJSON, provider: name, deviceToken: deviceToken,
+                    reply = try api.shareActivity(activity.wireJSON, provider: name, deviceToken: deviceToken,
                                                         cancellation: cancellation)
                 }
                 results[name] = ShareResult.json(reply: .object(reply), method: useStatus ? "set_status" : "activity", provider: name)
@@ -65,7 +65,7 @@ extension EngageSignIn {
         if wanted > 0 {
             do throws(JumpError) {
                 let config = try engageConfig(cancellation: cancellation)
-                shortened = try engageAPI.shortenURLs(content.urlsToShorten, config: config, cancellation: cancellation)
+                shortened = try api.shortenURLs(content.urlsToShorten, config: config, cancellation: cancellation)
             } catch where error.status == .cancelled {
                 throw error
             } catch {
@@ -73,7 +73,7 @@ extension EngageSignIn {
             }
         }
         for method in ["email", "sms"] {
-            do throws(JumpError) { try engageAPI.recordActivity(method: method, cancellation: cancellation) } catch {
+            do throws(JumpError) { try api.recordActivity(method: method, cancellation: cancellation) } catch {
                 if error.status == .cancelled { throw error }
             }
         }

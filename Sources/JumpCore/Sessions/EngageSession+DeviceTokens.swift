@@ -1,5 +1,5 @@
 /// The device tokens of browser sign-ins, by provider: they let the app share as the user.
-extension EngageSignIn {
+extension EngageSession {
     /// Kept per provider with the session's other secrets, for sharing later (also after a restart).
     func rememberDeviceToken(provider: String, deviceToken: String, identifier: String?) {
         state.withLock { s in
