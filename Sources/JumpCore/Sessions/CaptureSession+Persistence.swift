@@ -35,13 +35,10 @@ extension CaptureSession {
                 release(&s) { entry in
                     absorbed.contains(entry.id) || (entry.sessionID != nil && entry.sessionID == loaded.sessionID)
                 }
-                s.setSession(loaded)
+                s.replaceSession(with: loaded, onStorage: true)
                 // A secret from the moment it is read back, as when it arrived: a server may quote it.
                 SecretScrubber.remember(loaded.accessToken)
                 s.updateSession { $0.absorbed = [] }
-                s.generation &+= 1
-                s.refresh = nil
-                s.sessionOnStorage = true
                 s.journalEpoch = journaled ? loaded.epoch : nil
                 s.journalBytes = 0
                 s.journalOnStorage = journaled

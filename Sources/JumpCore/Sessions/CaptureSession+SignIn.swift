@@ -88,11 +88,7 @@ extension CaptureSession {
                 session.record = edited
             }
             if let entry { session.absorbed = [entry] }
-            s.setSession(session)
-            s.sessionOnStorage = false
-            s.generation &+= 1
-            s.refresh = nil
-            s.restoreError = nil
+            s.replaceSession(with: session, onStorage: false)
             s.journalEpoch = nil
             persist(&s)
             if let entry, s.storageError == nil {

@@ -107,10 +107,7 @@ public final class CaptureSession: Sendable {
         // session erased behind it.
         try state.withLock { s throws(JumpError) -> String? in
             let uuid = s.session?.record.uuid
-            s.setSession(nil)
-            s.generation &+= 1
-            s.refresh = nil
-            s.restoreError = nil
+            s.replaceSession(with: nil, onStorage: s.sessionOnStorage)  // on storage until erased below
             s.journalEpoch = nil
             do throws(JumpError) {
                 try store.erase()
@@ -161,6 +158,17 @@ struct CaptureState: Sendable {
     mutating func setSession(_ new: Session?) {
         session = new
         signedIn.isSet = new != nil
+    }
+
+    /// The one place where another session (or none) takes this one's place: sign-in, restore, sign-out. The
+    /// generation moves on, so calls begun under the old session drop their results, and its refresh in
+    /// flight is no longer this session's to wait for.
+    mutating func replaceSession(with new: Session?, onStorage: Bool) {
+        setSession(new)
+        generation &+= 1
+        refresh = nil
+        restoreError = nil
+        sessionOnStorage = onStorage
     }
     /// Bumped at every sign-in, sign-out and restore: results of calls begun under another generation are
     /// discarded (a late refresh must never land in the next user's session).
