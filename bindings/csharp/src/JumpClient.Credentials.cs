@@ -50,7 +50,8 @@ namespace Jump
         /// thread, and none at all while the token lasts.</summary>
         /// <param name="minTtl">How long the credential must still be valid (whole seconds, rounded up).</param>
         /// <param name="forceRefresh">Refresh even when the token lasts long enough.</param>
-        /// <param name="cancellationToken">Cancels the request: the Task ends Canceled.</param>
+        /// <param name="cancellationToken">Cancels the call before it starts; a refresh already under way is let
+        /// finish (concurrent callers share it), and the Task then completes with it.</param>
         public Task<JumpCredentials> GetCredentialsAsync(TimeSpan minTtl = default(TimeSpan), bool forceRefresh = false,
             CancellationToken cancellationToken = default(CancellationToken))
         {
@@ -60,7 +61,7 @@ namespace Jump
         /// <summary>Asynchronous <see cref="GetCredentials(long, bool)"/>.</summary>
         /// <param name="minTtlSeconds">How long, in seconds, the credential must still be valid.</param>
         /// <param name="forceRefresh">Refresh even when the token lasts long enough.</param>
-        /// <param name="cancellationToken">Cancels the request: the Task ends Canceled.</param>
+        /// <param name="cancellationToken">As for <see cref="GetCredentialsAsync(TimeSpan, bool, CancellationToken)"/>.</param>
         public Task<JumpCredentials> GetCredentialsAsync(long minTtlSeconds, bool forceRefresh = false,
             CancellationToken cancellationToken = default(CancellationToken))
         {
