@@ -40,8 +40,8 @@ trap 'rm -rf "$stage"' EXIT
 package=$stage/package
 mkdir -p "$package/lib/net472" "$package/build/net472" "$package/runtimes/$rid/native" "$stage/out" "$outdir"
 
-# -warnaserror as in build.sh; 1591 (a public member without a doc comment) stays a warning there too.
-mcs -nologo -optimize+ -warnaserror -nowarn:1591 -sdk:4.7.2-api -target:library \
+# -warnaserror as in build.sh, a public member without a doc comment (CS1591) included.
+mcs -nologo -optimize+ -warnaserror -sdk:4.7.2-api -target:library \
     -out:"$package/lib/net472/Jump.dll" -doc:"$package/lib/net472/Jump.xml" "$here"/bindings/csharp/src/*.cs
 cp "$here/bindings/csharp/Jump.dll.config" "$package/lib/net472/"
 strip --strip-unneeded -o "$package/runtimes/$rid/native/libjump.so" "$library"

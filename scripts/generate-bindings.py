@@ -400,6 +400,8 @@ def csharp_errors(api: Api) -> str:
         "//",
         "// jump_status as JumpStatus, and one exception type per failure status. Errors.cs holds JumpException",
         "// itself and what some of the types add (MergeRequired's providers, RegistrationRequired's record).",
+        "using System;",
+        "",
         "namespace Jump",
         "{",
         "    /// <summary>The codes of jump_status (include/jump.h); never renumbered.</summary>",
@@ -443,11 +445,31 @@ def csharp_errors(api: Api) -> str:
     ]
     for s in failures(api):
         cls = "Jump%sException" % status_stem(s["name"])
+        stem = status_stem(s["name"])
+        # Public constructors, so tests and mocks can make what the binding throws (the .NET trio, plus the
+        # detail that the typed properties read); the internal one is Create's.
         out += [
             "",
             "    /// <summary>%s: %s</summary>" % (s["name"], xml(s["meaning"])),
             "    public partial class %s : JumpException" % cls,
             "    {",
+            "        /// <summary>A %s whose message is the status's name.</summary>" % cls,
+            "        public %s() : base(JumpStatus.%s, null, null, null) { }" % (cls, stem),
+            "",
+            "        /// <summary>A %s with a message (its detail made from the status and message).</summary>" % cls,
+            "        /// <param name=\"message\">The message.</param>",
+            "        public %s(string message) : base(JumpStatus.%s, null, message, null) { }" % (cls, stem),
+            "",
+            "        /// <summary>A %s with libjump's error detail (a JSON object, as jump_error_last gives it).</summary>" % cls,
+            "        /// <param name=\"message\">The message.</param>",
+            "        /// <param name=\"detailJson\">The error detail as a JSON object, or null.</param>",
+            "        public %s(string message, string detailJson) : base(JumpStatus.%s, null, message, detailJson) { }" % (cls, stem),
+            "",
+            "        /// <summary>A %s caused by another exception.</summary>" % cls,
+            "        /// <param name=\"message\">The message.</param>",
+            "        /// <param name=\"innerException\">The cause.</param>",
+            "        public %s(string message, Exception innerException) : base(JumpStatus.%s, message, innerException) { }" % (cls, stem),
+            "",
             "        internal %s(JumpStatus s, string n, string m, string d) : base(s, n, m, d) { }" % cls,
             "    }",
         ]

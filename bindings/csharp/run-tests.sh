@@ -22,5 +22,7 @@ export LD_LIBRARY_PATH="$(cd "$(dirname "$library")" && pwd)${LD_LIBRARY_PATH:+:
 export JUMP_ROOT="$here"
 export JUMP_EMULATOR=${JUMP_EMULATOR:-$here/build/bin/jump-emulator}
 export JUMP_QUICKSTART_EXE="$out/Quickstart.exe"
+# The other examples (LoopbackSignIn.exe, SignInTokenSession.exe) are in the same directory.
+export JUMP_EXAMPLES_DIR="$out"
 # --debug: file and line numbers in the stack traces of failures.
 exec mono --debug "$out/JumpTests.exe" "$@"

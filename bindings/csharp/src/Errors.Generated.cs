@@ -2,6 +2,8 @@
 //
 // jump_status as JumpStatus, and one exception type per failure status. Errors.cs holds JumpException
 // itself and what some of the types add (MergeRequired's providers, RegistrationRequired's record).
+using System;
+
 namespace Jump
 {
     /// <summary>The codes of jump_status (include/jump.h); never renumbered.</summary>
@@ -111,114 +113,437 @@ namespace Jump
     /// <summary>JUMP_E_INVALID_ARGUMENT: NULL where a value is needed, bad UTF-8/JSON, unknown config key</summary>
     public partial class JumpInvalidArgumentException : JumpException
     {
+        /// <summary>A JumpInvalidArgumentException whose message is the status's name.</summary>
+        public JumpInvalidArgumentException() : base(JumpStatus.InvalidArgument, null, null, null) { }
+
+        /// <summary>A JumpInvalidArgumentException with a message (its detail made from the status and message).</summary>
+        /// <param name="message">The message.</param>
+        public JumpInvalidArgumentException(string message) : base(JumpStatus.InvalidArgument, null, message, null) { }
+
+        /// <summary>A JumpInvalidArgumentException with libjump's error detail (a JSON object, as jump_error_last gives it).</summary>
+        /// <param name="message">The message.</param>
+        /// <param name="detailJson">The error detail as a JSON object, or null.</param>
+        public JumpInvalidArgumentException(string message, string detailJson) : base(JumpStatus.InvalidArgument, null, message, detailJson) { }
+
+        /// <summary>A JumpInvalidArgumentException caused by another exception.</summary>
+        /// <param name="message">The message.</param>
+        /// <param name="innerException">The cause.</param>
+        public JumpInvalidArgumentException(string message, Exception innerException) : base(JumpStatus.InvalidArgument, message, innerException) { }
+
         internal JumpInvalidArgumentException(JumpStatus s, string n, string m, string d) : base(s, n, m, d) { }
     }
 
     /// <summary>JUMP_E_INVALID_HANDLE: freed, NULL or wrong kind of handle</summary>
     public partial class JumpInvalidHandleException : JumpException
     {
+        /// <summary>A JumpInvalidHandleException whose message is the status's name.</summary>
+        public JumpInvalidHandleException() : base(JumpStatus.InvalidHandle, null, null, null) { }
+
+        /// <summary>A JumpInvalidHandleException with a message (its detail made from the status and message).</summary>
+        /// <param name="message">The message.</param>
+        public JumpInvalidHandleException(string message) : base(JumpStatus.InvalidHandle, null, message, null) { }
+
+        /// <summary>A JumpInvalidHandleException with libjump's error detail (a JSON object, as jump_error_last gives it).</summary>
+        /// <param name="message">The message.</param>
+        /// <param name="detailJson">The error detail as a JSON object, or null.</param>
+        public JumpInvalidHandleException(string message, string detailJson) : base(JumpStatus.InvalidHandle, null, message, detailJson) { }
+
+        /// <summary>A JumpInvalidHandleException caused by another exception.</summary>
+        /// <param name="message">The message.</param>
+        /// <param name="innerException">The cause.</param>
+        public JumpInvalidHandleException(string message, Exception innerException) : base(JumpStatus.InvalidHandle, message, innerException) { }
+
         internal JumpInvalidHandleException(JumpStatus s, string n, string m, string d) : base(s, n, m, d) { }
     }
 
     /// <summary>JUMP_E_NETWORK: could not reach the server (DNS, refused, TLS, reset)</summary>
     public partial class JumpNetworkException : JumpException
     {
+        /// <summary>A JumpNetworkException whose message is the status's name.</summary>
+        public JumpNetworkException() : base(JumpStatus.Network, null, null, null) { }
+
+        /// <summary>A JumpNetworkException with a message (its detail made from the status and message).</summary>
+        /// <param name="message">The message.</param>
+        public JumpNetworkException(string message) : base(JumpStatus.Network, null, message, null) { }
+
+        /// <summary>A JumpNetworkException with libjump's error detail (a JSON object, as jump_error_last gives it).</summary>
+        /// <param name="message">The message.</param>
+        /// <param name="detailJson">The error detail as a JSON object, or null.</param>
+        public JumpNetworkException(string message, string detailJson) : base(JumpStatus.Network, null, message, detailJson) { }
+
+        /// <summary>A JumpNetworkException caused by another exception.</summary>
+        /// <param name="message">The message.</param>
+        /// <param name="innerException">The cause.</param>
+        public JumpNetworkException(string message, Exception innerException) : base(JumpStatus.Network, message, innerException) { }
+
         internal JumpNetworkException(JumpStatus s, string n, string m, string d) : base(s, n, m, d) { }
     }
 
     /// <summary>JUMP_E_TIMEOUT: the server did not answer in time</summary>
     public partial class JumpTimeoutException : JumpException
     {
+        /// <summary>A JumpTimeoutException whose message is the status's name.</summary>
+        public JumpTimeoutException() : base(JumpStatus.Timeout, null, null, null) { }
+
+        /// <summary>A JumpTimeoutException with a message (its detail made from the status and message).</summary>
+        /// <param name="message">The message.</param>
+        public JumpTimeoutException(string message) : base(JumpStatus.Timeout, null, message, null) { }
+
+        /// <summary>A JumpTimeoutException with libjump's error detail (a JSON object, as jump_error_last gives it).</summary>
+        /// <param name="message">The message.</param>
+        /// <param name="detailJson">The error detail as a JSON object, or null.</param>
+        public JumpTimeoutException(string message, string detailJson) : base(JumpStatus.Timeout, null, message, detailJson) { }
+
+        /// <summary>A JumpTimeoutException caused by another exception.</summary>
+        /// <param name="message">The message.</param>
+        /// <param name="innerException">The cause.</param>
+        public JumpTimeoutException(string message, Exception innerException) : base(JumpStatus.Timeout, message, innerException) { }
+
         internal JumpTimeoutException(JumpStatus s, string n, string m, string d) : base(s, n, m, d) { }
     }
 
     /// <summary>JUMP_E_SERVER: the server answered with an error, or with something not JSON</summary>
     public partial class JumpServerException : JumpException
     {
+        /// <summary>A JumpServerException whose message is the status's name.</summary>
+        public JumpServerException() : base(JumpStatus.Server, null, null, null) { }
+
+        /// <summary>A JumpServerException with a message (its detail made from the status and message).</summary>
+        /// <param name="message">The message.</param>
+        public JumpServerException(string message) : base(JumpStatus.Server, null, message, null) { }
+
+        /// <summary>A JumpServerException with libjump's error detail (a JSON object, as jump_error_last gives it).</summary>
+        /// <param name="message">The message.</param>
+        /// <param name="detailJson">The error detail as a JSON object, or null.</param>
+        public JumpServerException(string message, string detailJson) : base(JumpStatus.Server, null, message, detailJson) { }
+
+        /// <summary>A JumpServerException caused by another exception.</summary>
+        /// <param name="message">The message.</param>
+        /// <param name="innerException">The cause.</param>
+        public JumpServerException(string message, Exception innerException) : base(JumpStatus.Server, message, innerException) { }
+
         internal JumpServerException(JumpStatus s, string n, string m, string d) : base(s, n, m, d) { }
     }
 
     /// <summary>JUMP_E_NOT_SIGNED_IN: the operation needs a signed-in user</summary>
     public partial class JumpNotSignedInException : JumpException
     {
+        /// <summary>A JumpNotSignedInException whose message is the status's name.</summary>
+        public JumpNotSignedInException() : base(JumpStatus.NotSignedIn, null, null, null) { }
+
+        /// <summary>A JumpNotSignedInException with a message (its detail made from the status and message).</summary>
+        /// <param name="message">The message.</param>
+        public JumpNotSignedInException(string message) : base(JumpStatus.NotSignedIn, null, message, null) { }
+
+        /// <summary>A JumpNotSignedInException with libjump's error detail (a JSON object, as jump_error_last gives it).</summary>
+        /// <param name="message">The message.</param>
+        /// <param name="detailJson">The error detail as a JSON object, or null.</param>
+        public JumpNotSignedInException(string message, string detailJson) : base(JumpStatus.NotSignedIn, null, message, detailJson) { }
+
+        /// <summary>A JumpNotSignedInException caused by another exception.</summary>
+        /// <param name="message">The message.</param>
+        /// <param name="innerException">The cause.</param>
+        public JumpNotSignedInException(string message, Exception innerException) : base(JumpStatus.NotSignedIn, message, innerException) { }
+
         internal JumpNotSignedInException(JumpStatus s, string n, string m, string d) : base(s, n, m, d) { }
     }
 
     /// <summary>JUMP_E_BAD_CREDENTIALS: wrong user name, email or password</summary>
     public partial class JumpBadCredentialsException : JumpException
     {
+        /// <summary>A JumpBadCredentialsException whose message is the status's name.</summary>
+        public JumpBadCredentialsException() : base(JumpStatus.BadCredentials, null, null, null) { }
+
+        /// <summary>A JumpBadCredentialsException with a message (its detail made from the status and message).</summary>
+        /// <param name="message">The message.</param>
+        public JumpBadCredentialsException(string message) : base(JumpStatus.BadCredentials, null, message, null) { }
+
+        /// <summary>A JumpBadCredentialsException with libjump's error detail (a JSON object, as jump_error_last gives it).</summary>
+        /// <param name="message">The message.</param>
+        /// <param name="detailJson">The error detail as a JSON object, or null.</param>
+        public JumpBadCredentialsException(string message, string detailJson) : base(JumpStatus.BadCredentials, null, message, detailJson) { }
+
+        /// <summary>A JumpBadCredentialsException caused by another exception.</summary>
+        /// <param name="message">The message.</param>
+        /// <param name="innerException">The cause.</param>
+        public JumpBadCredentialsException(string message, Exception innerException) : base(JumpStatus.BadCredentials, message, innerException) { }
+
         internal JumpBadCredentialsException(JumpStatus s, string n, string m, string d) : base(s, n, m, d) { }
     }
 
     /// <summary>JUMP_E_MERGE_REQUIRED: the email belongs to another identity: merge flow (detail: merge_token)</summary>
     public partial class JumpMergeRequiredException : JumpException
     {
+        /// <summary>A JumpMergeRequiredException whose message is the status's name.</summary>
+        public JumpMergeRequiredException() : base(JumpStatus.MergeRequired, null, null, null) { }
+
+        /// <summary>A JumpMergeRequiredException with a message (its detail made from the status and message).</summary>
+        /// <param name="message">The message.</param>
+        public JumpMergeRequiredException(string message) : base(JumpStatus.MergeRequired, null, message, null) { }
+
+        /// <summary>A JumpMergeRequiredException with libjump's error detail (a JSON object, as jump_error_last gives it).</summary>
+        /// <param name="message">The message.</param>
+        /// <param name="detailJson">The error detail as a JSON object, or null.</param>
+        public JumpMergeRequiredException(string message, string detailJson) : base(JumpStatus.MergeRequired, null, message, detailJson) { }
+
+        /// <summary>A JumpMergeRequiredException caused by another exception.</summary>
+        /// <param name="message">The message.</param>
+        /// <param name="innerException">The cause.</param>
+        public JumpMergeRequiredException(string message, Exception innerException) : base(JumpStatus.MergeRequired, message, innerException) { }
+
         internal JumpMergeRequiredException(JumpStatus s, string n, string m, string d) : base(s, n, m, d) { }
     }
 
     /// <summary>JUMP_E_REGISTRATION_REQUIRED: two-step registration needed (detail: social_registration_token)</summary>
     public partial class JumpRegistrationRequiredException : JumpException
     {
+        /// <summary>A JumpRegistrationRequiredException whose message is the status's name.</summary>
+        public JumpRegistrationRequiredException() : base(JumpStatus.RegistrationRequired, null, null, null) { }
+
+        /// <summary>A JumpRegistrationRequiredException with a message (its detail made from the status and message).</summary>
+        /// <param name="message">The message.</param>
+        public JumpRegistrationRequiredException(string message) : base(JumpStatus.RegistrationRequired, null, message, null) { }
+
+        /// <summary>A JumpRegistrationRequiredException with libjump's error detail (a JSON object, as jump_error_last gives it).</summary>
+        /// <param name="message">The message.</param>
+        /// <param name="detailJson">The error detail as a JSON object, or null.</param>
+        public JumpRegistrationRequiredException(string message, string detailJson) : base(JumpStatus.RegistrationRequired, null, message, detailJson) { }
+
+        /// <summary>A JumpRegistrationRequiredException caused by another exception.</summary>
+        /// <param name="message">The message.</param>
+        /// <param name="innerException">The cause.</param>
+        public JumpRegistrationRequiredException(string message, Exception innerException) : base(JumpStatus.RegistrationRequired, message, innerException) { }
+
         internal JumpRegistrationRequiredException(JumpStatus s, string n, string m, string d) : base(s, n, m, d) { }
     }
 
     /// <summary>JUMP_E_VALIDATION: form validation failed (detail: invalid_fields)</summary>
     public partial class JumpValidationException : JumpException
     {
+        /// <summary>A JumpValidationException whose message is the status's name.</summary>
+        public JumpValidationException() : base(JumpStatus.Validation, null, null, null) { }
+
+        /// <summary>A JumpValidationException with a message (its detail made from the status and message).</summary>
+        /// <param name="message">The message.</param>
+        public JumpValidationException(string message) : base(JumpStatus.Validation, null, message, null) { }
+
+        /// <summary>A JumpValidationException with libjump's error detail (a JSON object, as jump_error_last gives it).</summary>
+        /// <param name="message">The message.</param>
+        /// <param name="detailJson">The error detail as a JSON object, or null.</param>
+        public JumpValidationException(string message, string detailJson) : base(JumpStatus.Validation, null, message, detailJson) { }
+
+        /// <summary>A JumpValidationException caused by another exception.</summary>
+        /// <param name="message">The message.</param>
+        /// <param name="innerException">The cause.</param>
+        public JumpValidationException(string message, Exception innerException) : base(JumpStatus.Validation, message, innerException) { }
+
         internal JumpValidationException(JumpStatus s, string n, string m, string d) : base(s, n, m, d) { }
     }
 
     /// <summary>JUMP_E_NOT_FOUND: no such attribute, path, user or flow</summary>
     public partial class JumpNotFoundException : JumpException
     {
+        /// <summary>A JumpNotFoundException whose message is the status's name.</summary>
+        public JumpNotFoundException() : base(JumpStatus.NotFound, null, null, null) { }
+
+        /// <summary>A JumpNotFoundException with a message (its detail made from the status and message).</summary>
+        /// <param name="message">The message.</param>
+        public JumpNotFoundException(string message) : base(JumpStatus.NotFound, null, message, null) { }
+
+        /// <summary>A JumpNotFoundException with libjump's error detail (a JSON object, as jump_error_last gives it).</summary>
+        /// <param name="message">The message.</param>
+        /// <param name="detailJson">The error detail as a JSON object, or null.</param>
+        public JumpNotFoundException(string message, string detailJson) : base(JumpStatus.NotFound, null, message, detailJson) { }
+
+        /// <summary>A JumpNotFoundException caused by another exception.</summary>
+        /// <param name="message">The message.</param>
+        /// <param name="innerException">The cause.</param>
+        public JumpNotFoundException(string message, Exception innerException) : base(JumpStatus.NotFound, message, innerException) { }
+
         internal JumpNotFoundException(JumpStatus s, string n, string m, string d) : base(s, n, m, d) { }
     }
 
     /// <summary>JUMP_E_EXPIRED: the session can no longer be refreshed: sign in again</summary>
     public partial class JumpExpiredException : JumpException
     {
+        /// <summary>A JumpExpiredException whose message is the status's name.</summary>
+        public JumpExpiredException() : base(JumpStatus.Expired, null, null, null) { }
+
+        /// <summary>A JumpExpiredException with a message (its detail made from the status and message).</summary>
+        /// <param name="message">The message.</param>
+        public JumpExpiredException(string message) : base(JumpStatus.Expired, null, message, null) { }
+
+        /// <summary>A JumpExpiredException with libjump's error detail (a JSON object, as jump_error_last gives it).</summary>
+        /// <param name="message">The message.</param>
+        /// <param name="detailJson">The error detail as a JSON object, or null.</param>
+        public JumpExpiredException(string message, string detailJson) : base(JumpStatus.Expired, null, message, detailJson) { }
+
+        /// <summary>A JumpExpiredException caused by another exception.</summary>
+        /// <param name="message">The message.</param>
+        /// <param name="innerException">The cause.</param>
+        public JumpExpiredException(string message, Exception innerException) : base(JumpStatus.Expired, message, innerException) { }
+
         internal JumpExpiredException(JumpStatus s, string n, string m, string d) : base(s, n, m, d) { }
     }
 
     /// <summary>JUMP_E_STORAGE: the session store could not be read or written (nothing deleted)</summary>
     public partial class JumpStorageException : JumpException
     {
+        /// <summary>A JumpStorageException whose message is the status's name.</summary>
+        public JumpStorageException() : base(JumpStatus.Storage, null, null, null) { }
+
+        /// <summary>A JumpStorageException with a message (its detail made from the status and message).</summary>
+        /// <param name="message">The message.</param>
+        public JumpStorageException(string message) : base(JumpStatus.Storage, null, message, null) { }
+
+        /// <summary>A JumpStorageException with libjump's error detail (a JSON object, as jump_error_last gives it).</summary>
+        /// <param name="message">The message.</param>
+        /// <param name="detailJson">The error detail as a JSON object, or null.</param>
+        public JumpStorageException(string message, string detailJson) : base(JumpStatus.Storage, null, message, detailJson) { }
+
+        /// <summary>A JumpStorageException caused by another exception.</summary>
+        /// <param name="message">The message.</param>
+        /// <param name="innerException">The cause.</param>
+        public JumpStorageException(string message, Exception innerException) : base(JumpStatus.Storage, message, innerException) { }
+
         internal JumpStorageException(JumpStatus s, string n, string m, string d) : base(s, n, m, d) { }
     }
 
     /// <summary>JUMP_E_CANCELLED: the operation was cancelled (jump_request_cancel, client freed)</summary>
     public partial class JumpCancelledException : JumpException
     {
+        /// <summary>A JumpCancelledException whose message is the status's name.</summary>
+        public JumpCancelledException() : base(JumpStatus.Cancelled, null, null, null) { }
+
+        /// <summary>A JumpCancelledException with a message (its detail made from the status and message).</summary>
+        /// <param name="message">The message.</param>
+        public JumpCancelledException(string message) : base(JumpStatus.Cancelled, null, message, null) { }
+
+        /// <summary>A JumpCancelledException with libjump's error detail (a JSON object, as jump_error_last gives it).</summary>
+        /// <param name="message">The message.</param>
+        /// <param name="detailJson">The error detail as a JSON object, or null.</param>
+        public JumpCancelledException(string message, string detailJson) : base(JumpStatus.Cancelled, null, message, detailJson) { }
+
+        /// <summary>A JumpCancelledException caused by another exception.</summary>
+        /// <param name="message">The message.</param>
+        /// <param name="innerException">The cause.</param>
+        public JumpCancelledException(string message, Exception innerException) : base(JumpStatus.Cancelled, message, innerException) { }
+
         internal JumpCancelledException(JumpStatus s, string n, string m, string d) : base(s, n, m, d) { }
     }
 
     /// <summary>JUMP_E_UNSUPPORTED: not possible with this configuration or not implemented</summary>
     public partial class JumpUnsupportedException : JumpException
     {
+        /// <summary>A JumpUnsupportedException whose message is the status's name.</summary>
+        public JumpUnsupportedException() : base(JumpStatus.Unsupported, null, null, null) { }
+
+        /// <summary>A JumpUnsupportedException with a message (its detail made from the status and message).</summary>
+        /// <param name="message">The message.</param>
+        public JumpUnsupportedException(string message) : base(JumpStatus.Unsupported, null, message, null) { }
+
+        /// <summary>A JumpUnsupportedException with libjump's error detail (a JSON object, as jump_error_last gives it).</summary>
+        /// <param name="message">The message.</param>
+        /// <param name="detailJson">The error detail as a JSON object, or null.</param>
+        public JumpUnsupportedException(string message, string detailJson) : base(JumpStatus.Unsupported, null, message, detailJson) { }
+
+        /// <summary>A JumpUnsupportedException caused by another exception.</summary>
+        /// <param name="message">The message.</param>
+        /// <param name="innerException">The cause.</param>
+        public JumpUnsupportedException(string message, Exception innerException) : base(JumpStatus.Unsupported, message, innerException) { }
+
         internal JumpUnsupportedException(JumpStatus s, string n, string m, string d) : base(s, n, m, d) { }
     }
 
     /// <summary>JUMP_E_BUSY: would deadlock or conflict (e.g. jump_request_wait in a callback)</summary>
     public partial class JumpBusyException : JumpException
     {
+        /// <summary>A JumpBusyException whose message is the status's name.</summary>
+        public JumpBusyException() : base(JumpStatus.Busy, null, null, null) { }
+
+        /// <summary>A JumpBusyException with a message (its detail made from the status and message).</summary>
+        /// <param name="message">The message.</param>
+        public JumpBusyException(string message) : base(JumpStatus.Busy, null, message, null) { }
+
+        /// <summary>A JumpBusyException with libjump's error detail (a JSON object, as jump_error_last gives it).</summary>
+        /// <param name="message">The message.</param>
+        /// <param name="detailJson">The error detail as a JSON object, or null.</param>
+        public JumpBusyException(string message, string detailJson) : base(JumpStatus.Busy, null, message, detailJson) { }
+
+        /// <summary>A JumpBusyException caused by another exception.</summary>
+        /// <param name="message">The message.</param>
+        /// <param name="innerException">The cause.</param>
+        public JumpBusyException(string message, Exception innerException) : base(JumpStatus.Busy, message, innerException) { }
+
         internal JumpBusyException(JumpStatus s, string n, string m, string d) : base(s, n, m, d) { }
     }
 
     /// <summary>JUMP_E_INTERNAL: a bug in libjump; the detail says where</summary>
     public partial class JumpInternalException : JumpException
     {
+        /// <summary>A JumpInternalException whose message is the status's name.</summary>
+        public JumpInternalException() : base(JumpStatus.Internal, null, null, null) { }
+
+        /// <summary>A JumpInternalException with a message (its detail made from the status and message).</summary>
+        /// <param name="message">The message.</param>
+        public JumpInternalException(string message) : base(JumpStatus.Internal, null, message, null) { }
+
+        /// <summary>A JumpInternalException with libjump's error detail (a JSON object, as jump_error_last gives it).</summary>
+        /// <param name="message">The message.</param>
+        /// <param name="detailJson">The error detail as a JSON object, or null.</param>
+        public JumpInternalException(string message, string detailJson) : base(JumpStatus.Internal, null, message, detailJson) { }
+
+        /// <summary>A JumpInternalException caused by another exception.</summary>
+        /// <param name="message">The message.</param>
+        /// <param name="innerException">The cause.</param>
+        public JumpInternalException(string message, Exception innerException) : base(JumpStatus.Internal, message, innerException) { }
+
         internal JumpInternalException(JumpStatus s, string n, string m, string d) : base(s, n, m, d) { }
     }
 
     /// <summary>JUMP_E_CONFLICT: the record changed both here and on the server (detail: conflicts)</summary>
     public partial class JumpConflictException : JumpException
     {
+        /// <summary>A JumpConflictException whose message is the status's name.</summary>
+        public JumpConflictException() : base(JumpStatus.Conflict, null, null, null) { }
+
+        /// <summary>A JumpConflictException with a message (its detail made from the status and message).</summary>
+        /// <param name="message">The message.</param>
+        public JumpConflictException(string message) : base(JumpStatus.Conflict, null, message, null) { }
+
+        /// <summary>A JumpConflictException with libjump's error detail (a JSON object, as jump_error_last gives it).</summary>
+        /// <param name="message">The message.</param>
+        /// <param name="detailJson">The error detail as a JSON object, or null.</param>
+        public JumpConflictException(string message, string detailJson) : base(JumpStatus.Conflict, null, message, detailJson) { }
+
+        /// <summary>A JumpConflictException caused by another exception.</summary>
+        /// <param name="message">The message.</param>
+        /// <param name="innerException">The cause.</param>
+        public JumpConflictException(string message, Exception innerException) : base(JumpStatus.Conflict, message, innerException) { }
+
         internal JumpConflictException(JumpStatus s, string n, string m, string d) : base(s, n, m, d) { }
     }
 
     /// <summary>JUMP_E_ALREADY_SIGNED_IN: another user is signed in (detail: mismatch, current_user_id)</summary>
     public partial class JumpAlreadySignedInException : JumpException
     {
+        /// <summary>A JumpAlreadySignedInException whose message is the status's name.</summary>
+        public JumpAlreadySignedInException() : base(JumpStatus.AlreadySignedIn, null, null, null) { }
+
+        /// <summary>A JumpAlreadySignedInException with a message (its detail made from the status and message).</summary>
+        /// <param name="message">The message.</param>
+        public JumpAlreadySignedInException(string message) : base(JumpStatus.AlreadySignedIn, null, message, null) { }
+
+        /// <summary>A JumpAlreadySignedInException with libjump's error detail (a JSON object, as jump_error_last gives it).</summary>
+        /// <param name="message">The message.</param>
+        /// <param name="detailJson">The error detail as a JSON object, or null.</param>
+        public JumpAlreadySignedInException(string message, string detailJson) : base(JumpStatus.AlreadySignedIn, null, message, detailJson) { }
+
+        /// <summary>A JumpAlreadySignedInException caused by another exception.</summary>
+        /// <param name="message">The message.</param>
+        /// <param name="innerException">The cause.</param>
+        public JumpAlreadySignedInException(string message, Exception innerException) : base(JumpStatus.AlreadySignedIn, message, innerException) { }
+
         internal JumpAlreadySignedInException(JumpStatus s, string n, string m, string d) : base(s, n, m, d) { }
     }
 }

@@ -6,16 +6,56 @@ using System.Collections.Generic;
 
 namespace Jump
 {
+    /// <summary>A libjump call failed: <see cref="Status"/> says how, <see cref="DetailJson"/> says more (see
+    /// jump_error_last in jump.h). Each failure status has its own subtype (JumpValidationException,
+    /// JumpNotSignedInException, ...); a status newer than this binding is a plain JumpException.</summary>
+    /// <remarks>The constructors are public so tests and mocks can make the exceptions the binding throws:
+    /// <c>new JumpValidationException("bad", "{\"invalid_fields\":{\"email\":[\"taken\"]}}")</c>. The binding
+    /// itself makes the subtype of each status, so catch the subtype.</remarks>
     public partial class JumpException : Exception
     {
+        /// <summary>An exception for status with libjump's detail object (JSON text; null makes one from the
+        /// status and message).</summary>
+        /// <param name="status">The status.</param>
+        /// <param name="statusName">"JUMP_E_VALIDATION" etc. (null: the status's own name).</param>
+        /// <param name="message">The message.</param>
+        /// <param name="detailJson">The error detail as a JSON object, or null.</param>
         public JumpException(JumpStatus status, string statusName, string message, string detailJson)
-            : base(message)
+            : this(status, statusName, message, detailJson, null) { }
+
+        /// <summary>An exception for status, its detail made from the status and message.</summary>
+        /// <param name="status">The status.</param>
+        /// <param name="message">The message.</param>
+        public JumpException(JumpStatus status, string message) : this(status, null, message, null, null) { }
+
+        /// <summary>An exception for status with an error detail (JSON text, e.g.
+        /// {"merge_token":"..","existing_provider":"capture"}).</summary>
+        /// <param name="status">The status.</param>
+        /// <param name="message">The message.</param>
+        /// <param name="detailJson">The error detail as a JSON object, or null.</param>
+        public JumpException(JumpStatus status, string message, string detailJson) : this(status, null, message, detailJson, null) { }
+
+        /// <summary>An exception for status caused by another exception.</summary>
+        /// <param name="status">The status.</param>
+        /// <param name="message">The message.</param>
+        /// <param name="innerException">The cause.</param>
+        public JumpException(JumpStatus status, string message, Exception innerException)
+            : this(status, null, message, null, innerException) { }
+
+        JumpException(JumpStatus status, string statusName, string message, string detailJson, Exception innerException)
+            : base(message ?? NameOf((int)status), innerException)
         {
             Status = status;
-            StatusName = statusName;
-            DetailJson = detailJson ?? "{}";
+            StatusName = statusName ?? NameOf((int)status);
+            DetailJson = detailJson ?? MadeDetail(status, StatusName, Message);
         }
 
+        static string MadeDetail(JumpStatus status, string name, string message)
+        {
+            return Json.Write(new Dictionary<string, object> { { "status", (long)status }, { "status_name", name }, { "message", message } });
+        }
+
+        /// <summary>The status (JUMP_E_*).</summary>
         public JumpStatus Status { get; private set; }
         /// <summary>"JUMP_E_VALIDATION" etc.</summary>
         public string StatusName { get; private set; }
@@ -64,11 +104,18 @@ namespace Jump
             }
         }
 
+        /// <summary>"reason": a word for why, where the detail gives one ("user_canceled", "last_identity",
+        /// "unknown_state", "wrong_location", "session_changed"), else null.</summary>
+        public string Reason { get { return Json.Get(Detail, "reason") as string; } }
+        /// <summary>"argument": the argument or config key that was refused (JumpInvalidArgumentException), else null.</summary>
+        public string Argument { get { return Json.Get(Detail, "argument") as string; } }
+
         /// <summary>"merge_token" (JUMP_E_MERGE_REQUIRED; a secret: hand it back, never log it).</summary>
         public string MergeToken { get { return Json.Get(Detail, "merge_token") as string; } }
         /// <summary>"social_registration_token" (JUMP_E_REGISTRATION_REQUIRED; a secret).</summary>
         public string SocialRegistrationToken { get { return Json.Get(Detail, "social_registration_token") as string; } }
 
+        /// <summary>"JumpXException (JUMP_E_X): message" (the detail stays out: it may hold tokens).</summary>
         public override string ToString() { return GetType().Name + " (" + StatusName + "): " + Message; }
 
         // ---- construction from a failed call ----
@@ -106,9 +153,7 @@ namespace Jump
 
         internal static JumpException Local(JumpStatus status, string message)
         {
-            var detail = Json.Write(new Dictionary<string, object> {
-                { "status", (long)status }, { "status_name", NameOf((int)status) }, { "message", message } });
-            return Create(status, NameOf((int)status), message, detail);
+            return Create(status, NameOf((int)status), message, MadeDetail(status, NameOf((int)status), message));
         }
 
         /// <summary>Throws the exception for status unless it is JUMP_OK.</summary>
@@ -119,6 +164,13 @@ namespace Jump
     }
 
     // The summary of each per-status type is its status's meaning (generated); what to do next is a remark.
+    /// <remarks>Share (JumpClient.Share) failed for a provider: ShareResults says which and why.</remarks>
+    public partial class JumpServerException
+    {
+        /// <summary>"results" of a failed share: each provider's outcome (empty for other server errors).</summary>
+        public IReadOnlyDictionary<string, ShareOutcome> ShareResults { get { return ShareOutcome.MapOf(Json.Get(Detail, "results")); } }
+    }
+
     /// <remarks>Sign in the existing way and hand MergeToken back: SignInMerge when ExistingProvider is
     /// "capture" (a password account), else SocialSignInNative(ExistingProvider, ..., mergeToken: MergeToken).</remarks>
     public partial class JumpMergeRequiredException

@@ -1,6 +1,10 @@
 // Json.cs - a minimal JSON reader/writer. libjump speaks JSON text; Mono's profile and Unity lack
 // System.Text.Json, and the binding must not pull in a package. Objects become Dictionary<string, object>,
 // arrays List<object>, numbers long (when integral) or double, plus string, bool and null.
+//
+// Internal: the public API gives typed results, JSON text or dictionaries, never this parser, so it can change
+// (or be replaced by System.Text.Json where that exists) without breaking apps. The tests compile their own
+// copy of this file.
 using System;
 using System.Collections;
 using System.Collections.Generic;
@@ -9,7 +13,7 @@ using System.Text;
 
 namespace Jump
 {
-    public static class Json
+    internal static class Json
     {
         /// <summary>Parses JSON text; FormatException on malformed input (never anything worse).</summary>
         public static object Parse(string text)
@@ -208,6 +212,37 @@ namespace Jump
             var d = obj as Dictionary<string, object>;
             object v;
             return d != null && d.TryGetValue(key, out v) ? v : null;
+        }
+
+        // Typed reads of a member, forgiving like Get: a missing member or one of another type gives the
+        // default, because libjump's documents grow members and a result must not fail on what it ignores.
+
+        public static string GetString(object obj, string key) { return Get(obj, key) as string; }
+
+        public static bool GetBool(object obj, string key) { var v = Get(obj, key); return v is bool && (bool)v; }
+
+        public static long? GetLong(object obj, string key)
+        {
+            var v = Get(obj, key);
+            if (v is long) return (long)v;
+            if (v is double && Math.Floor((double)v) == (double)v && Math.Abs((double)v) < 9e18) return (long)(double)v;
+            return null;
+        }
+
+        public static Dictionary<string, object> GetObject(object obj, string key) { return Get(obj, key) as Dictionary<string, object>; }
+
+        public static List<object> GetList(object obj, string key) { return Get(obj, key) as List<object>; }
+
+        /// <summary>The member as JSON text; null when it is missing or JSON null.</summary>
+        public static string GetText(object obj, string key) { var v = Get(obj, key); return v == null ? null : Write(v); }
+
+        /// <summary>The strings of an array member (other items skipped); empty when missing.</summary>
+        public static string[] GetStrings(object obj, string key)
+        {
+            var result = new List<string>();
+            var list = GetList(obj, key);
+            if (list != null) foreach (var item in list) if (item is string) result.Add((string)item);
+            return result.ToArray();
         }
     }
 }

@@ -64,6 +64,7 @@ namespace Jump
             public CancellationTokenRegistration Registration;
             public bool HasRegistration;
             public bool CancelRequested;
+            public HostCall Host;
         }
 
         delegate int StartFn(out JumpRequestHandle request);
@@ -96,84 +97,49 @@ namespace Jump
         /// <summary>How many async calls wait for their completion.</summary>
         public int PendingCount { get { lock (_pendingLock) return _pending.Count; } }
 
+        /// <summary>Signs in with an email (or user name) and password, like <see cref="SignIn"/>. Wrong ones:
+        /// the Task fails with JumpBadCredentialsException.</summary>
+        /// <param name="user">The email or user name, as the sign-in form expects.</param>
+        /// <param name="password">The password (a secret: never logged).</param>
+        /// <param name="cancellationToken">Cancels the request (jump_request_cancel): the Task ends Canceled.</param>
         public Task<SignInResult> SignInAsync(string user, string password, CancellationToken cancellationToken = default(CancellationToken))
         {
-            byte[] u, p;
-            try { u = Utf8.Encode(user, "user"); p = Utf8.Encode(password, "password"); }
-            catch (Exception e) { return Failed<SignInResult>(e); }
-            return Start((out JumpRequestHandle r) =>
-                Native.jump_client_sign_in_async(_handle, u, p, IntPtr.Zero, IntPtr.Zero, IntPtr.Zero, out r), cancellationToken,
-                json => new SignInResult(json));
+            return Start(cancellationToken, () =>
+            {
+                byte[] u = Utf8.Encode(user, "user"), p = Utf8.Encode(password, "password");
+                return (out JumpRequestHandle r) => Native.jump_client_sign_in_async(_handle, u, p, IntPtr.Zero, IntPtr.Zero, IntPtr.Zero, out r);
+            }, json => new SignInResult(json));
         }
 
+        /// <summary>Registers a traditional account and signs it in, like <see cref="RegisterTraditional(IDictionary{string, object}, string)"/>.</summary>
+        /// <param name="attributes">Record attributes (email, displayName, givenName, ...).</param>
+        /// <param name="password">The new account's password.</param>
+        /// <param name="cancellationToken">Cancels the request: the Task ends Canceled.</param>
         public Task<SignInResult> RegisterTraditionalAsync(IDictionary<string, object> attributes, string password,
             CancellationToken cancellationToken = default(CancellationToken))
         {
-            byte[] a, p;
-            try { a = Utf8.Encode(attributes == null ? null : Json.Write(attributes), "attributes"); p = Utf8.Encode(password, "password"); }
-            catch (Exception e) { return Failed<SignInResult>(e); }
-            return Start((out JumpRequestHandle r) =>
-                Native.jump_client_register_traditional_async(_handle, a, p, IntPtr.Zero, IntPtr.Zero, IntPtr.Zero, out r), cancellationToken,
-                json => new SignInResult(json));
-        }
-
-        public Task<SocialResult> SocialSignInNativeAsync(string provider, string token, string tokenSecret = null,
-            string mergeToken = null, bool link = false, CancellationToken cancellationToken = default(CancellationToken))
-        {
-            byte[] pv, t, ts, o;
-            try
+            return Start(cancellationToken, () =>
             {
-                pv = Utf8.Encode(provider, "provider"); t = Utf8.Encode(token, "token");
-                ts = Utf8.Encode(tokenSecret, "tokenSecret"); o = Utf8.Encode(SocialOptions(mergeToken, link), "mergeToken");
-            }
-            catch (Exception e) { return Failed<SocialResult>(e); }
-            return Start((out JumpRequestHandle r) =>
-                Native.jump_client_social_sign_in_native_async(_handle, pv, t, ts, o, IntPtr.Zero, IntPtr.Zero, IntPtr.Zero, out r), cancellationToken,
-                json => new SocialResult(json));
+                byte[] a = Utf8.Encode(attributes == null ? null : Json.Write(attributes), "attributes"), p = Utf8.Encode(password, "password");
+                return (out JumpRequestHandle r) =>
+                    Native.jump_client_register_traditional_async(_handle, a, p, IntPtr.Zero, IntPtr.Zero, IntPtr.Zero, out r);
+            }, json => new SignInResult(json));
         }
 
-        public Task<SocialResult> RegisterSocialAsync(string socialRegistrationToken, IDictionary<string, object> attributes,
-            CancellationToken cancellationToken = default(CancellationToken))
-        {
-            string a;
-            try { a = attributes == null ? null : Json.Write(attributes); }
-            catch (Exception e) { return Failed<SocialResult>(e); }
-            return RegisterSocialAsync(socialRegistrationToken, a, cancellationToken);
-        }
-
-        public Task<SocialResult> RegisterSocialAsync(string socialRegistrationToken, string attributesJson,
-            CancellationToken cancellationToken = default(CancellationToken))
-        {
-            byte[] t, a;
-            try { t = Utf8.Encode(socialRegistrationToken, "socialRegistrationToken"); a = Utf8.Encode(attributesJson, "attributesJson"); }
-            catch (Exception e) { return Failed<SocialResult>(e); }
-            return Start((out JumpRequestHandle r) =>
-                Native.jump_client_register_social_async(_handle, t, a, IntPtr.Zero, IntPtr.Zero, IntPtr.Zero, out r), cancellationToken,
-                json => new SocialResult(json));
-        }
-
-        public Task<SocialResult> SignInMergeAsync(string user, string password, string mergeToken,
-            CancellationToken cancellationToken = default(CancellationToken))
-        {
-            byte[] u, p, m;
-            try { u = Utf8.Encode(user, "user"); p = Utf8.Encode(password, "password"); m = Utf8.Encode(mergeToken, "mergeToken"); }
-            catch (Exception e) { return Failed<SocialResult>(e); }
-            return Start((out JumpRequestHandle r) =>
-                Native.jump_client_sign_in_merge_async(_handle, u, p, m, IntPtr.Zero, IntPtr.Zero, IntPtr.Zero, out r), cancellationToken,
-                json => new SocialResult(json));
-        }
-
+        /// <summary>Sends the record's unsynced changes, like <see cref="Sync"/>.</summary>
+        /// <param name="cancellationToken">Cancels the sync: the Task ends Canceled (what was already sent stays sent).</param>
         public Task<SyncResult> SyncAsync(CancellationToken cancellationToken = default(CancellationToken))
         {
-            return Start((out JumpRequestHandle r) =>
-                Native.jump_client_sync_async(_handle, IntPtr.Zero, IntPtr.Zero, IntPtr.Zero, out r), cancellationToken,
-                json => new SyncResult(json));
+            return Start(cancellationToken, () => (out JumpRequestHandle r) =>
+                Native.jump_client_sync_async(_handle, IntPtr.Zero, IntPtr.Zero, IntPtr.Zero, out r), json => new SyncResult(json));
         }
 
+        /// <summary>Fetches the record from the server, keeping unsynced local edits on top, like <see cref="FetchRecord"/>.</summary>
+        /// <param name="cancellationToken">Cancels the fetch: the Task ends Canceled.</param>
         public Task FetchRecordAsync(CancellationToken cancellationToken = default(CancellationToken))
         {
-            return Start<object>((out JumpRequestHandle r) =>
-                Native.jump_client_fetch_record_async(_handle, IntPtr.Zero, IntPtr.Zero, IntPtr.Zero, out r), cancellationToken, json => null);
+            return StartEmpty(cancellationToken, () => (out JumpRequestHandle r) =>
+                Native.jump_client_fetch_record_async(_handle, IntPtr.Zero, IntPtr.Zero, IntPtr.Zero, out r));
         }
 
         /// <summary>JumpDelivery.Pumped: delivers what waits in the queue on this thread, in order: a
@@ -266,7 +232,24 @@ namespace Jump
 
         // ---- internals ----
 
-        Task<T> Start<T>(StartFn start, CancellationToken token, Func<string, T> convert)
+        /// <summary>Starts an _async call. prepare encodes the arguments (an exception it throws, such as an
+        /// ArgumentException for a NUL in a string, fails the Task) and returns the native start; it runs only
+        /// when the client is alive and the token not yet cancelled, so a cancelled token wins over bad
+        /// arguments, as it does in .NET's own async methods.</summary>
+        Task<T> Start<T>(CancellationToken token, Func<StartFn> prepare, Func<string, T> convert)
+        {
+            return Start(token, host => prepare(), convert, null);
+        }
+
+        /// <summary>An _async call whose result is empty ({}): a plain Task.</summary>
+        Task StartEmpty(CancellationToken token, Func<StartFn> prepare)
+        {
+            return Start<object>(token, host => prepare(), json => null, null);
+        }
+
+        /// <summary>Start with host code the call runs (open_url): prepare registers it (its userdata), and it
+        /// is released once the call ends, whichever way; its failure replaces the call's own error.</summary>
+        Task<T> Start<T>(CancellationToken token, Func<HostCall, StartFn> prepare, Func<string, T> convert, HostCall host)
         {
             if (_disposed) return Failed<T>(new ObjectDisposedException("JumpClient"));
             if (token.IsCancellationRequested)
@@ -274,6 +257,13 @@ namespace Jump
                 var cancelled = new TaskCompletionSource<T>();
                 cancelled.SetCanceled();
                 return cancelled.Task;
+            }
+            StartFn start;
+            try { start = prepare(host); }
+            catch (Exception e)
+            {
+                if (host != null) host.Release();
+                return Failed<T>(e);
             }
             // Automatic: continuations run asynchronously (thread pool, or the awaiter's context), never on the
             // shared delivery thread, where they would hold up every later completion and event of every
@@ -291,11 +281,19 @@ namespace Jump
                 // sees the flag or registers before FailAllPending runs, so no Task is left waiting forever.
                 // Held across the start too, so a pump on another thread that already popped the completion
                 // waits until the entry is registered.
-                if (_disposed) return Failed<T>(new ObjectDisposedException("JumpClient"));
+                if (_disposed)
+                {
+                    if (host != null) host.Release();
+                    return Failed<T>(new ObjectDisposedException("JumpClient"));
+                }
                 JumpRequestHandle request;
                 int status;
                 try { status = start(out request); }
-                catch (Exception e) { return Failed<T>(e); } // ObjectDisposedException, missing library
+                catch (Exception e) // ObjectDisposedException, missing library
+                {
+                    if (host != null) host.Release();
+                    return Failed<T>(e);
+                }
                 if (request == null || request.IsInvalid)
                 {
                     // The call did not start and gave no request: its completion (libjump still queues one)
@@ -303,6 +301,7 @@ namespace Jump
                     var error = status != 0 ? JumpException.FromLastError(status)
                         : JumpException.Local(JumpStatus.Internal, "libjump started a request but returned no handle");
                     if (request != null) request.Dispose();
+                    if (host != null) host.Release();
                     source.TrySetException(error);
                     return source.Task;
                 }
@@ -312,12 +311,15 @@ namespace Jump
                     var error = JumpException.FromLastError(idStatus);
                     Native.jump_request_cancel(request);
                     request.Dispose();
+                    // The call runs on; its host code finds no registration once released and does nothing.
+                    if (host != null) host.Release();
                     source.TrySetException(error);
                     return source.Task;
                 }
                 // A call that failed to start still completes (jump.h), so its Task waits for that completion
                 // like any other.
                 entry.Request = request;
+                entry.Host = host;
                 AddPending(id, entry);
             }
             if (token.CanBeCanceled)
@@ -381,12 +383,23 @@ namespace Jump
         {
             if (entry.HasRegistration) entry.Registration.Dispose();
             entry.Request.Dispose();
+            Exception hostFailure = null;
+            if (entry.Host != null)
+            {
+                entry.Host.Release();
+                hostFailure = entry.Host.Failure;
+            }
             object st = Json.Get(doc, "status");
             int status = st is long ? (int)(long)st : (int)JumpStatus.Internal;
             if (status == 0)
             {
                 object result = Json.Get(doc, "result");
                 entry.Completion.SetResult(result == null ? "{}" : Json.Write(result));
+            }
+            else if (hostFailure != null)
+            {
+                // The app's host code threw (open_url): that exception says more than libjump's "cancelled".
+                entry.Completion.SetException(hostFailure);
             }
             else if (status == (int)JumpStatus.Cancelled && entry.CancelRequested)
             {
@@ -421,6 +434,7 @@ namespace Jump
             {
                 if (entry.HasRegistration) entry.Registration.Dispose();
                 entry.Request.Dispose();
+                if (entry.Host != null) entry.Host.Release();
                 entry.Completion.SetException(JumpException.Local(JumpStatus.Cancelled, "the client was disposed"));
             }
         }

@@ -4,7 +4,10 @@ using System.Collections.Generic;
 
 namespace Jump
 {
-    public sealed class JumpConfig : IDisposable
+    /// <summary>Settings for a client (the keys are listed in jump.h and include/jump_api.json: captureDomain,
+    /// storageDirectory, engageAppId, ...), and where its session is kept (<see cref="SetStorage"/>). A client
+    /// takes a copy when it is made, so a config may be disposed, or changed for the next client, at once.</summary>
+    public sealed partial class JumpConfig : IDisposable
     {
         internal readonly JumpConfigHandle Handle;
 
@@ -19,7 +22,9 @@ namespace Jump
 
         JumpConfig(JumpConfigHandle h) { Handle = h; }
 
-        /// <summary>A config from a JSON object of keys, e.g. {"captureDomain":"...","storageDirectory":"..."}.</summary>
+        /// <summary>A config from a JSON object of keys, e.g. {"captureDomain":"...","storageDirectory":"..."}.
+        /// An unknown key or a wrong type: JumpInvalidArgumentException.</summary>
+        /// <param name="json">The settings as a JSON object.</param>
         public static JumpConfig FromJson(string json)
         {
             JumpConfigHandle h;
@@ -29,24 +34,36 @@ namespace Jump
         }
 
         /// <summary>A config from key/value pairs (strings, bools, integers, nested dictionaries).</summary>
+        /// <param name="settings">The settings.</param>
         public static JumpConfig FromDictionary(IDictionary<string, object> settings)
         {
             return FromJson(Json.Write(settings));
         }
 
         /// <summary>Sets a string key; null restores its default.</summary>
+        /// <param name="key">The key (an unknown one: JumpInvalidArgumentException).</param>
+        /// <param name="value">The value, or null.</param>
+        /// <returns>This config, for chaining.</returns>
         public JumpConfig Set(string key, string value)
         {
             JumpException.Check(Native.jump_config_set_string(Handle, Utf8.Encode(key, "key"), Utf8.Encode(value, "value")));
             return this;
         }
 
+        /// <summary>Sets a boolean key.</summary>
+        /// <param name="key">The key (an unknown one: JumpInvalidArgumentException).</param>
+        /// <param name="value">The value.</param>
+        /// <returns>This config, for chaining.</returns>
         public JumpConfig Set(string key, bool value)
         {
             JumpException.Check(Native.jump_config_set_bool(Handle, Utf8.Encode(key, "key"), value ? 1 : 0));
             return this;
         }
 
+        /// <summary>Sets an integer key.</summary>
+        /// <param name="key">The key (an unknown one: JumpInvalidArgumentException).</param>
+        /// <param name="value">The value.</param>
+        /// <returns>This config, for chaining.</returns>
         public JumpConfig Set(string key, long value)
         {
             JumpException.Check(Native.jump_config_set_int(Handle, Utf8.Encode(key, "key"), value));
@@ -62,6 +79,7 @@ namespace Jump
             return Utf8.Take(p);
         }
 
+        /// <summary>Releases the config (clients made from it keep their copy, and their host storage).</summary>
         public void Dispose() { Handle.Dispose(); }
     }
 }

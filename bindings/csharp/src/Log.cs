@@ -6,6 +6,7 @@ using System.Runtime.InteropServices;
 
 namespace Jump
 {
+    /// <summary>libjump's log lines, one process-wide handler (jump_set_log_callback).</summary>
     public static class JumpLog
     {
         // Kept in static fields so the GC never collects the delegates native code holds pointers to.

@@ -23,7 +23,10 @@ namespace Jump
     [AttributeUsage(AttributeTargets.Method)]
     public sealed class MonoPInvokeCallbackAttribute : Attribute
     {
+        /// <summary>Marks a method native code calls through a delegate of type.</summary>
+        /// <param name="type">The delegate type.</param>
         public MonoPInvokeCallbackAttribute(Type type) { Type = type; }
+        /// <summary>The delegate type.</summary>
         public Type Type { get; private set; }
     }
 

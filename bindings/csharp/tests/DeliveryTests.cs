@@ -113,6 +113,103 @@ namespace Jump.Tests
                     await c.FetchRecordAsync();
                     using (var record = c.Record()) Assert.Equal("Ada", record.GetString("/givenName"), "fetched record");
                 } },
+                { "SocialCompleteAsync(String,CancellationToken)", async owned =>
+                {
+                    var c = NewSocialClient(thinRegistration: true);
+                    lock (owned) owned.Add(c);
+                    var begun = c.SocialBegin("facebook");
+                    var r = await c.SocialCompleteAsync(FakeIdP.Finish(begun.Url, "Aw Ait", UniqueEmail()));
+                    Assert.Equal("registered", r.Outcome, "outcome: " + r.Json);
+                } },
+                { "SocialSignInLoopbackAsync(String,Action`1,Nullable`1,String,Boolean,Boolean,String,CancellationToken)", async owned =>
+                {
+                    var c = NewSocialClient(thinRegistration: true);
+                    lock (owned) owned.Add(c);
+                    var browser = new LoopbackBrowser("Aw Ait", UniqueEmail());
+                    var r = await c.SocialSignInLoopbackAsync("google", browser.Open, TimeSpan.FromSeconds(9));
+                    Assert.Equal("registered", r.Outcome, "outcome: " + r.Json);
+                } },
+                { "SignInWithTokenAsync(String,CancellationToken)", async owned =>
+                {
+                    var c = NewTokenClient();
+                    lock (owned) owned.Add(c);
+                    string user = TokenApi.NewUser(emu);
+                    var r = await c.SignInWithTokenAsync(TokenApi.Mint(emu, user));
+                    Assert.Equal(user, r.UserId, "user_id");
+                } },
+                { "GetCredentialsAsync(TimeSpan,Boolean,CancellationToken)", async owned =>
+                {
+                    var account = NewAccount();
+                    var c = client(owned);
+                    c.SignIn(account.Key, Password);
+                    var r = await c.GetCredentialsAsync(TimeSpan.FromMinutes(1), forceRefresh: true);
+                    Assert.True(r.Refreshed && r.Kind == "capture", "refreshed: " + r);
+                } },
+                { "GetCredentialsAsync(Int64,Boolean,CancellationToken)", async owned =>
+                {
+                    var account = NewAccount();
+                    var c = client(owned);
+                    c.SignIn(account.Key, Password);
+                    var r = await c.GetCredentialsAsync(60);
+                    Assert.True(!r.Refreshed && r.AccessToken == c.GetAccessToken(), "no refresh: " + r);
+                } },
+                { "UnlinkAccountAsync(String,CancellationToken)", async owned =>
+                {
+                    var account = NewAccount();
+                    var c = social(owned);
+                    c.SignIn(account.Key, Password);
+                    var linked = c.SocialSignInNative("google", ProviderToken(UniqueEmail()), link: true);
+                    await c.UnlinkAccountAsync(linked.Identifier);
+                    Assert.Equal(0, c.GetLinkedProfiles().Count, "unlinked");
+                } },
+                { "ShareAsync(IDictionary`2,IEnumerable`1,CancellationToken)", async owned =>
+                {
+                    var c = NewSocialClient(thinRegistration: true);
+                    lock (owned) owned.Add(c);
+                    BrowserSignIn(c, "facebook", "Sha Re", UniqueEmail());
+                    var r = await c.ShareAsync(new Dictionary<string, object> { { "action", "awaits" }, { "url", Article } }, new[] { "facebook" });
+                    Assert.True(r.Results["facebook"].Ok, "shared: " + r.Json);
+                } },
+                { "UpdateProfileAsync(IDictionary`2,CancellationToken)", async owned =>
+                {
+                    string email, uuid;
+                    var c = SignedInFormUser(out email, out uuid);
+                    lock (owned) owned.Add(c);
+                    await c.UpdateProfileAsync(new Dictionary<string, object> { { "displayName", "Awaited" } });
+                    Assert.Equal("Awaited", Json.Get(emu.User(uuid), "displayName") as string, "updated");
+                } },
+                { "UpdateProfileAsync(String,CancellationToken)", async owned =>
+                {
+                    string email, uuid;
+                    var c = SignedInFormUser(out email, out uuid);
+                    lock (owned) owned.Add(c);
+                    await c.UpdateProfileAsync("{\"displayName\":\"Awaited Text\"}");
+                    Assert.Equal("Awaited Text", Json.Get(emu.User(uuid), "displayName") as string, "updated");
+                } },
+                { "ChangePasswordAsync(String,String,CancellationToken)", async owned =>
+                {
+                    string email, uuid;
+                    var c = SignedInFormUser(out email, out uuid);
+                    lock (owned) owned.Add(c);
+                    await c.ChangePasswordAsync(Password, NewPassword);
+                    Assert.True(CanSignIn(email, NewPassword), "changed");
+                } },
+                { "ForgotPasswordAsync(String,CancellationToken)", async owned =>
+                {
+                    string email, uuid;
+                    var c = SignedInFormUser(out email, out uuid);
+                    lock (owned) owned.Add(c);
+                    await c.ForgotPasswordAsync(email);
+                    Assert.Equal(1, Emails(email).Count, "a reset mail");
+                } },
+                { "ResendVerificationEmailAsync(String,CancellationToken)", async owned =>
+                {
+                    string email, uuid;
+                    var c = SignedInFormUser(out email, out uuid);
+                    lock (owned) owned.Add(c);
+                    await c.ResendVerificationEmailAsync(email);
+                    Assert.Equal(1, Emails(email, "verification").Count, "a verification mail");
+                } },
             };
         }
 

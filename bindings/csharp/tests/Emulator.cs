@@ -89,6 +89,23 @@ namespace Jump.Tests
 
         public void ClearFaults() { Admin("DELETE", "/emulator/faults"); }
 
+        /// <summary>Requests served per "METHOD /path" since the last ClearCounters.</summary>
+        public System.Collections.Generic.Dictionary<string, long> Counters()
+        {
+            var result = new System.Collections.Generic.Dictionary<string, long>();
+            var counters = Json.Get(Json.Parse(Admin("GET", "/emulator/counters")), "counters") as System.Collections.Generic.Dictionary<string, object>;
+            if (counters != null) foreach (var kv in counters) if (kv.Value is long) result[kv.Key] = (long)kv.Value;
+            return result;
+        }
+
+        /// <summary>How many times "METHOD /path" was served since the last ClearCounters.</summary>
+        public long Count(string key) { long n; return Counters().TryGetValue(key, out n) ? n : 0; }
+
+        public void ClearCounters() { Admin("DELETE", "/emulator/counters"); }
+
+        /// <summary>The server's record of a user ({"user": {...}}).</summary>
+        public object User(string uuid) { return Json.Get(Json.Parse(Admin("GET", "/emulator/users/" + uuid)), "user"); }
+
         public void Dispose()
         {
             try

@@ -13,22 +13,26 @@ namespace Jump.Tests
         const string EngageAppId = "jump-default-engage";
 
         /// <summary>Config plus the emulator's Engage app (the same host), as conftest's social_config.</summary>
-        static JumpClient NewSocialClient(bool thinRegistration = false)
+        static JumpConfig SocialConfig(bool thinRegistration = false, string storage = null)
         {
-            using (var config = JumpConfig.FromDictionary(new Dictionary<string, object> {
+            return JumpConfig.FromDictionary(new Dictionary<string, object> {
                 { "captureDomain", emu.Url },
                 { "captureClientId", "jump-default-client" },
                 { "captureAppId", "default-app" },
                 { "captureFlowName", "standard" },
                 { "captureLocale", "en-US" },
                 { "captureFlowDomain", emu.Url },
-                { "storageDirectory", ":memory:" },
+                { "storageDirectory", storage ?? ":memory:" },
                 { "requestTimeoutMs", 10000 },
                 { "engageAppId", EngageAppId },
                 { "engageDomain", emu.Url },
                 { "captureEnableThinRegistration", thinRegistration },
-            }))
-                return new JumpClient(config);
+            });
+        }
+
+        static JumpClient NewSocialClient(bool thinRegistration = false)
+        {
+            using (var config = SocialConfig(thinRegistration)) return new JumpClient(config);
         }
 
         /// <summary>The emulator's stand-in for a provider SDK's access token (the headless path of

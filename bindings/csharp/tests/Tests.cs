@@ -18,6 +18,7 @@ namespace Jump.Tests
         static int Main(string[] args)
         {
             if (args.Length == 2 && args[0] == "--exit-probe") return ExitProbe(args[1]); // DeliveryTests.cs
+            if (args.Length == 2 && args[0] == "--browser") return BrowserMain(args[1]); // ExampleTests.cs
             string root = Environment.GetEnvironmentVariable("JUMP_ROOT") ?? Directory.GetCurrentDirectory();
             string emulatorPath = Environment.GetEnvironmentVariable("JUMP_EMULATOR") ?? Path.Combine(root, "build/bin/jump-emulator");
             string filter = args.Length > 0 ? args[0] : null;
@@ -530,6 +531,16 @@ namespace Jump.Tests
             });
 
             AddSocialTests(h); // SocialTests.cs
+            AddBrowserSocialTests(h); // BrowserSocialTests.cs
+            AddLoopbackTests(h); // LoopbackTests.cs
+            AddSignInTokenTests(h); // SignInTokenTests.cs
+            AddCredentialTests(h); // CredentialTests.cs
+            AddFormTests(h); // FormTests.cs
+            AddRecordTests(h); // RecordTests.cs
+            AddStorageTests(h); // StorageTests.cs
+            AddCancellationTests(h); // CancellationTests.cs
+            AddExceptionTests(h); // ExceptionTests.cs
+            AddExampleTests(h); // ExampleTests.cs
             AddDeliveryTests(h); // DeliveryTests.cs
             AddResolverTests(h); // ResolverTests.cs
         }
