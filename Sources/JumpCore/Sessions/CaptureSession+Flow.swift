@@ -30,13 +30,11 @@ extension CaptureSession {
                     s.flow = flow
                     s.flowDownloaded = true
                 }
-                do throws(JumpError) { try flowStore?.save(bytes) } catch {
-                    Log.warning("the flow could not be cached: \(error.message)")
-                }
+                flowCache.save(bytes)
                 return flow
             } catch {
                 if error.status == .cancelled { throw error }
-                if let cached = state.withLock({ $0.flow }) ?? cachedFlow() {
+                if let cached = state.withLock({ $0.flow }) ?? flowCache.load(Flow.init(document:)) {
                     Log.warning("using the cached flow \(cached.version): \(error.message)")
                     state.withLock { $0.flow = cached }
                     return cached
@@ -59,12 +57,5 @@ extension CaptureSession {
         }
         let flow = try Flow(document: .object(object))
         return (flow, Jansson.serializedBytes(flow.document))
-    }
-
-    private func cachedFlow() -> Flow? {
-        guard let bytes = try? flowStore?.load(), let document = try? Jansson.parse(bytes, what: "the cached flow") else {
-            return nil
-        }
-        return try? Flow(document: document)
     }
 }

@@ -20,10 +20,7 @@ extension CaptureSession {
                 throw .invalidArgument("captureSchemaFile '\(path)': \(error.message)", argument: "captureSchemaFile")
             }
         }
-        guard let bytes = try? schemaStore?.load(), let document = try? Jansson.parse(bytes, what: "the cached schema") else {
-            return nil
-        }
-        return try? RecordSchema(document: document)
+        return schemaCache.load(RecordSchema.init(document:))
     }
 
     /// Downloads the record schema (and the client's access schema when the server tells it) and caches it.
@@ -50,8 +47,6 @@ extension CaptureSession {
             throw JumpError(.server, "the /entityType answer is not a schema: \(error.message)")
         }
         state.withLock { $0.schema = schema }
-        do { try schemaStore?.save(Jansson.serializedBytes(.object(document))) } catch {
-            Log.warning("the schema could not be cached: \(error.message)")
-        }
+        schemaCache.save(Jansson.serializedBytes(.object(document)))
     }
 }

@@ -16,8 +16,8 @@ public final class CaptureSession: Sendable {
     /// Sessions set aside (unreadable, or another user's with unsynced edits): the index and its entries.
     let quarantineStore: any SessionStore
     let makeStore: @Sendable (String) -> any SessionStore
-    let flowStore: (any SessionStore)?
-    let schemaStore: (any SessionStore)?
+    let flowCache: DocumentCache
+    let schemaCache: DocumentCache
     let state: Lock<CaptureState>
     /// Whether a session is signed in, shared with the state (which sets it) so it is read without the lock.
     private let signedIn: AtomicFlag
@@ -39,8 +39,8 @@ public final class CaptureSession: Sendable {
         store = storage.entry(settings.sessionFileName)
         journalStore = storage.entry(settings.journalFileName)
         quarantineStore = storage.entry(settings.quarantineFileName)
-        flowStore = storage.cache(settings.flowFileName)
-        schemaStore = storage.cache(settings.schemaFileName)
+        flowCache = DocumentCache(storage, name: settings.flowFileName, what: "flow")
+        schemaCache = DocumentCache(storage, name: settings.schemaFileName, what: "schema")
         let schema = try initialSchema()
         let quarantine = loadQuarantine()
         state.withLock { s in

@@ -10,7 +10,7 @@ extension EngageSession {
     /// a failed fetch falls back to it, and fails only when there is none.
     @discardableResult
     public func loadEngageConfig(cancellation: Cancellation? = nil) throws(JumpError) -> EngageConfigLoad {
-        let known = state.withLock { $0.engageConfig } ?? cachedEngageConfig()
+        let known = state.withLock { $0.engageConfig } ?? configCache.load(EngageConfig.init(cache:))
         do throws(JumpError) {
             switch try api.fetchConfig(etag: known?.etag, cancellation: cancellation) {
             case .notModified:
@@ -22,13 +22,7 @@ extension EngageSession {
             case .changed(let config):
                 let changed = config.document != known?.document
                 state.withLock { $0.engageConfig = config }
-                if changed || config.etag != known?.etag {
-                    do throws(JumpError) {
-                        try engageConfigStore?.save(Jansson.serializedBytes(config.cacheJSON))
-                    } catch {
-                        Log.warning("the Engage configuration could not be cached: \(error.message)")
-                    }
-                }
+                if changed || config.etag != known?.etag { configCache.save(Jansson.serializedBytes(config.cacheJSON)) }
                 return EngageConfigLoad(changed: changed, fromCache: false)
             }
         } catch where error.status != .cancelled && error.status != .invalidArgument {
@@ -46,12 +40,6 @@ extension EngageSession {
         try loadEngageConfig(cancellation: cancellation)
         if let config = state.withLock({ $0.engageConfig }) { return config }
         throw JumpError(.internal, "the Engage configuration was loaded but not kept")
-    }
-
-    private func cachedEngageConfig() -> EngageConfig? {
-        guard let bytes = try? engageConfigStore?.load(),
-              let cache = try? Jansson.parse(bytes, what: "the cached Engage configuration") else { return nil }
-        return try? EngageConfig(cache: cache)
     }
 
     /// A provider by name: the server's, or one of the app's custom providers.

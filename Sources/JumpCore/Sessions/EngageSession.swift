@@ -5,7 +5,7 @@
 public final class EngageSession: Sendable {
     let engage: EngageSettings
     let api: EngageAPI
-    let engageConfigStore: (any SessionStore)?
+    let configCache: DocumentCache
     /// The device tokens of browser sign-ins (secrets: they let the app share as the user).
     let socialStore: any SessionStore
     let state = Lock<EngageState>(EngageState())
@@ -13,7 +13,7 @@ public final class EngageSession: Sendable {
     init(settings: EngageSettings, capture: CaptureSettings, transport: any Transport, storage: ClientStorage) {
         engage = settings
         api = EngageAPI(settings: settings, transport: transport)
-        engageConfigStore = storage.cache(settings.configFileName)
+        configCache = DocumentCache(storage, name: settings.configFileName, what: "Engage configuration")
         socialStore = storage.entry(capture.socialFileName)
         let tokenURL = settings.tokenURL
         state.withLock { $0.tokenURL = tokenURL }
