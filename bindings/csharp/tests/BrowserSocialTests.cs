@@ -27,9 +27,11 @@ namespace Jump.Tests
             return (List<object>)Json.Get(Json.Parse(emu.Admin("GET", "/emulator/engage/activities")), "activities");
         }
 
-        static void AddBrowserSocialTests(Harness h)
+        [JumpTests]
+        static class BrowserSocialTests
         {
-            h.Add("social_providers_and_engage_config", () =>
+            [JumpTest]
+            public static void social_providers_and_engage_config()
             {
                 var order = new[] { "yahoo", "twitter", "facebook", "openid" };
                 string app = "order-app-" + Guid.NewGuid().ToString("N").Substring(0, 8);
@@ -56,9 +58,10 @@ namespace Jump.Tests
                     config.Set("engageAppId", "no-such-engage-app");
                     using (var c = new JumpClient(config)) Assert.Throws<JumpNotFoundException>(() => c.LoadEngageConfig(), "an unknown Engage app");
                 }
-            });
+            }
 
-            h.Add("social_browser_thin_registration_then_existing_identity", () =>
+            [JumpTest]
+            public static void social_browser_thin_registration_then_existing_identity()
             {
                 string email = UniqueEmail();
                 using (var c = NewSocialClient(thinRegistration: true))
@@ -77,9 +80,10 @@ namespace Jump.Tests
                     var again = BrowserSignIn(c, "facebook", identity: email);
                     Assert.True(again.Outcome == "signed_in" && !again.IsNew && again.Uuid == r.Uuid, "the same user: " + again.Json);
                 }
-            });
+            }
 
-            h.Add("social_browser_two_step_registration_async", () =>
+            [JumpTest]
+            public static void social_browser_two_step_registration_async()
             {
                 string email = UniqueEmail();
                 using (var c = NewSocialClient())
@@ -92,9 +96,10 @@ namespace Jump.Tests
                     Assert.True(r.IsNew && c.IsSignedIn, "registered: " + r.Json);
                     Assert.Equal(email, Json.Get(emu.User(r.Uuid), "email") as string, "the server's user");
                 }
-            });
+            }
 
-            h.Add("social_begin_options_and_refusals", () =>
+            [JumpTest]
+            public static void social_begin_options_and_refusals()
             {
                 using (var c = NewSocialClient())
                 {
@@ -107,9 +112,10 @@ namespace Jump.Tests
                     Assert.Equal("provider", Assert.Throws<JumpInvalidArgumentException>(() => c.SocialBegin("myspace"), "unknown").Argument, "argument");
                     Assert.Throws<JumpNotSignedInException>(() => c.SocialBegin("facebook", link: true), "link needs a session");
                 }
-            });
+            }
 
-            h.Add("social_complete_refuses_urls_that_do_not_belong", () =>
+            [JumpTest]
+            public static void social_complete_refuses_urls_that_do_not_belong()
             {
                 using (var c = NewSocialClient(thinRegistration: true))
                 using (var other = NewSocialClient(thinRegistration: true))
@@ -124,9 +130,10 @@ namespace Jump.Tests
                     Assert.Equal("registered", c.SocialComplete(url).Outcome, "the right URL still completes it");
                     Assert.Equal("unknown_state", Assert.Throws<JumpInvalidArgumentException>(() => c.SocialComplete(url), "used").Reason, "a used URL");
                 }
-            });
+            }
 
-            h.Add("social_user_cancels_on_the_provider", () =>
+            [JumpTest]
+            public static void social_user_cancels_on_the_provider()
             {
                 using (var c = NewSocialClient(thinRegistration: true))
                 {
@@ -135,9 +142,10 @@ namespace Jump.Tests
                     var e = Assert.Throws<JumpCancelledException>(() => c.SocialComplete(url), "cancelled");
                     Assert.True(e.Reason == "user_canceled" && !c.IsSignedIn, "reason " + e.Reason);
                 }
-            });
+            }
 
-            h.Add("social_link_and_unlink", () =>
+            [JumpTest]
+            public static void social_link_and_unlink()
             {
                 string email = UniqueEmail();
                 string uuid = Json.Get(Json.Get(Json.Parse(emu.Admin("POST", "/emulator/users",
@@ -163,9 +171,10 @@ namespace Jump.Tests
                     var e = Assert.Throws<JumpInvalidArgumentException>(() => c.UnlinkAccount(only.Identifier), "the last identity of a social account");
                     Assert.Equal("last_identity", e.Reason, "reason");
                 }
-            });
+            }
 
-            h.Add("social_share_activity_status_and_failures", () =>
+            [JumpTest]
+            public static void social_share_activity_status_and_failures()
             {
                 string email = UniqueEmail();
                 using (var c = NewSocialClient(thinRegistration: true))
@@ -187,9 +196,10 @@ namespace Jump.Tests
                     var dup = Assert.Throws<JumpServerException>(() => c.Share(new Dictionary<string, object> { { "action", "tries" }, { "url", Article } }, new[] { "facebook" }), "an Engage error");
                     Assert.True(dup.ShareResults["facebook"].Code == 6 && dup.ShareResults["facebook"].Message == "Twitter duplicate status", "code and message");
                 }
-            });
+            }
 
-            h.Add("social_share_content_shortens_urls", () =>
+            [JumpTest]
+            public static void social_share_content_shortens_urls()
             {
                 using (var c = NewSocialClient(thinRegistration: true))
                 {
@@ -207,9 +217,10 @@ namespace Jump.Tests
                         Assert.True(answer.Status == 302 && answer.Location == pair[0], "the short URL leads back: " + answer.Location);
                     }
                 }
-            });
+            }
 
-            h.Add("social_engage_only_mode_and_token_url", () =>
+            [JumpTest]
+            public static void social_engage_only_mode_and_token_url()
             {
                 string email = UniqueEmail();
                 using (var config = JumpConfig.FromDictionary(new Dictionary<string, object> {
@@ -230,7 +241,7 @@ namespace Jump.Tests
                     c.SetTokenUrl(null);
                     Assert.True(BrowserSignIn(c, "facebook", "No Url", UniqueEmail()).TokenUrlResponse == null, "removed");
                 }
-            });
+            }
         }
     }
 }

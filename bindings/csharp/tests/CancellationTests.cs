@@ -52,9 +52,11 @@ namespace Jump.Tests
             finally { emu.ClearFaults(); }
         }
 
-        static void AddCancellationTests(Harness h)
+        [JumpTests]
+        static class CancellationTests
         {
-            h.Add("every_async_method_takes_a_cancellation_token", () =>
+            [JumpTest]
+            public static void every_async_method_takes_a_cancellation_token()
             {
                 var missing = typeof(JumpClient).GetMethods(BindingFlags.Public | BindingFlags.Instance | BindingFlags.DeclaredOnly)
                     .Where(m => typeof(Task).IsAssignableFrom(m.ReturnType))
@@ -62,9 +64,10 @@ namespace Jump.Tests
                         || m.GetParameters().LastOrDefault() == null || m.GetParameters().Last().ParameterType != typeof(CancellationToken))
                     .Select(Signature).ToList();
                 Assert.True(missing.Count == 0, "Task-returning methods not named ...Async or without a last CancellationToken: " + string.Join(", ", missing));
-            });
+            }
 
-            h.Add("every_async_method_honours_an_already_cancelled_token", () =>
+            [JumpTest]
+            public static void every_async_method_honours_an_already_cancelled_token()
             {
                 var cancelled = new CancellationToken(true);
                 int registered = HostRegistryCount();
@@ -79,9 +82,10 @@ namespace Jump.Tests
                     Assert.Equal(0, c.PendingCount, "nothing started");
                 }
                 Assert.Equal(registered, HostRegistryCount(), "no host callback registered for a call that never started");
-            });
+            }
 
-            h.Add("cancelling_mid_request_ends_the_task_canceled", () =>
+            [JumpTest]
+            public static void cancelling_mid_request_ends_the_task_canceled()
             {
                 var account = NewAccount();
                 using (var c = NewClient())
@@ -99,7 +103,7 @@ namespace Jump.Tests
                 }
                 using (var c = NewSocialClient(thinRegistration: true))
                     CancelMidRequest(c, "/signin/oauth_token", ct => c.SocialSignInNativeAsync("facebook", ProviderToken(UniqueEmail()), cancellationToken: ct));
-            });
+            }
         }
     }
 }

@@ -12,9 +12,11 @@ namespace Jump.Tests
     {
         const string RefreshPath = "POST /oauth/refresh_access_token";
 
-        static void AddCredentialTests(Harness h)
+        [JumpTests]
+        static class CredentialTests
         {
-            h.Add("credentials_valid_token_needs_no_request", () =>
+            [JumpTest]
+            public static void credentials_valid_token_needs_no_request()
             {
                 var account = NewAccount();
                 using (var c = NewClient())
@@ -31,9 +33,10 @@ namespace Jump.Tests
                     Assert.True(!c.HasValidCredentials(TimeSpan.FromHours(2)), "not for two hours");
                     Assert.Equal(0, emu.Counters().Values.Sum(v => (int)v), "no request at all");
                 }
-            });
+            }
 
-            h.Add("credentials_expiring_token_many_threads_one_refresh", () =>
+            [JumpTest]
+            public static void credentials_expiring_token_many_threads_one_refresh()
             {
                 emu.Admin("POST", "/emulator/settings", "{\"access_token_lifetime\":30}");
                 try
@@ -70,9 +73,10 @@ namespace Jump.Tests
                     }
                 }
                 finally { emu.Admin("POST", "/emulator/settings", "{\"access_token_lifetime\":3600}"); }
-            });
+            }
 
-            h.Add("credentials_force_refresh_async", () =>
+            [JumpTest]
+            public static void credentials_force_refresh_async()
             {
                 var account = NewAccount();
                 using (var c = NewClient())
@@ -88,9 +92,10 @@ namespace Jump.Tests
                     Assert.Equal(1L, emu.Count(RefreshPath), "still one refresh");
                     Assert.Throws<JumpInvalidArgumentException>(() => Await(c.GetCredentialsAsync(-5)), "a negative min_ttl");
                 }
-            });
+            }
 
-            h.Add("credentials_errors_are_exceptions", () =>
+            [JumpTest]
+            public static void credentials_errors_are_exceptions()
             {
                 var c = NewClient();
                 Assert.Throws<JumpNotSignedInException>(() => c.GetCredentials(), "signed out");
@@ -100,9 +105,10 @@ namespace Jump.Tests
                 Assert.True(!c.HasValidCredentials(-1), "negative: false");
                 c.Dispose();
                 Assert.True(!c.HasValidCredentials(), "disposed: false, no exception");
-            });
+            }
 
-            h.Add("credentials_of_a_sign_in_token_session", () =>
+            [JumpTest]
+            public static void credentials_of_a_sign_in_token_session()
             {
                 string user = TokenApi.NewUser(emu);
                 using (var c = NewTokenClient())
@@ -116,7 +122,7 @@ namespace Jump.Tests
                     Assert.True(forced.Refreshed && forced.AccessToken != creds.AccessToken, "forced: " + forced);
                     Assert.Equal(1L, emu.Count("POST /v1/token"), "one refresh");
                 }
-            });
+            }
         }
     }
 }

@@ -285,13 +285,21 @@ namespace Jump.Tests
             return NewClient().SignInAsync(email, Password);
         }
 
-        static void AddDeliveryTests(Harness h)
+        [JumpTests]
+        static class DeliveryTests
         {
+            /// <summary>await_without_pump_completes_for_every_async_method's limit: AwaitLimit per case, and one more.</summary>
+            static TimeSpan EveryAsyncMethodLimit
+            {
+                get { return TimeSpan.FromSeconds(AwaitLimit.TotalSeconds * (AwaitCases().Count + 1)); }
+            }
+
             // Every async method, one after another, each under AwaitLimit; a hang fails that method and the
             // loop goes on (its client is disposed), so the test reports every method that hangs.
-            var cases = AwaitCases();
-            h.Add("await_without_pump_completes_for_every_async_method", TimeSpan.FromSeconds(AwaitLimit.TotalSeconds * (cases.Count + 1)), () =>
+            [JumpTest(LimitFrom = nameof(EveryAsyncMethodLimit))]
+            public static void await_without_pump_completes_for_every_async_method()
             {
+                var cases = AwaitCases();
                 var methods = AsyncMethodsOfJumpClient();
                 var missing = methods.Where(m => !cases.ContainsKey(m)).ToList();
                 Assert.True(missing.Count == 0, "async methods without a case here: " + string.Join(", ", missing));
@@ -311,9 +319,10 @@ namespace Jump.Tests
                     lock (owned) foreach (var d in owned) d.Dispose();
                 }
                 Assert.True(failures.Count == 0, failures.Count + " of " + methods.Count + " awaits did not complete:\n    " + string.Join("\n    ", failures));
-            });
+            }
 
-            h.Add("automatic_delivery_needs_no_pump", () =>
+            [JumpTest]
+            public static void automatic_delivery_needs_no_pump()
             {
                 var account = NewAccount();
                 using (var c = NewClient())
@@ -353,9 +362,10 @@ namespace Jump.Tests
                         "even an ExecuteSynchronously continuation does not run on the delivery thread");
                     Assert.Equal(0, c.PendingCount, "nothing pending");
                 }
-            });
+            }
 
-            h.Add("pumped_delivery_only_on_pumping_thread", () =>
+            [JumpTest]
+            public static void pumped_delivery_only_on_pumping_thread()
             {
                 var account = NewAccount();
                 using (var c = NewClient(delivery: JumpDelivery.Pumped))
@@ -404,9 +414,10 @@ namespace Jump.Tests
                     Assert.True(syncThread != pumper && ran.All(r => r.Value == syncThread) && ran.Any(r => r.Key == "event record_synced"),
                         "everything on the background pump's thread: " + show());
                 }
-            });
+            }
 
-            h.Add("automatic_delivery_does_not_delay_exit", () =>
+            [JumpTest]
+            public static void automatic_delivery_does_not_delay_exit()
             {
                 // Delivery on libjump's own callback thread made Mono wait ~3 s at exit (it waits for a foreign
                 // thread it attached, and libjump's ends after 3 idle seconds); the binding's thread must not.
@@ -432,9 +443,10 @@ namespace Jump.Tests
                     Console.WriteLine("  (exit " + (int)exitDelay.TotalMilliseconds + " ms after Main returned)");
                     Assert.True(exitDelay < TimeSpan.FromSeconds(2), "the process exited " + exitDelay.TotalMilliseconds + " ms after Main returned");
                 }
-            });
+            }
 
-            h.Add("forgotten_automatic_clients_are_freed_and_the_delivery_thread_ends", () =>
+            [JumpTest]
+            public static void forgotten_automatic_clients_are_freed_and_the_delivery_thread_ends()
             {
                 var account = NewAccount();
                 Func<bool> collect = () => { GC.Collect(); GC.WaitForPendingFinalizers(); Thread.Sleep(50); return true; };
@@ -457,9 +469,10 @@ namespace Jump.Tests
                     Assert.Equal(account.Value, Await(c.SignInAsync(account.Key, Password)).Uuid, "a new client after the thread ended");
                     Assert.Equal(1, PumpThreads(), "the delivery thread started again");
                 }
-            });
+            }
 
-            h.Add("shared_delivery_thread_keeps_each_clients_order_and_dispose_between_clients", () =>
+            [JumpTest]
+            public static void shared_delivery_thread_keeps_each_clients_order_and_dispose_between_clients()
             {
                 // One thread serves every Automatic client: each client's event still comes before the
                 // completion of the call that caused it, one client's handler may dispose another client (whose
@@ -525,9 +538,10 @@ namespace Jump.Tests
                     if (victim != null) victim.Dispose();
                     if (bystander != null) bystander.Dispose();
                 }
-            });
+            }
 
-            h.Add("automatic_clients_share_one_delivery_thread", TimeSpan.FromSeconds(120), () =>
+            [JumpTest(LimitSeconds = 120)]
+            public static void automatic_clients_share_one_delivery_thread()
             {
                 // Threads are a budget per process, not per client (libjump runs one callback thread for all
                 // of a process's clients): 200 Automatic clients, each with a Task delivered, cost at most 4
@@ -559,9 +573,10 @@ namespace Jump.Tests
                 {
                     foreach (var c in clients) c.Dispose();
                 }
-            });
+            }
 
-            h.Add("dropped_client_still_completes_its_task", () =>
+            [JumpTest]
+            public static void dropped_client_still_completes_its_task()
             {
                 var account = NewAccount();
                 emu.Delay(SignInPath, 1000);
@@ -578,7 +593,7 @@ namespace Jump.Tests
                     Assert.Equal(account.Value, task.Result.Uuid, "uuid");
                 }
                 finally { emu.ClearFaults(); }
-            });
+            }
         }
     }
 }

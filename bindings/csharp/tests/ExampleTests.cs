@@ -49,25 +49,28 @@ namespace Jump.Tests
             }
         }
 
-        static void AddExampleTests(Harness h)
+        [JumpTests]
+        static class ExampleTests
         {
-            h.Add("loopback_sign_in_example", () =>
+            [JumpTest]
+            public static void loopback_sign_in_example()
             {
                 string self = typeof(Program).Assembly.Location;
                 string output = RunExample("LoopbackSignIn", emu.Url + " google",
                     info => info.EnvironmentVariables["BROWSER"] = "mono " + self + " --browser");
                 Assert.True(output.Contains("Opening your browser") && output.Contains("signed in with google"), "output: " + output);
                 Assert.True(output.Contains("linked: google"), "the linked identity: " + output);
-            });
+            }
 
-            h.Add("sign_in_token_session_example", () =>
+            [JumpTest]
+            public static void sign_in_token_session_example()
             {
                 string output = RunExample("SignInTokenSession", emu.Url + " \"" + NewStorage() + "\"");
                 Assert.True(output.Contains("identify: signed_in") && output.Contains("the token is for "), "first run: " + output);
                 Assert.True(output.Contains("saved the profile: HTTP 200"), "the authorized request: " + output);
                 Assert.True(output.Contains("after restart: identify none") && output.Contains("visits"), "the restart: " + output);
                 Assert.True(output.Contains("signed out: True"), "sign-out: " + output);
-            });
+            }
         }
     }
 }

@@ -9,9 +9,11 @@ namespace Jump.Tests
 {
     internal static partial class Program
     {
-        static void AddExceptionTests(Harness h)
+        [JumpTests]
+        static class ExceptionTests
         {
-            h.Add("exceptions_have_public_constructors", () =>
+            [JumpTest]
+            public static void exceptions_have_public_constructors()
             {
                 var plain = new JumpException(JumpStatus.Timeout, "slow");
                 Assert.True(plain.Status == JumpStatus.Timeout && plain.StatusName == "JUMP_E_TIMEOUT" && plain.Message == "slow", "JumpException(status, message)");
@@ -31,9 +33,10 @@ namespace Jump.Tests
                 foreach (var t in types)
                     foreach (var signature in new[] { new Type[0], new[] { typeof(string) }, new[] { typeof(string), typeof(string) }, new[] { typeof(string), typeof(Exception) } })
                         Assert.True(t.GetConstructor(signature) != null, t.Name + "(" + string.Join(",", signature.Select(s => s.Name)) + ") is public");
-            });
+            }
 
-            h.Add("library_versions_and_status_descriptions", () =>
+            [JumpTest]
+            public static void library_versions_and_status_descriptions()
             {
                 Assert.Equal(JumpClient.LibraryVersion, JumpLibrary.Version, "one version");
                 var parts = JumpLibrary.Version.Split('.').Select(int.Parse).ToArray();
@@ -43,9 +46,10 @@ namespace Jump.Tests
                 string described = JumpLibrary.Describe(JumpStatus.BadCredentials);
                 Assert.True(!string.IsNullOrEmpty(described) && described != JumpLibrary.Describe(JumpStatus.Timeout), "a description: " + described);
                 Assert.True(!string.IsNullOrEmpty(JumpLibrary.Describe((JumpStatus)(-999))), "also for an unknown code");
-            });
+            }
 
-            h.Add("json_parser_is_not_public_api", () =>
+            [JumpTest]
+            public static void json_parser_is_not_public_api()
             {
                 var json = typeof(JumpClient).Assembly.GetType("Jump.Json", true);
                 Assert.True(!json.IsPublic, "Jump.Json is internal");
@@ -54,7 +58,7 @@ namespace Jump.Tests
                     .Where(m => (m is MethodInfo && ((MethodInfo)m).ReturnType == json) || (m is PropertyInfo && ((PropertyInfo)m).PropertyType == json))
                     .Select(m => m.DeclaringType.Name + "." + m.Name).ToList();
                 Assert.True(leaks.Count == 0, "public members of the parser's type: " + string.Join(", ", leaks));
-            });
+            }
         }
     }
 }

@@ -40,9 +40,11 @@ namespace Jump.Tests
                 && (kind == null || Json.Get(m, "kind") as string == kind)).ToList();
         }
 
-        static void AddFormTests(Harness h)
+        [JumpTests]
+        static class FormTests
         {
-            h.Add("update_profile_sends_the_form_and_refetches", () =>
+            [JumpTest]
+            public static void update_profile_sends_the_form_and_refetches()
             {
                 string email, uuid;
                 using (var c = SignedInFormUser(out email, out uuid))
@@ -60,9 +62,10 @@ namespace Jump.Tests
                     c.UpdateProfile("{\"familyName\":\"From JSON text\"}");
                     Assert.Equal("From JSON text", Json.Get(emu.User(uuid), "familyName") as string, "JSON text attributes");
                 }
-            });
+            }
 
-            h.Add("update_profile_validation_and_refusals", () =>
+            [JumpTest]
+            public static void update_profile_validation_and_refusals()
             {
                 string email, uuid;
                 using (var c = SignedInFormUser(out email, out uuid))
@@ -77,9 +80,10 @@ namespace Jump.Tests
                     c.SignOut();
                     Assert.Throws<JumpNotSignedInException>(() => c.UpdateProfile((string)null), "signed out");
                 }
-            });
+            }
 
-            h.Add("change_password_right_and_wrong_current", () =>
+            [JumpTest]
+            public static void change_password_right_and_wrong_current()
             {
                 string email, uuid;
                 using (var c = SignedInFormUser(out email, out uuid))
@@ -91,9 +95,10 @@ namespace Jump.Tests
                     c.ChangePassword(Password, NewPassword);
                 }
                 Assert.True(CanSignIn(email, NewPassword) && !CanSignIn(email, Password), "the new password signs in, the old does not");
-            });
+            }
 
-            h.Add("forgot_password_mails_a_reset_link", () =>
+            [JumpTest]
+            public static void forgot_password_mails_a_reset_link()
             {
                 string email, uuid;
                 SignedInFormUser(out email, out uuid).Dispose();
@@ -107,9 +112,10 @@ namespace Jump.Tests
                 Assert.Equal(1, mails.Count, "one mail");
                 Assert.True(Json.Get(mails[0], "kind") as string != "verification" && !string.IsNullOrEmpty(Json.Get(mails[0], "code") as string),
                     "a reset mail with a code: " + Json.Write(mails[0]));
-            });
+            }
 
-            h.Add("resend_verification_email_link_verifies", () =>
+            [JumpTest]
+            public static void resend_verification_email_link_verifies()
             {
                 string email, uuid;
                 SignedInFormUser(out email, out uuid).Dispose();
@@ -119,9 +125,10 @@ namespace Jump.Tests
                 Assert.Equal(1, mails.Count, "one verification mail");
                 Web.Call(Json.Get(mails[0], "link") as string);
                 Assert.True(Json.Get(emu.User(uuid), "emailVerified") != null, "the link verified the email");
-            });
+            }
 
-            h.Add("form_async_variants", () =>
+            [JumpTest]
+            public static void form_async_variants()
             {
                 string email, uuid;
                 using (var c = SignedInFormUser(out email, out uuid))
@@ -137,7 +144,7 @@ namespace Jump.Tests
                     Assert.Equal(2, Emails(email).Count, "the reset and the verification mails");
                 }
                 Assert.True(CanSignIn(email, NewPassword), "the async change took");
-            });
+            }
         }
 
         static void Await(System.Threading.Tasks.Task task, int timeoutMs = 15000)

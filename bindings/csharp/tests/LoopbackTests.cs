@@ -63,9 +63,11 @@ namespace Jump.Tests
             catch (WebException) { return false; }
         }
 
-        static void AddLoopbackTests(Harness h)
+        [JumpTests]
+        static class LoopbackTests
         {
-            h.Add("loopback_sign_in_opens_once_on_this_thread", () =>
+            [JumpTest]
+            public static void loopback_sign_in_opens_once_on_this_thread()
             {
                 string email = UniqueEmail();
                 var browser = new LoopbackBrowser("Lou Pback", email);
@@ -85,9 +87,10 @@ namespace Jump.Tests
                     Assert.True(!Listening("http://127.0.0.1:" + back.Port + "/"), "the listener is closed");
                 }
                 Assert.Equal(registered, HostRegistryCount(), "no host callback left registered");
-            });
+            }
 
-            h.Add("loopback_options_and_cancel_on_the_page", () =>
+            [JumpTest]
+            public static void loopback_options_and_cancel_on_the_page()
             {
                 string email = UniqueEmail();
                 using (var c = NewSocialClient(thinRegistration: true))
@@ -105,9 +108,10 @@ namespace Jump.Tests
                     cancel.Join();
                     Assert.True(e.Reason == "user_canceled" && !c.IsSignedIn, "reason " + e.Reason);
                 }
-            });
+            }
 
-            h.Add("loopback_timeout", () =>
+            [JumpTest]
+            public static void loopback_timeout()
             {
                 var urls = new List<string>();
                 using (var c = NewSocialClient())
@@ -118,9 +122,10 @@ namespace Jump.Tests
                     Assert.True(urls.Count == 1 && !c.IsSignedIn, "opened once, not signed in");
                     Assert.True(!Listening(Web.Query(urls[0])["token_url"]), "the listener is closed");
                 }
-            });
+            }
 
-            h.Add("loopback_open_url_exception_is_rethrown", () =>
+            [JumpTest]
+            public static void loopback_open_url_exception_is_rethrown()
             {
                 int registered = HostRegistryCount();
                 using (var c = NewSocialClient())
@@ -135,9 +140,10 @@ namespace Jump.Tests
                     Assert.True(!c.IsSignedIn, "not signed in");
                 }
                 Assert.Equal(registered, HostRegistryCount(), "no host callback left registered");
-            });
+            }
 
-            h.Add("loopback_async_open_url_runs_on_a_jump_work_thread", () =>
+            [JumpTest]
+            public static void loopback_async_open_url_runs_on_a_jump_work_thread()
             {
                 foreach (var delivery in BothDeliveries)
                 {
@@ -153,9 +159,10 @@ namespace Jump.Tests
                         Assert.True(r.Outcome == "registered" && c.IsSignedIn, delivery + ": " + r.Json);
                     }
                 }
-            });
+            }
 
-            h.Add("loopback_async_cancellation_closes_the_listener", () =>
+            [JumpTest]
+            public static void loopback_async_cancellation_closes_the_listener()
             {
                 var opened = new ManualResetEventSlim();
                 string url = null;
@@ -171,7 +178,7 @@ namespace Jump.Tests
                     Assert.True(!c.IsSignedIn && c.PendingCount == 0, "nothing pending, not signed in");
                     Assert.True(!Listening(Web.Query(url)["token_url"]), "the listener is closed");
                 }
-            });
+            }
         }
     }
 }

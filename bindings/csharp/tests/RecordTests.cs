@@ -24,9 +24,11 @@ namespace Jump.Tests
             return c.State.Uuid;
         }
 
-        static void AddRecordTests(Harness h)
+        [JumpTests]
+        static class RecordTests
         {
-            h.Add("record_typed_getters", () =>
+            [JumpTest]
+            public static void record_typed_getters()
             {
                 using (var c = NewClient())
                 {
@@ -44,9 +46,10 @@ namespace Jump.Tests
                         Assert.Throws<JumpNotFoundException>(() => record.GetBool("/noSuchAttribute"), "no such path");
                     }
                 }
-            });
+            }
 
-            h.Add("record_plurals_append_remove_and_renamed_ids", () =>
+            [JumpTest]
+            public static void record_plurals_append_remove_and_renamed_ids()
             {
                 using (var c = NewClient())
                 {
@@ -77,9 +80,10 @@ namespace Jump.Tests
                     var friends = (List<object>)Json.Get(((List<object>)Json.Get(server, "profiles"))[0], "friends");
                     Assert.Equal("Bo,Cy", string.Join(",", friends.Select(f => Json.Get(f, "displayName") as string)), "nested plural");
                 }
-            });
+            }
 
-            h.Add("record_replace_plural_and_clear", () =>
+            [JumpTest]
+            public static void record_replace_plural_and_clear()
             {
                 using (var c = NewClient())
                 {
@@ -106,9 +110,10 @@ namespace Jump.Tests
                     Assert.True(statuses == null || statuses.Count == 0, "server statuses cleared");
                     Assert.True(Json.Get(server, "aboutMe") == null, "server aboutMe cleared");
                 }
-            });
+            }
 
-            h.Add("record_revert_and_discard_changes", () =>
+            [JumpTest]
+            public static void record_revert_and_discard_changes()
             {
                 using (var c = NewClient())
                 {
@@ -127,9 +132,10 @@ namespace Jump.Tests
                         Assert.True(!c.State.UnsyncedChanges, "the state agrees");
                     }
                 }
-            });
+            }
 
-            h.Add("record_schema_refuses_locally", () =>
+            [JumpTest]
+            public static void record_schema_refuses_locally()
             {
                 using (var c = NewClient())
                 {
@@ -151,7 +157,7 @@ namespace Jump.Tests
                         Assert.Equal(0, emu.Counters().Count, "no request");
                     }
                 }
-            });
+            }
         }
     }
 }

@@ -34,9 +34,11 @@ namespace Jump.Tests
             return handle != IntPtr.Zero;
         }
 
-        static void AddResolverTests(Harness h)
+        [JumpTests]
+        static class ResolverTests
         {
-            h.Add("resolver_candidates_in_order", () =>
+            [JumpTest]
+            public static void resolver_candidates_in_order()
             {
                 const string dir = "/app/packages/Jump.1.2.3/lib/net472";
                 Assert.Equal(string.Join("\n", new[] {
@@ -47,17 +49,19 @@ namespace Jump.Tests
                     dir + "/libjump.so.1",                                    // Jump.targets' copy
                     "libjump.so.1",                                           // installed (the loader's path)
                 }), string.Join("\n", Candidates(dir, "/opt/jump/libjump.so", "linux-arm64")), "candidates");
-            });
+            }
 
-            h.Add("resolver_candidates_without_variable_or_directory", () =>
+            [JumpTest]
+            public static void resolver_candidates_without_variable_or_directory()
             {
                 Assert.Equal("/a/runtimes/linux-x64/native/libjump.so", Candidates("/a", null, "linux-x64")[0], "unset variable");
                 Assert.Equal("/a/runtimes/linux-x64/native/libjump.so", Candidates("/a", "", "linux-x64")[0], "empty variable");
                 Assert.Equal("/x/libjump.so|libjump.so.1", string.Join("|", Candidates(null, "/x/libjump.so", "linux-x64")), "no directory");
                 Assert.Equal("libjump.so.1", string.Join("|", Candidates("", null, "linux-x64")), "neither");
-            });
+            }
 
-            h.Add("resolver_resolves_jump_only_in_candidate_order", () =>
+            [JumpTest]
+            public static void resolver_resolves_jump_only_in_candidate_order()
             {
                 var resolve = (DllImportResolverShape)Delegate.CreateDelegate(typeof(DllImportResolverShape),
                     Resolver.GetMethod("Resolve", Private));
@@ -88,7 +92,7 @@ namespace Jump.Tests
                     Assert.Equal(0, s_tried.Count, "nothing tried for another library");
                 }
                 finally { tryLoad.SetValue(null, saved); }
-            });
+            }
         }
     }
 }

@@ -19,9 +19,11 @@ namespace Jump.Tests
                 return new JumpClient(config);
         }
 
-        static void AddSignInTokenTests(Harness h)
+        [JumpTests]
+        static class SignInTokenTests
         {
-            h.Add("decode_sign_in_token", () =>
+            [JumpTest]
+            public static void decode_sign_in_token()
             {
                 string user = TokenApi.NewUser(emu);
                 var info = JumpClient.DecodeSignInToken(TokenApi.Mint(emu, user));
@@ -32,9 +34,10 @@ namespace Jump.Tests
                 Assert.True(info.ExpiresAt == null || info.ExpiresAt > DateTimeOffset.UtcNow, "expires_at: " + info.ExpiresAt);
                 var bad = Assert.Throws<JumpInvalidArgumentException>(() => JumpClient.DecodeSignInToken("not base64 !"), "malformed");
                 Assert.True(bad.Message.Contains("base64"), "says what is wrong: " + bad.Message);
-            });
+            }
 
-            h.Add("sign_in_with_token_status_and_requests", () =>
+            [JumpTest]
+            public static void sign_in_with_token_status_and_requests()
             {
                 string user = TokenApi.NewUser(emu), other = TokenApi.NewUser(emu);
                 using (var c = NewTokenClient())
@@ -62,9 +65,10 @@ namespace Jump.Tests
                     var refused = Assert.Throws<JumpAlreadySignedInException>(() => c.SignInWithToken(TokenApi.Mint(emu, other)), "another user");
                     Assert.Equal("user_id", refused.Detail["mismatch"] as string, "mismatch");
                 }
-            });
+            }
 
-            h.Add("sign_in_with_token_async", () =>
+            [JumpTest]
+            public static void sign_in_with_token_async()
             {
                 string user = TokenApi.NewUser(emu);
                 using (var c = NewTokenClient())
@@ -73,9 +77,10 @@ namespace Jump.Tests
                     Assert.True(r.UserId == user && r.Changed, "result: " + r.Json);
                     Assert.Throws<JumpAlreadySignedInException>(() => Await(c.SignInWithTokenAsync(TokenApi.Mint(emu, TokenApi.NewUser(emu)))), "another user");
                 }
-            });
+            }
 
-            h.Add("api_key_mode_and_migration", () =>
+            [JumpTest]
+            public static void api_key_mode_and_migration()
             {
                 string user = TokenApi.NewUser(emu);
                 string storage = NewStorage();
@@ -102,9 +107,10 @@ namespace Jump.Tests
                     Assert.Equal("user_id", e.Detail["mismatch"] as string, "mismatch");
                     Assert.True(other.Status.UseApiKey, "nothing switched");
                 }
-            });
+            }
 
-            h.Add("identify_outcome_table", () =>
+            [JumpTest]
+            public static void identify_outcome_table()
             {
                 string a = TokenApi.NewUser(emu), b = TokenApi.NewUser(emu);
                 var asked = new List<string>();
@@ -129,9 +135,10 @@ namespace Jump.Tests
                     Assert.True(viaKey.Action == "switched" && c.Status.UseApiKey, "an API-key credential: " + viaKey.Json);
                     Assert.Equal("IdentifyCredential(api_key)", IdentifyCredential.ApiKey("secret", a).ToString(), "ToString keeps the key out");
                 }
-            });
+            }
 
-            h.Add("identify_authenticate_failure_is_rethrown_and_changes_nothing", () =>
+            [JumpTest]
+            public static void identify_authenticate_failure_is_rethrown_and_changes_nothing()
             {
                 string user = TokenApi.NewUser(emu);
                 int registered = HostRegistryCount();
@@ -147,9 +154,10 @@ namespace Jump.Tests
                     Assert.Throws<ArgumentNullException>(() => c.IdentifyExternalUser("app-z", null), "no authenticate");
                 }
                 Assert.Equal(registered, HostRegistryCount(), "no host callback left registered");
-            });
+            }
 
-            h.Add("access_token_refresh_and_user_deletion", () =>
+            [JumpTest]
+            public static void access_token_refresh_and_user_deletion()
             {
                 string user = TokenApi.NewUser(emu);
                 using (var c = NewTokenClient())
@@ -168,9 +176,10 @@ namespace Jump.Tests
                     Assert.True(!c.Status.SignedIn, "signed out");
                     Assert.True(invalidated.Wait(5000), "a user_invalidated event");
                 }
-            });
+            }
 
-            h.Add("web_login_token_used_on_its_origin", () =>
+            [JumpTest]
+            public static void web_login_token_used_on_its_origin()
             {
                 string email = UniqueEmail();
                 emu.Admin("POST", "/emulator/users", Json.Write(new Dictionary<string, object> { { "email", email }, { "password", "correct horse 1" } }));
@@ -189,7 +198,7 @@ namespace Jump.Tests
                     Assert.Throws<JumpNotFoundException>(() => c.UseWebLogin(emu.Url + "/weblogin", "other=1", "Welcome"), "no token there");
                     Assert.Throws<JumpInvalidArgumentException>(() => c.UseWebLogin("http://example.com/login", setCookies), "plain http off loopback");
                 }
-            });
+            }
         }
 
         /// <summary>How many host callbacks (storage, open_url, authenticate) the binding has registered.</summary>

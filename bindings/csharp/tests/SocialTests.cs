@@ -61,9 +61,11 @@ namespace Jump.Tests
             return result;
         }
 
-        static void AddSocialTests(Harness h)
+        [JumpTests]
+        static class SocialTests
         {
-            h.Add("social_native_thin_registration_then_sign_in", () =>
+            [JumpTest]
+            public static void social_native_thin_registration_then_sign_in()
             {
                 string email = UniqueEmail();
                 using (var c = NewSocialClient(thinRegistration: true))
@@ -80,9 +82,10 @@ namespace Jump.Tests
                     Assert.Equal("signed_in", again.Outcome, "outcome again");
                     Assert.True(!again.IsNew && again.Uuid == r.Uuid, "the same user");
                 }
-            });
+            }
 
-            h.Add("social_native_refused_arguments", () =>
+            [JumpTest]
+            public static void social_native_refused_arguments()
             {
                 using (var c = NewSocialClient())
                 {
@@ -91,9 +94,10 @@ namespace Jump.Tests
                     Assert.Throws<ArgumentException>(() => c.SocialSignInNative("google", "a\0b"), "NUL in the token");
                     Assert.True(!c.IsSignedIn, "not signed in");
                 }
-            });
+            }
 
-            h.Add("social_two_step_registration", () =>
+            [JumpTest]
+            public static void social_two_step_registration()
             {
                 string email = UniqueEmail();
                 using (var c = NewSocialClient())
@@ -131,9 +135,10 @@ namespace Jump.Tests
                     Assert.Throws<JumpInvalidArgumentException>(() => c.RegisterSocial(e.SocialRegistrationToken, e.PreregRecordJson), "a spent token");
                     Assert.True(!c.IsSignedIn, "a spent token signs nobody in");
                 }
-            });
+            }
 
-            h.Add("social_two_step_registration_async", () =>
+            [JumpTest]
+            public static void social_two_step_registration_async()
             {
                 string email = UniqueEmail();
                 using (var c = NewSocialClient())
@@ -147,9 +152,10 @@ namespace Jump.Tests
                     Assert.True(r.IsNew && c.IsSignedIn, "registered and signed in: " + r.Json);
                     Assert.True(emu.Admin("GET", "/emulator/users/" + r.Uuid).Contains(email), "the server has the user");
                 }
-            });
+            }
 
-            h.Add("merge_through_traditional_sign_in", () =>
+            [JumpTest]
+            public static void merge_through_traditional_sign_in()
             {
                 string email = UniqueEmail();
                 var stage = StageMergeConflict(email, "capture", "facebook");
@@ -187,9 +193,10 @@ namespace Jump.Tests
                     c.SignOut();
                     Assert.Equal(uuid, c.SignIn(email, Password).Uuid, "the password still signs in");
                 }
-            });
+            }
 
-            h.Add("merge_through_social_sign_in", () =>
+            [JumpTest]
+            public static void merge_through_social_sign_in()
             {
                 string email = UniqueEmail();
                 var stage = StageMergeConflict(email, "google", "facebook");
@@ -225,7 +232,7 @@ namespace Jump.Tests
                     var again = c.SocialSignInNative("facebook", conflictingToken);
                     Assert.True(again.Outcome == "signed_in" && again.Uuid == uuid && !again.Merged, "facebook now signs in: " + again.Json);
                 }
-            });
+            }
         }
     }
 }

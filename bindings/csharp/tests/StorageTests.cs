@@ -64,9 +64,11 @@ namespace Jump.Tests
             catch (IOException) { return "?"; }
         }
 
-        static void AddStorageTests(Harness h)
+        [JumpTests]
+        static class StorageTests
         {
-            h.Add("storage_keeps_the_session_and_writes_no_file", () =>
+            [JumpTest]
+            public static void storage_keeps_the_session_and_writes_no_file()
             {
                 var store = new DictStorage();
                 string dir = NewStorage();
@@ -85,9 +87,10 @@ namespace Jump.Tests
                     Assert.True(c.State.StorageErrorJson == null, "no storage error");
                 }
                 Assert.Equal(0, Directory.GetFileSystemEntries(dir).Length, "nothing written to storageDirectory");
-            });
+            }
 
-            h.Add("storage_restores_a_new_client_without_network", () =>
+            [JumpTest]
+            public static void storage_restores_a_new_client_without_network()
             {
                 var store = new DictStorage();
                 using (var config = store.Config(NewStorage()))
@@ -109,9 +112,10 @@ namespace Jump.Tests
                         Assert.True(store.Erases >= 1 && store.Sessions().Count == 0, "sign-out erased the session");
                     }
                 }
-            });
+            }
 
-            h.Add("storage_failing_load_is_a_restore_error_until_restore", () =>
+            [JumpTest]
+            public static void storage_failing_load_is_a_restore_error_until_restore()
             {
                 var store = new DictStorage();
                 using (var config = store.Config(NewStorage()))
@@ -131,9 +135,10 @@ namespace Jump.Tests
                         Assert.True(c.IsSignedIn && c.State.Uuid == uuid && c.State.RestoreErrorJson == null, "restored: " + c.State.Json);
                     }
                 }
-            });
+            }
 
-            h.Add("storage_failing_save_shows_in_state_and_failing_erase_fails_sign_out", () =>
+            [JumpTest]
+            public static void storage_failing_save_shows_in_state_and_failing_erase_fails_sign_out()
             {
                 var store = new DictStorage();
                 using (var config = store.Config(NewStorage()))
@@ -152,9 +157,10 @@ namespace Jump.Tests
                     c.SignOut();
                     Assert.Equal(0, store.Sessions().Count, "erased");
                 }
-            });
+            }
 
-            h.Add("storage_callbacks_run_on_the_caller_or_a_jump_work_thread", () =>
+            [JumpTest]
+            public static void storage_callbacks_run_on_the_caller_or_a_jump_work_thread()
             {
                 var store = new DictStorage();
                 var account = NewAccount();
@@ -171,9 +177,10 @@ namespace Jump.Tests
                     lock (store.Threads)
                         Assert.True(store.Threads.Count > 0 && store.Threads.All(t => t == "jump-work"), "an async call: libjump's worker: " + string.Join(",", store.Threads));
                 }
-            });
+            }
 
-            h.Add("storage_is_released_with_the_last_config_or_client", () =>
+            [JumpTest]
+            public static void storage_is_released_with_the_last_config_or_client()
             {
                 int before = HostRegistryCount();
                 var store = new DictStorage();
@@ -195,7 +202,7 @@ namespace Jump.Tests
                         files.RegisterTraditional(new Dictionary<string, object> { { "email", UniqueEmail() }, { "displayName", "Files" } }, Password);
                 }
                 Assert.Throws<ArgumentNullException>(() => new JumpConfig().SetStorage(null, store.Save, store.Erase), "a missing delegate");
-            });
+            }
         }
     }
 }

@@ -15,6 +15,26 @@ namespace Jump.Tests
         static Emulator emu;
         static string scratch;
 
+        /// <summary>The test classes, in the order they run; each runs its [JumpTest] methods in declaration
+        /// order (Harness.cs). A [JumpTests] class missing here fails the run.</summary>
+        static readonly Type[] TestClasses =
+        {
+            typeof(CoreTests),              // Tests.cs
+            typeof(SocialTests),            // SocialTests.cs
+            typeof(BrowserSocialTests),     // BrowserSocialTests.cs
+            typeof(LoopbackTests),          // LoopbackTests.cs
+            typeof(SignInTokenTests),       // SignInTokenTests.cs
+            typeof(CredentialTests),        // CredentialTests.cs
+            typeof(FormTests),              // FormTests.cs
+            typeof(RecordTests),            // RecordTests.cs
+            typeof(StorageTests),           // StorageTests.cs
+            typeof(CancellationTests),      // CancellationTests.cs
+            typeof(ExceptionTests),         // ExceptionTests.cs
+            typeof(ExampleTests),           // ExampleTests.cs
+            typeof(DeliveryTests),          // DeliveryTests.cs
+            typeof(ResolverTests),          // ResolverTests.cs
+        };
+
         static int Main(string[] args)
         {
             if (args.Length == 2 && args[0] == "--exit-probe") return ExitProbe(args[1]); // DeliveryTests.cs
@@ -28,8 +48,7 @@ namespace Jump.Tests
             {
                 using (emu = new Emulator(emulatorPath))
                 {
-                    var h = new Harness();
-                    Register(h);
+                    var h = Harness.Discover(typeof(Program).Assembly, TestClasses);
                     int failed = h.Run(filter, TimeSpan.FromSeconds(30));
                     if (failed > 0) Console.WriteLine("emulator log (tail):\n" + Tail(emu.Log, 3000));
                     return failed == 0 ? 0 : 1;
@@ -102,25 +121,34 @@ namespace Jump.Tests
 
         // ---- tests ----
 
-        static void Register(Harness h)
+        /// <summary>The client's basics: sign-in, registration, records, async delivery, cancellation, Dispose,
+        /// configuration, restart, logging and the quickstart example.</summary>
+        [JumpTests]
+        static class CoreTests
         {
-            h.Add("library_version", () =>
+            [JumpTest]
+            public static void library_version()
             {
                 Assert.True(!string.IsNullOrEmpty(JumpClient.LibraryVersion), "jump_version() is empty");
-            });
+            }
 
-            h.Add("pinvokes_match_jump_api_json", ApiContract.PInvokesMatchTheApi);
-            h.Add("statuses_have_typed_exceptions", ApiContract.StatusesHaveTypedExceptions);
+            [JumpTest]
+            public static void pinvokes_match_jump_api_json() { ApiContract.PInvokesMatchTheApi(); }
 
-            h.Add("json_round_trip", () =>
+            [JumpTest]
+            public static void statuses_have_typed_exceptions() { ApiContract.StatusesHaveTypedExceptions(); }
+
+            [JumpTest]
+            public static void json_round_trip()
             {
                 var v = Json.Parse("{\"a\":[1,2.5,\"x\\u00e9\\n\",true,null],\"b\":{}}") as Dictionary<string, object>;
                 Assert.Equal("{\"a\":[1,2.5,\"xé\\n\",true,null],\"b\":{}}", Json.Write(v), "round trip");
                 Assert.Throws<FormatException>(() => Json.Parse("{\"a\":"), "truncated JSON");
                 Assert.Throws<FormatException>(() => Json.Parse(new string('[', 100) + new string(']', 100)), "too deep");
-            });
+            }
 
-            h.Add("sign_in_ok", () =>
+            [JumpTest]
+            public static void sign_in_ok()
             {
                 var account = NewAccount();
                 using (var c = NewClient())
@@ -135,9 +163,10 @@ namespace Jump.Tests
                     c.SignOut();
                     Assert.True(!c.IsSignedIn, "signed out");
                 }
-            });
+            }
 
-            h.Add("bad_credentials", () =>
+            [JumpTest]
+            public static void bad_credentials()
             {
                 var account = NewAccount();
                 using (var c = NewClient())
@@ -150,9 +179,10 @@ namespace Jump.Tests
                     Assert.True(e.DetailJson.IndexOf("wrong password", StringComparison.Ordinal) < 0, "no password in the detail");
                     Assert.True(!c.IsSignedIn, "still signed out");
                 }
-            });
+            }
 
-            h.Add("registration_validation", () =>
+            [JumpTest]
+            public static void registration_validation()
             {
                 using (var c = NewClient())
                 {
@@ -167,9 +197,10 @@ namespace Jump.Tests
                     Assert.True(e.MergeToken == null && e.SocialRegistrationToken == null, "no tokens");
                     Assert.True(!c.IsSignedIn, "not signed in");
                 }
-            });
+            }
 
-            h.Add("record_edit_and_sync", () =>
+            [JumpTest]
+            public static void record_edit_and_sync()
             {
                 var account = NewAccount();
                 using (var c = NewClient())
@@ -189,9 +220,10 @@ namespace Jump.Tests
                     string server = emu.Admin("GET", "/emulator/users/" + account.Value);
                     Assert.True(server.Contains("héllo from C# ✓"), "the server has the edit: " + server);
                 }
-            });
+            }
 
-            h.Add("sign_in_async_pumped_by_frame_loop", () =>
+            [JumpTest]
+            public static void sign_in_async_pumped_by_frame_loop()
             {
                 var account = NewAccount();
                 using (var c = NewClient(delivery: JumpDelivery.Pumped))
@@ -209,9 +241,10 @@ namespace Jump.Tests
                     Assert.Equal(threadId, eventThread, "events are raised on the pumping thread");
                     Assert.Equal(0, c.PendingCount, "nothing pending");
                 }
-            });
+            }
 
-            h.Add("sync_async_background_pump", () =>
+            [JumpTest]
+            public static void sync_async_background_pump()
             {
                 var account = NewAccount();
                 using (var c = NewClient(delivery: JumpDelivery.Pumped))
@@ -227,9 +260,10 @@ namespace Jump.Tests
                     Assert.True(synced.Wait(5000), "record_synced event");
                     Assert.True(emu.Admin("GET", "/emulator/users/" + account.Value).Contains("async edit"), "the server has the edit");
                 }
-            });
+            }
 
-            h.Add("async_errors_are_typed", () =>
+            [JumpTest]
+            public static void async_errors_are_typed()
             {
                 var account = NewAccount();
                 using (var c = NewClient())
@@ -242,9 +276,10 @@ namespace Jump.Tests
                     Assert.True(v.InvalidFields.ContainsKey("emailAddress"), "invalid_fields in a queued completion");
                     Assert.Throws<JumpNotSignedInException>(() => Await(c.SyncAsync()), "sync signed out");
                 }
-            });
+            }
 
-            h.Add("cancellation_token_cancels_request", () =>
+            [JumpTest]
+            public static void cancellation_token_cancels_request()
             {
                 var account = NewAccount();
                 emu.Delay(SignInPath, 1500);
@@ -267,9 +302,10 @@ namespace Jump.Tests
                     }
                 }
                 finally { emu.ClearFaults(); }
-            });
+            }
 
-            h.Add("cancelled_token_before_start", () =>
+            [JumpTest]
+            public static void cancelled_token_before_start()
             {
                 using (var c = NewClient())
                 {
@@ -277,9 +313,10 @@ namespace Jump.Tests
                     Assert.True(task.IsCanceled, "cancelled at once");
                     Assert.Equal(0, c.PendingCount, "nothing started");
                 }
-            });
+            }
 
-            h.Add("dispose_fails_pending_tasks", () =>
+            [JumpTest]
+            public static void dispose_fails_pending_tasks()
             {
                 var account = NewAccount();
                 emu.Delay(SignInPath, 1500);
@@ -291,9 +328,10 @@ namespace Jump.Tests
                     Assert.Equal(JumpStatus.Cancelled, e.Status, "Status");
                 }
                 finally { emu.ClearFaults(); }
-            });
+            }
 
-            h.Add("use_after_dispose_never_crashes", () =>
+            [JumpTest]
+            public static void use_after_dispose_never_crashes()
             {
                 var account = NewAccount();
                 var c = NewClient();
@@ -320,9 +358,10 @@ namespace Jump.Tests
                 var config = Config();
                 config.Dispose();
                 Assert.Throws<ObjectDisposedException>(() => new JumpClient(config), "disposed config");
-            });
+            }
 
-            h.Add("bad_input_is_an_exception", () =>
+            [JumpTest]
+            public static void bad_input_is_an_exception()
             {
                 using (var c = NewClient())
                 {
@@ -339,9 +378,10 @@ namespace Jump.Tests
                 Assert.Throws<ArgumentNullException>(() => new JumpClient((JumpConfig)null), "null config");
                 using (var config = Config())
                     Assert.Throws<ArgumentOutOfRangeException>(() => new JumpClient(config, (JumpDelivery)7), "unknown delivery");
-            });
+            }
 
-            h.Add("config_keys_and_json_constructor", () =>
+            [JumpTest]
+            public static void config_keys_and_json_constructor()
             {
                 using (var config = new JumpConfig())
                 {
@@ -359,9 +399,10 @@ namespace Jump.Tests
                 var account = NewAccount();
                 using (var c = new JumpClient(json)) Assert.Equal(account.Value, c.SignIn(account.Key, Password).Uuid, "uuid");
                 Assert.Throws<JumpInvalidArgumentException>(() => new JumpClient("{\"storageDirectory\":3}"), "bad config JSON type");
-            });
+            }
 
-            h.Add("fetch_record_async", () =>
+            [JumpTest]
+            public static void fetch_record_async()
             {
                 var account = NewAccount();
                 using (var c = NewClient())
@@ -377,9 +418,10 @@ namespace Jump.Tests
                     Assert.True(task.Status == TaskStatus.RanToCompletion, "fetched: " + task.Status);
                     using (var record = c.Record()) Assert.Equal("changed elsewhere", record.GetString("/aboutMe"), "fetched value");
                 }
-            });
+            }
 
-            h.Add("event_handler_exception_does_not_stop_pump", () =>
+            [JumpTest]
+            public static void event_handler_exception_does_not_stop_pump()
             {
                 var account = NewAccount();
                 using (var c = NewClient())
@@ -394,9 +436,10 @@ namespace Jump.Tests
                     Harness.PumpUntil(c, sync);
                     Assert.True(sync.Result.Changed.Length > 0, "the pump went on");
                 }
-            });
+            }
 
-            h.Add("dispose_inside_event_handler", () =>
+            [JumpTest]
+            public static void dispose_inside_event_handler()
             {
                 var account = NewAccount();
                 foreach (var delivery in BothDeliveries)
@@ -413,9 +456,10 @@ namespace Jump.Tests
                     Assert.True(task.IsCompleted, delivery + ": the sign-in task finished");
                     Assert.Throws<ObjectDisposedException>(() => c.SignIn(account.Key, Password), delivery + ": disposed");
                 }
-            });
+            }
 
-            h.Add("concurrent_calls_racing_dispose", () =>
+            [JumpTest]
+            public static void concurrent_calls_racing_dispose()
             {
                 var account = NewAccount();
                 for (int round = 0; round < 10; round++)
@@ -457,9 +501,10 @@ namespace Jump.Tests
                             }
                         }
                 }
-            });
+            }
 
-            h.Add("finalizer_frees_a_forgotten_client", () =>
+            [JumpTest]
+            public static void finalizer_frees_a_forgotten_client()
             {
                 for (int i = 0; i < 20; i++)
                 {
@@ -470,9 +515,10 @@ namespace Jump.Tests
                 GC.Collect();
                 GC.WaitForPendingFinalizers();
                 GC.Collect();
-            });
+            }
 
-            h.Add("session_survives_restart", () =>
+            [JumpTest]
+            public static void session_survives_restart()
             {
                 var account = NewAccount();
                 string storage = NewStorage();
@@ -490,9 +536,10 @@ namespace Jump.Tests
                     using (var record = c.Record()) Assert.Equal("kept across restarts", record.GetString("/aboutMe"), "edit");
                     c.Sync();
                 }
-            });
+            }
 
-            h.Add("log_callback_trampoline", () =>
+            [JumpTest]
+            public static void log_callback_trampoline()
             {
                 var lines = new List<string>();
                 JumpLog.SetHandler(line => { lock (lines) lines.Add(line); });
@@ -508,9 +555,10 @@ namespace Jump.Tests
                     foreach (var l in lines)
                         Assert.True(l.Contains("\"kind\":\"log\"") || l.Contains("\"kind\": \"log\""), "a log document: " + l);
                 }
-            });
+            }
 
-            h.Add("quickstart_example", () =>
+            [JumpTest]
+            public static void quickstart_example()
             {
                 string exe = Environment.GetEnvironmentVariable("JUMP_QUICKSTART_EXE");
                 Assert.True(exe != null && File.Exists(exe), "JUMP_QUICKSTART_EXE (the compiled example) is missing");
@@ -528,21 +576,7 @@ namespace Jump.Tests
                     Assert.Equal(0, p.ExitCode, "exit status; output: " + output + stderr.Result);
                     Assert.True(output.Contains("still signed in after restart"), "output: " + output);
                 }
-            });
-
-            AddSocialTests(h); // SocialTests.cs
-            AddBrowserSocialTests(h); // BrowserSocialTests.cs
-            AddLoopbackTests(h); // LoopbackTests.cs
-            AddSignInTokenTests(h); // SignInTokenTests.cs
-            AddCredentialTests(h); // CredentialTests.cs
-            AddFormTests(h); // FormTests.cs
-            AddRecordTests(h); // RecordTests.cs
-            AddStorageTests(h); // StorageTests.cs
-            AddCancellationTests(h); // CancellationTests.cs
-            AddExceptionTests(h); // ExceptionTests.cs
-            AddExampleTests(h); // ExampleTests.cs
-            AddDeliveryTests(h); // DeliveryTests.cs
-            AddResolverTests(h); // ResolverTests.cs
+            }
         }
     }
 }
