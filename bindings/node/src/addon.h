@@ -37,7 +37,7 @@ typedef struct addon_client {
     napi_ref self;       /* the JS object: weak, strong while requests are pending (set_active) or work runs */
     int active;          /* the poll is ref'ed and self strong: a request is pending */
     int hook;            /* the env cleanup hook is registered */
-    int armed;           /* the client's storage is JavaScript (counted in bridge_arm until the client closes) */
+    int armed;           /* the client's storage is JavaScript: its calls go through a helper (guarded) */
     struct bound_cell *bound; /* what the object's own isSignedIn reaches it through (jump_addon.c) */
     /* Guarded by the bridge's lock: threads of work.c finish without the JS thread when the env is gone. */
     int busy;            /* calls running on threads of work.c (each holds self strongly) */
@@ -79,13 +79,11 @@ void free_secret(char *text);
 
 /* {status, detail}: what a failed jump_* call returns, throws or rejects with (NULL when N-API cannot make it). */
 napi_value status_error(napi_env env, jump_status status, const char *detail);
-/* status_error with jump_error_last(), read at once: it is the calling thread's and the next jump_* call
- * replaces it. A method returns it rather than throwing, since an exception crossing from C++ costs V8 more
- * (some 3 us) than the rest of a failure together; lib/from-native.js's call() throws the JumpError. NULL, with
- * an exception pending, when N-API cannot make it. */
+/* status_error with the failed call's detail: jump_error_last(), read at once (it is the calling thread's and
+ * the next jump_* call replaces it), or the helper's (guarded). A method returns it rather than throwing, since
+ * an exception crossing from C++ costs V8 more (some 3 us) than the rest of a failure together; lib/from-native.js's
+ * call() throws the JumpError. NULL, with an exception pending, when N-API cannot make it. */
 napi_value failure(napi_env env, jump_status status);
-/* The same, thrown: for the constructor, which cannot return it. */
-void throw_status(napi_env env, jump_status status);
 /* Something N-API itself refused: throws unless an exception is already pending. */
 void throw_napi(napi_env env, const char *what);
 napi_value undefined(napi_env env);
@@ -105,22 +103,25 @@ void bridge_ref(bridge *b);
 void bridge_unref(bridge *b);
 pthread_mutex_t *bridge_lock(bridge *b);
 
-/* Around every jump_* call the JS thread makes on a client: while something may make another thread wait for
- * JavaScript (bridge_arm), the bridge first runs the calls already waiting, then counts the JS thread as
- * inside libjump, so that a thread waiting for it gives up (JUMP_E_BUSY) rather than deadlock if this call
- * blocks on a lock the waiting thread holds. Costs two loads when nothing is armed. */
-int sync_enter(addon_client *c);
-void sync_leave(addon_client *c, int entered);
-/* The same for the JS thread where no JavaScript may run (finalizers, environment teardown). */
-int sync_enter_quiet(addon_client *c);
-#define GUARDED(c, statement)                                                                                \
-    do {                                                                                                      \
-        int guard_ = sync_enter(c);                                                                           \
-        statement;                                                                                            \
-        sync_leave(c, guard_);                                                                                \
-    } while (0)
+/* Every jump_* call the JS thread makes on a client goes through guarded(). While nothing can make a thread of
+ * libjump wait for JavaScript, that is fn(ctx), right here. While something can (the client's storage is
+ * JavaScript, c->armed; an identify or loopback sign-in is in flight, bridge_arm), fn runs on a helper
+ * thread of the bridge, and the JS thread, waiting for it, runs the host calls that come meanwhile. So a libjump
+ * thread holding a client's lock while it waits for JavaScript (a host storage's save) is answered, and the JS
+ * thread never blocks on that lock itself, which would deadlock. fn's failure detail is kept for failure(). */
+typedef jump_status (*guarded_fn)(void *ctx);
+jump_status guarded(addon_client *c, guarded_fn fn, void *ctx);
+/* The same where no JavaScript may run (finalizers, environment teardown): fn(ctx) right here, the JS thread
+ * counted as inside libjump, so that a thread waiting for it gives up (JUMP_E_BUSY) rather than wait forever. */
+jump_status guarded_quiet(addon_client *c, guarded_fn fn, void *ctx);
+/* The failure detail of the last guarded call that ran on a helper (jump_error_last() is per thread), or NULL;
+ * the caller frees it. */
+char *bridge_take_detail(napi_env env);
 
-/* JS thread: something that may make another thread wait for JavaScript begins (+1) or ends (-1). */
+/* JS thread: an identify or loopback sign-in, which makes a libjump thread wait for JavaScript, begins (+1) or
+ * ends (-1). Counted for every client of the environment: while it lasts, a call of another client might
+ * need what the waiting thread holds. A JavaScript storage counts for its own client only (c->armed): libjump
+ * keeps one per client and holds that client's locks alone while it waits. */
 void bridge_arm(bridge *b, int delta);
 
 /* Host storage whose functions are the JS handler id (lib/storage.js): installs the trampolines in config.
@@ -161,7 +162,8 @@ void work_orphan(work *w);
 
 /* ---- jump_addon.c -------------------------------------------------------------------------------------- */
 
-/* Stops the poll and frees the client, or leaves it to the last running work (c->busy). No JavaScript. */
-void shut(addon_client *c);
+/* Stops the poll and frees the client, or leaves it to the last running work (c->busy). quiet: where no
+ * JavaScript may run (guarded_quiet). */
+void shut(addon_client *c, int quiet);
 
 #endif

@@ -22,14 +22,11 @@ napi_value status_error(napi_env env, jump_status status, const char *detail) {
 }
 
 napi_value failure(napi_env env, jump_status status) {
-    napi_value error = status_error(env, status, jump_error_last());
+    char *helped = bridge_take_detail(env); /* the call ran on a helper, whose last error it is */
+    napi_value error = status_error(env, status, helped != NULL ? helped : jump_error_last());
+    free(helped);
     if (error == NULL) throw_napi(env, "cannot describe a failure");
     return error;
-}
-
-void throw_status(napi_env env, jump_status status) {
-    napi_value error = status_error(env, status, jump_error_last());
-    if (error != NULL) napi_throw(env, error);
 }
 
 void throw_napi(napi_env env, const char *what) {

@@ -4,19 +4,21 @@
  * needs them (a libjump "jump-work" thread for an _async call, a thread of work.c, or the JS thread itself),
  * and the log callback on any thread. JavaScript runs on the JS thread only, so:
  *
- *  - on the JS thread (a synchronous call such as record.set saving the session) the handler is called right
- *    there: waiting for the loop would wait for ourselves;
- *  - on another thread the call is queued, a threadsafe function wakes the loop, the queue is pumped on the JS
- *    thread, and the calling thread waits until the handler answers (at once, or later through
- *    answerHostCall for a handler whose answer is a Promise: authenticate, openUrl);
+ *  - the calling thread queues the call, a threadsafe function wakes the loop, the queue is pumped on the JS
+ *    thread, and the calling thread waits until the handler answers (at once, or later through answerHostCall for
+ *    a handler whose answer is a Promise: authenticate, openUrl);
  *  - log lines never wait: queued, delivered in order on a later turn of the loop.
  *
- * The one way this could deadlock: a libjump thread holding a client's lock waits for the JS thread, while the
- * JS thread makes a synchronous call that waits for that lock. So while anything can make a thread wait here
- * (bridge_arm), each synchronous call of the JS thread first runs the host calls already queued (sync_enter),
- * then marks the JS thread as inside libjump; a waiting thread that sees the JS thread stuck inside one call,
- * without progress, for STUCK_MS gives up with JUMP_E_BUSY, which frees the lock and so the JS thread. Storage
- * calls are quick and synchronous, so that happens only when a call would otherwise never return.
+ * A libjump thread may hold a client's lock while it waits (save and erase run under it), and the JS thread may
+ * itself call into libjump meanwhile (record.set, state()): if it blocked on that lock, neither would go on. So
+ * while anything can make a thread wait here, the JS thread's calls run on a helper thread (guarded(), some
+ * 10 us a call), and the JS thread, waiting for its helper, runs the host calls that come meanwhile: a host call
+ * made by the JS thread's own call (record.set saving the edit) is run that way too, synchronously within it.
+ * One wait cannot be served so: a handler answering later (a Promise of authenticate, openUrl) needs the loop,
+ * which the JS thread does not run while it waits for its helper. A thread waiting for such an answer while the
+ * JS thread is stuck in one call, without progress, for STUCK_MS gives up with JUMP_E_BUSY, which releases
+ * whatever it holds and so the JS thread. The same escape serves the JS thread's calls where no JavaScript may
+ * run (finalizers, teardown: guarded_quiet).
  *
  * One bridge per environment (main thread, each worker), made at module init and closed when the environment
  * goes away; it is reference-counted, since libjump may hold a storage or log context after that: calls made
@@ -28,8 +30,11 @@
 #include <string.h>
 #include <time.h>
 
-#define STUCK_MS 500
+#define STUCK_MS 250
 #define POLL_MS 50
+/* Helper threads: one per nesting level of guarded calls (a host call run while the JS thread waits may itself
+ * call libjump); deeper than this, calls run on the JS thread itself, with the STUCK_MS escape. */
+#define MAX_HELPERS 4
 /* At most this many items per wake-up, so that timers and I/O are not starved by a flood of log lines. */
 #define PUMP_BATCH 256
 
@@ -79,22 +84,39 @@ typedef struct log_context {
     int min_level;
 } log_context;
 
+/* A call of the JS thread, run by a helper. */
+typedef struct guarded_job {
+    guarded_fn fn;
+    void *ctx;
+    jump_status status;
+    char *detail; /* jump_error_last() of the helper, for a failure */
+    int done;
+} guarded_job;
+
+typedef struct helper {
+    bridge *b;
+    pthread_cond_t ready; /* a job is given, or the bridge closed */
+    guarded_job *job;
+    int started;
+} helper;
+
 struct bridge {
     pthread_mutex_t lock;
     pthread_cond_t changed;         /* broadcast when a host call is answered or given up, or the bridge closes */
     napi_threadsafe_function wake;  /* wakes the loop to pump; NULL once closed */
     napi_ref dispatcher;            /* lib/host.js's dispatch function (JS thread only) */
-    napi_env env;
     pthread_t js_thread;
     bridge_item *head, *tail;
     int refs;                       /* the environment's, each client's, each context's, each host call's */
     int closed;
     int calls_queued;               /* atomic: host calls waiting in the queue */
-    int armed;                      /* JS thread only: things that can make another thread wait for it */
+    int armed;                      /* JS thread only: identify and loopback calls in flight (bridge_arm) */
     int working;                    /* JS thread only: threads of work.c running (the loop is kept alive) */
-    int js_depth;                   /* JS thread only: synchronous calls in progress where JS may run */
-    int in_sync;                    /* atomic: the JS thread is inside a synchronous jump_* call */
-    unsigned progress;              /* atomic: bumped at each entry, exit and direct host call of the JS thread */
+    int depth;                      /* JS thread only: guarded calls in progress (the helper of the next one) */
+    char *detail;                   /* JS thread only: the failure detail of the last guarded call of a helper */
+    helper helpers[MAX_HELPERS];
+    int in_sync;                    /* atomic: the JS thread is inside a jump_* call, its own or a helper's */
+    unsigned progress;              /* atomic: bumped at each entry, exit and host call run by the JS thread */
 };
 
 static pthread_mutex_t log_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -121,6 +143,9 @@ void bridge_unref(bridge *b) {
     last = --b->refs == 0;
     pthread_mutex_unlock(&b->lock);
     if (!last) return;
+    for (int i = 0; i < MAX_HELPERS; i++)
+        if (b->helpers[i].started) pthread_cond_destroy(&b->helpers[i].ready);
+    free(b->detail);
     pthread_cond_destroy(&b->changed);
     pthread_mutex_destroy(&b->lock);
     free(b);
@@ -156,7 +181,10 @@ static int enqueue_locked(bridge *b, bridge_item *item) {
     }
     b->tail = item;
     item->queued = 1;
-    if (item->kind == ITEM_CALL) __atomic_add_fetch(&b->calls_queued, 1, __ATOMIC_RELEASE);
+    if (item->kind == ITEM_CALL) {
+        __atomic_add_fetch(&b->calls_queued, 1, __ATOMIC_RELEASE);
+        pthread_cond_broadcast(&b->changed); /* a JS thread waiting for its helper runs it */
+    }
     return 1;
 }
 
@@ -210,6 +238,8 @@ static void bridge_close(bridge *b) {
         call->refs--; /* the queue's; the waiting thread still holds one */
     }
     pthread_cond_broadcast(&b->changed);
+    for (int i = 0; i < MAX_HELPERS; i++)
+        if (b->helpers[i].started) pthread_cond_signal(&b->helpers[i].ready); /* they end */
     pthread_mutex_unlock(&b->lock);
     for (bridge_item *item = items; item != NULL; item = next) {
         next = item->next;
@@ -253,7 +283,6 @@ int bridge_init(napi_env env) {
     pthread_condattr_setclock(&attr, CLOCK_MONOTONIC); /* waits are timed; the wall clock may jump */
     pthread_cond_init(&b->changed, &attr);
     pthread_condattr_destroy(&attr);
-    b->env = env;
     b->js_thread = pthread_self();
     b->refs = 1;
     if (napi_create_string_utf8(env, "jump.bridge", NAPI_AUTO_LENGTH, &name) != napi_ok ||
@@ -429,7 +458,7 @@ static void run_call(bridge *b, napi_env env, host_call *call) {
     if (last) free_call(call);
 }
 
-/* Drains the queue (calls_only: the host calls alone, for sync_enter), at most PUMP_BATCH items. */
+/* Drains the queue (calls_only: the host calls alone, for guarded()), at most PUMP_BATCH items. */
 static void pump(bridge *b, napi_env env, int calls_only) {
     int n;
     for (n = 0; n < PUMP_BATCH; n++) {
@@ -501,32 +530,122 @@ napi_value bridge_answer(napi_env env, napi_value token, napi_value value) {
     return undefined(env);
 }
 
-/* ---- the JS thread inside a synchronous call ------------------------------------------------------------- */
+/* ---- the JS thread's calls into libjump -------------------------------------------------------------------- */
 
-int sync_enter(addon_client *c) {
-    bridge *b = c->bridge;
-    if (b->armed == 0) return 0;
-    if (__atomic_load_n(&b->calls_queued, __ATOMIC_ACQUIRE) > 0) pump(b, c->env, 1);
-    b->js_depth++;
-    __atomic_add_fetch(&b->in_sync, 1, __ATOMIC_RELEASE);
-    __atomic_add_fetch(&b->progress, 1, __ATOMIC_RELEASE);
-    return 1;
+static void *helper_main(void *arg) {
+    helper *h = arg;
+    bridge *b = h->b;
+    pthread_mutex_lock(&b->lock);
+    while (!b->closed) {
+        guarded_job *job = h->job;
+        if (job == NULL) {
+            pthread_cond_wait(&h->ready, &b->lock);
+            continue;
+        }
+        h->job = NULL;
+        pthread_mutex_unlock(&b->lock);
+        job->status = job->fn(job->ctx);
+        if (job->status != JUMP_OK) {
+            const char *detail = jump_error_last();
+            job->detail = strdup(detail ? detail : "{}");
+        }
+        pthread_mutex_lock(&b->lock);
+        job->done = 1;
+        pthread_cond_broadcast(&b->changed);
+    }
+    pthread_mutex_unlock(&b->lock);
+    bridge_unref(b);
+    return NULL;
 }
 
-int sync_enter_quiet(addon_client *c) {
-    bridge *b = c->bridge;
-    if (b->armed == 0) return 0;
-    __atomic_add_fetch(&b->in_sync, 1, __ATOMIC_RELEASE);
-    __atomic_add_fetch(&b->progress, 1, __ATOMIC_RELEASE);
-    return 2;
+/* The helper of the current depth, started when first needed; NULL when none can be. */
+static helper *helper_for(bridge *b) {
+    helper *h;
+    pthread_attr_t attr;
+    pthread_t thread;
+    int started;
+    if (b->depth >= MAX_HELPERS) return NULL;
+    h = &b->helpers[b->depth];
+    if (h->started) return h;
+    h->b = b;
+    pthread_cond_init(&h->ready, NULL);
+    bridge_ref(b); /* the helper's */
+    started = pthread_attr_init(&attr) == 0;
+    if (started) {
+        pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+        started = pthread_create(&thread, &attr, helper_main, h) == 0;
+        pthread_attr_destroy(&attr);
+    }
+    if (!started) {
+        pthread_cond_destroy(&h->ready);
+        bridge_unref(b);
+        return NULL;
+    }
+    h->started = 1;
+    return h;
 }
 
-void sync_leave(addon_client *c, int entered) {
-    bridge *b = c->bridge;
-    if (entered == 0) return;
-    if (entered == 1) b->js_depth--;
+static void forget_detail(bridge *b) {
+    free(b->detail);
+    b->detail = NULL;
+}
+
+static void enter_libjump(bridge *b) {
+    __atomic_add_fetch(&b->in_sync, 1, __ATOMIC_RELEASE);
+    __atomic_add_fetch(&b->progress, 1, __ATOMIC_RELEASE);
+}
+
+static void leave_libjump(bridge *b) {
     __atomic_sub_fetch(&b->in_sync, 1, __ATOMIC_RELEASE);
     __atomic_add_fetch(&b->progress, 1, __ATOMIC_RELEASE);
+}
+
+jump_status guarded_quiet(addon_client *c, guarded_fn fn, void *ctx) {
+    bridge *b = c->bridge;
+    jump_status status;
+    if (b->detail != NULL) forget_detail(b);
+    if (b->armed == 0 && !c->armed) return fn(ctx);
+    enter_libjump(b);
+    status = fn(ctx);
+    leave_libjump(b);
+    return status;
+}
+
+jump_status guarded(addon_client *c, guarded_fn fn, void *ctx) {
+    bridge *b = c->bridge;
+    guarded_job job = {fn, ctx, JUMP_OK, NULL, 0};
+    helper *h;
+    if ((b->armed == 0 && !c->armed) || b->closed || (h = helper_for(b)) == NULL) return guarded_quiet(c, fn, ctx);
+    if (b->detail != NULL) forget_detail(b);
+    b->depth++;
+    enter_libjump(b);
+    pthread_mutex_lock(&b->lock);
+    h->job = &job;
+    pthread_cond_signal(&h->ready);
+    while (!job.done) {
+        if (__atomic_load_n(&b->calls_queued, __ATOMIC_ACQUIRE) > 0) {
+            pthread_mutex_unlock(&b->lock);
+            __atomic_add_fetch(&b->progress, 1, __ATOMIC_RELEASE);
+            pump(b, c->env, 1);
+            pthread_mutex_lock(&b->lock);
+            continue;
+        }
+        pthread_cond_wait(&b->changed, &b->lock);
+    }
+    pthread_mutex_unlock(&b->lock);
+    leave_libjump(b);
+    b->depth--;
+    b->detail = job.detail;
+    return job.status;
+}
+
+char *bridge_take_detail(napi_env env) {
+    bridge *b = bridge_of(env);
+    char *detail;
+    if (b == NULL) return NULL;
+    detail = b->detail;
+    b->detail = NULL;
+    return detail;
 }
 
 /* ---- another thread: waiting for the JS thread ------------------------------------------------------------ */
@@ -610,7 +729,7 @@ static host_call *new_call(bridge *b, host_kind kind, uint32_t id, const char *t
     return call;
 }
 
-/* The handler id's answer to kind, from any thread but the JS thread; sink receives the answer's bytes. */
+/* The handler id's answer to kind (the JS thread is not the caller); sink receives the answer's bytes. */
 static jump_status call_there(bridge *b, host_kind kind, uint32_t id, const char *text, const char *data,
                               size_t length, jump_storage_sink sink, void *sink_context) {
     host_call *call = new_call(b, kind, id, text, data, length);
@@ -630,42 +749,11 @@ static jump_status call_there(bridge *b, host_kind kind, uint32_t id, const char
     return status;
 }
 
-/* The same on the JS thread, inside a synchronous call: the handler runs right here. Where JavaScript cannot
- * run (a finalizer, the environment's teardown) the call fails instead. */
-static jump_status call_here(bridge *b, host_kind kind, uint32_t id, const char *text, const char *data,
-                             size_t length, jump_storage_sink sink, void *sink_context) {
-    napi_env env;
-    napi_handle_scope scope;
-    napi_value value;
-    const char *bytes;
-    size_t size;
-    char *owned = NULL;
-    jump_status status;
-    if (b->js_depth == 0 || b->closed) return JUMP_E_STORAGE;
-    env = b->env;
-    if (napi_open_handle_scope(env, &scope) != napi_ok) return JUMP_E_STORAGE;
-    __atomic_add_fetch(&b->progress, 1, __ATOMIC_RELEASE);
-    value = dispatch(b, env, HOST_KIND_NAMES[kind], id, text, data, length, NULL);
-    status = value == NULL ? JUMP_E_STORAGE : read_answer(env, value, kind, &bytes, &size, &owned);
-    if (status == JUMP_OK && sink != NULL) {
-        if (bytes != NULL) sink(sink_context, bytes, size);
-        else if (kind == HOST_LOAD) status = JUMP_E_NOT_FOUND;
-    }
-    if (owned != NULL) {
-        memset(owned, 0, size);
-        free(owned);
-    }
-    napi_close_handle_scope(env, scope);
-    return status;
-}
-
 static jump_status host_call_from(host_userdata *h, host_kind kind, const char *text, const char *data,
                                   size_t length, jump_storage_sink sink, void *sink_context) {
-    if (pthread_equal(pthread_self(), h->b->js_thread)) {
-        /* authenticate and openUrl never run on the JS thread (they come from work.c and libjump threads) */
-        if (kind > HOST_ERASE) return JUMP_E_BUSY;
-        return call_here(h->b, kind, h->id, text, data, length, sink, sink_context);
-    }
+    /* On the JS thread only where no JavaScript may run (guarded_quiet: a finalizer, the teardown); every other
+     * call of the JS thread runs on a helper while the JS thread serves the queue. */
+    if (pthread_equal(pthread_self(), h->b->js_thread)) return kind <= HOST_ERASE ? JUMP_E_STORAGE : JUMP_E_BUSY;
     return call_there(h->b, kind, h->id, text, data, length, sink, sink_context);
 }
 

@@ -92,10 +92,14 @@ napi_value module_noop(napi_env, napi_callback_info);
 
 static void free_poll(uv_handle_t *handle) { free(handle); }
 
-/* Safe to repeat; no napi call, so it also serves the finalizer and the env cleanup hook (the caller guards
- * it: sync_enter or sync_enter_quiet). The poll stops before jump_client_free closes the fd: libuv must never
- * watch a closed (and maybe reused) descriptor. */
-void shut(addon_client *c) {
+static jump_status free_jump_client(void *client) {
+    jump_client_free(client); /* in-flight requests are cancelled; lib/client.js rejects their promises */
+    return JUMP_OK;
+}
+
+/* Safe to repeat; no napi call, so it also serves the finalizer and the env cleanup hook (quiet). The poll stops
+ * before jump_client_free closes the fd: libuv must never watch a closed (and maybe reused) descriptor. */
+void shut(addon_client *c, int quiet) {
     jump_client *client = NULL;
     if (c->poll != NULL) {
         uv_poll_stop(c->poll);
@@ -110,16 +114,26 @@ void shut(addon_client *c) {
         c->client = NULL;
     }
     pthread_mutex_unlock(bridge_lock(c->bridge));
-    jump_client_free(client); /* in-flight requests are cancelled; lib/client.js rejects their promises */
-    if (c->armed) {
-        bridge_arm(c->bridge, -1);
-        c->armed = 0;
-    }
+    if (client != NULL) (quiet ? guarded_quiet : guarded)(c, free_jump_client, client);
+    c->armed = 0;
 }
 
 static void free_client(addon_client *c) {
     bridge_unref(c->bridge);
     free(c);
+}
+
+/* Up to PUMP_BATCH documents off the queue, in one guarded call. */
+typedef struct pumped {
+    jump_client *client;
+    char *texts[PUMP_BATCH];
+    uint32_t count;
+} pumped;
+
+static jump_status take_documents(void *p) {
+    pumped *d = p;
+    while (d->count < PUMP_BATCH && jump_client_next_event(d->client, &d->texts[d->count]) == JUMP_OK) d->count++;
+    return JUMP_OK; /* JUMP_E_NOT_FOUND ended it: drained */
 }
 
 static void on_readable(uv_poll_t *poll, int status, int events) {
@@ -128,27 +142,25 @@ static void on_readable(uv_poll_t *poll, int status, int events) {
     napi_handle_scope scope;
     napi_value self = NULL, handler = NULL, batch = NULL, result;
     napi_valuetype type = napi_undefined;
+    pumped documents = {.count = 0};
     uint32_t count = 0;
-    int guard;
     (void)status;
     (void)events;
-    if (napi_open_handle_scope(env, &scope) != napi_ok) return;
+    if (c->client == NULL || napi_open_handle_scope(env, &scope) != napi_ok) return;
     if (napi_get_reference_value(env, c->self, &self) != napi_ok || self == NULL ||
         napi_get_named_property(env, self, "ondocument", &handler) != napi_ok ||
         napi_typeof(env, handler, &type) != napi_ok || napi_create_array(env, &batch) != napi_ok)
         type = napi_undefined;
     /* Drain even without a handler: the fd stays readable while documents wait, and would spin the loop. */
-    guard = sync_enter(c);
-    while (count < PUMP_BATCH && c->client != NULL) {
-        char *text = NULL;
+    documents.client = c->client;
+    guarded(c, take_documents, &documents);
+    for (uint32_t i = 0; i < documents.count; i++) {
         napi_value item;
-        if (jump_client_next_event(c->client, &text) != JUMP_OK) break; /* JUMP_E_NOT_FOUND: drained */
-        if (type == napi_function && napi_create_string_utf8(env, text, NAPI_AUTO_LENGTH, &item) == napi_ok &&
+        if (type == napi_function && napi_create_string_utf8(env, documents.texts[i], NAPI_AUTO_LENGTH, &item) == napi_ok &&
             napi_set_element(env, batch, count, item) == napi_ok)
             count++;
-        jump_string_free(text);
+        jump_string_free(documents.texts[i]);
     }
-    sync_leave(c, guard);
     /* napi_make_callback, not napi_call_function: it opens a callback scope, so the promises resolved here run
      * their continuations (microtasks, nextTicks) when it returns, as for any I/O callback. */
     if (count > 0 && napi_make_callback(env, NULL, self, handler, 1, &batch, &result) == napi_pending_exception) {
@@ -180,19 +192,30 @@ static void free_bound(napi_env env, void *data, void *hint) {
     drop_cell(data);
 }
 
+typedef struct signed_in_ctx {
+    jump_client *client;
+    int signed_in;
+} signed_in_ctx;
+
+static jump_status check_signed_in(void *p) {
+    signed_in_ctx *s = p;
+    s->signed_in = jump_client_is_signed_in(s->client) == 1;
+    return JUMP_OK;
+}
+
 /* isSignedIn() -> boolean, bound */
 static napi_value bound_is_signed_in(napi_env env, napi_callback_info info) {
     void *data = NULL;
     napi_value result = NULL;
     addon_client *c;
-    int signed_in = 0;
+    signed_in_ctx s = {NULL, 0};
     if (napi_get_cb_info(env, info, NULL, NULL, NULL, &data) != napi_ok || data == NULL) {
         throw_napi(env, "cannot read the call");
         return NULL;
     }
     c = ((bound_cell *)data)->c;
-    if (c != NULL && c->client != NULL) GUARDED(c, signed_in = jump_client_is_signed_in(c->client) == 1);
-    if (napi_get_boolean(env, signed_in, &result) != napi_ok) throw_napi(env, "cannot create a boolean");
+    if (c != NULL && (s.client = c->client) != NULL) guarded(c, check_signed_in, &s);
+    if (napi_get_boolean(env, s.signed_in, &result) != napi_ok) throw_napi(env, "cannot create a boolean");
     return result;
 }
 
@@ -222,21 +245,17 @@ static void bind_hot_methods(napi_env env, napi_value self, addon_client *c) {
  * loop still exists. The finalizer, which may run later, then finds it shut. */
 static void cleanup_hook(void *arg) {
     addon_client *c = arg;
-    int guard = sync_enter_quiet(c);
     c->hook = 0;
-    shut(c);
-    sync_leave(c, guard);
+    shut(c, 1);
 }
 
 static void finalize(napi_env env, void *data, void *hint) {
     addon_client *c = data;
-    int guard, orphaned;
+    int orphaned;
     (void)hint;
     if (c->hook) napi_remove_env_cleanup_hook(env, cleanup_hook, c);
     c->hook = 0;
-    guard = sync_enter_quiet(c);
-    shut(c);
-    sync_leave(c, guard);
+    shut(c, 1);
     if (c->self != NULL) napi_delete_reference(env, c->self);
     c->self = NULL;
     if (c->bound != NULL) {
@@ -264,17 +283,31 @@ static int storage_arg(napi_env env, napi_value value, uint32_t *id) {
     return 1;
 }
 
+/* jump_client_new in queue mode, and the queue's fd. */
+typedef struct new_ctx {
+    addon_client *c;
+    jump_config *config;
+    int fd;
+} new_ctx;
+
+static jump_status new_client(void *p) {
+    new_ctx *n = p;
+    jump_status status = jump_client_new(n->config, &n->c->client);
+    if (status == JUMP_OK) status = jump_client_use_event_queue(n->c->client, 1);
+    if (status == JUMP_OK) status = jump_client_event_fd(n->c->client, &n->fd);
+    return status;
+}
+
 /* new NativeClient(configJson, storageHandlerId?) */
 static napi_value client_new(napi_env env, napi_callback_info info) {
     size_t argc = 2;
     napi_value argv[2], self, target;
     addon_client *c;
-    jump_config *config = NULL;
+    new_ctx made = {NULL, NULL, -1};
     jump_status status;
     uv_loop_t *loop = NULL;
     uint32_t storage = 0;
     char *json;
-    int fd = -1;
     if (napi_get_cb_info(env, info, &argc, argv, &self, NULL) != napi_ok) {
         throw_napi(env, "cannot read the call's arguments");
         return NULL;
@@ -294,39 +327,32 @@ static napi_value client_new(napi_env env, napi_callback_info info) {
     }
     c->env = env;
     bridge_ref(c->bridge);
-    status = jump_config_from_json(json, &config);
+    made.c = c;
+    status = jump_config_from_json(json, &made.config);
     free_secret(json);
-    if (status == JUMP_OK && storage != 0 && (status = bridge_set_storage(c->bridge, config, storage)) == JUMP_OK) {
+    if (status == JUMP_OK && storage != 0 && (status = bridge_set_storage(c->bridge, made.config, storage)) == JUMP_OK) {
         c->armed = 1; /* before jump_client_new, which loads the saved session through it */
-        bridge_arm(c->bridge, +1);
     }
-    if (status == JUMP_OK) {
-        GUARDED(c, status = jump_client_new(config, &c->client));
-        if (status != JUMP_OK) throw_status(env, status);
-        jump_config_free(config);
-    } else {
-        throw_status(env, status); /* before jump_config_free, which may replace the thread's last error */
-        jump_config_free(config);
-    }
-    if (status == JUMP_OK) status = jump_client_use_event_queue(c->client, 1);
-    if (status == JUMP_OK) status = jump_client_event_fd(c->client, &fd);
+    if (status == JUMP_OK) status = guarded(c, new_client, &made);
     if (status != JUMP_OK) {
-        bool pending = false;
-        if (napi_is_exception_pending(env, &pending) == napi_ok && !pending) throw_status(env, status);
-        GUARDED(c, shut(c));
+        napi_value error = failure(env, status); /* before jump_config_free, which may replace the last error */
+        jump_config_free(made.config);
+        if (error != NULL) napi_throw(env, error);
+        shut(c, 0);
         free_client(c);
         return NULL;
     }
+    jump_config_free(made.config);
     if (napi_get_uv_event_loop(env, &loop) != napi_ok || (c->poll = calloc(1, sizeof *c->poll)) == NULL) {
-        GUARDED(c, shut(c));
+        shut(c, 0);
         free_client(c);
         throw_napi(env, "no event loop");
         return NULL;
     }
-    if (uv_poll_init(loop, c->poll, fd) != 0) {
+    if (uv_poll_init(loop, c->poll, made.fd) != 0) {
         free(c->poll);
         c->poll = NULL;
-        GUARDED(c, shut(c));
+        shut(c, 0);
         free_client(c);
         throw_napi(env, "cannot poll the client's event fd");
         return NULL;
@@ -337,7 +363,7 @@ static napi_value client_new(napi_env env, napi_callback_info info) {
     uv_poll_start(c->poll, UV_READABLE, on_readable);
     uv_unref((uv_handle_t *)c->poll);
     if (napi_wrap(env, self, c, finalize, NULL, &c->self) != napi_ok) {
-        GUARDED(c, shut(c));
+        shut(c, 0);
         free_client(c);
         throw_napi(env, "cannot wrap the client");
         return NULL;
@@ -396,7 +422,7 @@ static napi_value client_close(napi_env env, napi_callback_info info) {
         napi_remove_env_cleanup_hook(env, cleanup_hook, c);
         c->hook = 0;
     }
-    GUARDED(c, shut(c));
+    shut(c, 0);
     return undefined(env);
 }
 

@@ -5,205 +5,180 @@
  */
 #include "addon.h"
 
+/* A start: the method's arguments, and the request it started. */
+typedef struct start_ctx {
+    call_args a;
+    jump_request *request;
+    void *userdata; /* the loopback's openUrl handler */
+} start_ctx;
+
+/* Reads the arguments as format says (take_args), starts the request with fn (guarded) and returns
+ * request_result. */
+static napi_value start(napi_env env, napi_callback_info info, const char *format, const char *const *names,
+                        guarded_fn fn) {
+    start_ctx s = {.request = NULL};
+    jump_status status;
+    if (!take_args(env, info, format, names, &s.a)) return NULL;
+    status = guarded(s.a.c, fn, &s);
+    free_args(&s.a);
+    return request_result(env, status, s.request);
+}
+
+#define CLIENT(s) (((start_ctx *)(s))->a.c->client)
+#define ARG(s, i) (((start_ctx *)(s))->a.s[i])
+#define REQUEST(s) (&((start_ctx *)(s))->request)
+
+static jump_status start_sign_in(void *s) {
+    return jump_client_sign_in_async(CLIENT(s), ARG(s, 0), ARG(s, 1), NULL, NULL, NULL, REQUEST(s));
+}
 /* signIn(user, password) */
 napi_value client_sign_in(napi_env env, napi_callback_info info) {
-    call_args a;
-    jump_request *request = NULL;
-    jump_status status;
-    if (!take_args(env, info, "ss", NAMES("user", "password"), &a)) return NULL;
-    GUARDED(a.c, status = jump_client_sign_in_async(a.c->client, a.s[0], a.s[1], NULL, NULL, NULL, &request));
-    free_args(&a);
-    return request_result(env, status, request);
+    return start(env, info, "ss", NAMES("user", "password"), start_sign_in);
 }
 
+static jump_status start_register_traditional(void *s) {
+    return jump_client_register_traditional_async(CLIENT(s), ARG(s, 0), ARG(s, 1), NULL, NULL, NULL, REQUEST(s));
+}
 /* registerTraditional(attributesJson, password) */
 napi_value client_register_traditional(napi_env env, napi_callback_info info) {
-    call_args a;
-    jump_request *request = NULL;
-    jump_status status;
-    if (!take_args(env, info, "ss", NAMES("attributes", "password"), &a)) return NULL;
-    GUARDED(a.c, status = jump_client_register_traditional_async(a.c->client, a.s[0], a.s[1], NULL, NULL, NULL,
-                                                                 &request));
-    free_args(&a);
-    return request_result(env, status, request);
+    return start(env, info, "ss", NAMES("attributes", "password"), start_register_traditional);
 }
 
+static jump_status start_sync(void *s) { return jump_client_sync_async(CLIENT(s), NULL, NULL, NULL, REQUEST(s)); }
 /* sync() */
-napi_value client_sync(napi_env env, napi_callback_info info) {
-    call_args a;
-    jump_request *request = NULL;
-    jump_status status;
-    if (!take_args(env, info, "", NULL, &a)) return NULL;
-    GUARDED(a.c, status = jump_client_sync_async(a.c->client, NULL, NULL, NULL, &request));
-    return request_result(env, status, request);
-}
+napi_value client_sync(napi_env env, napi_callback_info info) { return start(env, info, "", NULL, start_sync); }
 
+static jump_status start_fetch_record(void *s) {
+    return jump_client_fetch_record_async(CLIENT(s), NULL, NULL, NULL, REQUEST(s));
+}
 /* fetchRecord() */
 napi_value client_fetch_record(napi_env env, napi_callback_info info) {
-    call_args a;
-    jump_request *request = NULL;
-    jump_status status;
-    if (!take_args(env, info, "", NULL, &a)) return NULL;
-    GUARDED(a.c, status = jump_client_fetch_record_async(a.c->client, NULL, NULL, NULL, &request));
-    return request_result(env, status, request);
+    return start(env, info, "", NULL, start_fetch_record);
 }
 
+static jump_status start_social_sign_in_native(void *s) {
+    return jump_client_social_sign_in_native_async(CLIENT(s), ARG(s, 0), ARG(s, 1), ARG(s, 2), ARG(s, 3), NULL, NULL,
+                                                   NULL, REQUEST(s));
+}
 /* socialSignInNative(provider, token, tokenSecret|null, optionsJson|null) */
 napi_value client_social_sign_in_native(napi_env env, napi_callback_info info) {
-    call_args a;
-    jump_request *request = NULL;
-    jump_status status;
-    if (!take_args(env, info, "ssoo", NAMES("provider", "token", "tokenSecret", "options"), &a)) return NULL;
-    GUARDED(a.c, status = jump_client_social_sign_in_native_async(a.c->client, a.s[0], a.s[1], a.s[2], a.s[3], NULL,
-                                                                  NULL, NULL, &request));
-    free_args(&a);
-    return request_result(env, status, request);
+    return start(env, info, "ssoo", NAMES("provider", "token", "tokenSecret", "options"), start_social_sign_in_native);
 }
 
+static jump_status start_register_social(void *s) {
+    return jump_client_register_social_async(CLIENT(s), ARG(s, 0), ARG(s, 1), NULL, NULL, NULL, REQUEST(s));
+}
 /* registerSocial(socialRegistrationToken, attributesJson) */
 napi_value client_register_social(napi_env env, napi_callback_info info) {
-    call_args a;
-    jump_request *request = NULL;
-    jump_status status;
-    if (!take_args(env, info, "ss", NAMES("socialRegistrationToken", "attributes"), &a)) return NULL;
-    GUARDED(a.c, status = jump_client_register_social_async(a.c->client, a.s[0], a.s[1], NULL, NULL, NULL, &request));
-    free_args(&a);
-    return request_result(env, status, request);
+    return start(env, info, "ss", NAMES("socialRegistrationToken", "attributes"), start_register_social);
 }
 
+static jump_status start_sign_in_merge(void *s) {
+    return jump_client_sign_in_merge_async(CLIENT(s), ARG(s, 0), ARG(s, 1), ARG(s, 2), NULL, NULL, NULL, REQUEST(s));
+}
 /* signInMerge(user, password, mergeToken) */
 napi_value client_sign_in_merge(napi_env env, napi_callback_info info) {
-    call_args a;
-    jump_request *request = NULL;
-    jump_status status;
-    if (!take_args(env, info, "sss", NAMES("user", "password", "mergeToken"), &a)) return NULL;
-    GUARDED(a.c, status = jump_client_sign_in_merge_async(a.c->client, a.s[0], a.s[1], a.s[2], NULL, NULL, NULL,
-                                                          &request));
-    free_args(&a);
-    return request_result(env, status, request);
+    return start(env, info, "sss", NAMES("user", "password", "mergeToken"), start_sign_in_merge);
 }
 
+static jump_status start_sign_in_with_token(void *s) {
+    return jump_client_sign_in_with_token_async(CLIENT(s), ARG(s, 0), NULL, NULL, NULL, REQUEST(s));
+}
 /* signInWithToken(signInToken) */
 napi_value client_sign_in_with_token(napi_env env, napi_callback_info info) {
-    call_args a;
-    jump_request *request = NULL;
-    jump_status status;
-    if (!take_args(env, info, "s", NAMES("signInToken"), &a)) return NULL;
-    GUARDED(a.c, status = jump_client_sign_in_with_token_async(a.c->client, a.s[0], NULL, NULL, NULL, &request));
-    free_args(&a);
-    return request_result(env, status, request);
+    return start(env, info, "s", NAMES("signInToken"), start_sign_in_with_token);
 }
 
+static jump_status start_credentials(void *s) {
+    start_ctx *c = s;
+    return jump_client_credentials_async(CLIENT(s), c->a.n[0], (uint32_t)c->a.n[1], NULL, NULL, NULL, REQUEST(s));
+}
 /* credentials(minTtlSeconds, flags) */
 napi_value client_credentials(napi_env env, napi_callback_info info) {
-    call_args a;
-    jump_request *request = NULL;
-    jump_status status;
-    if (!take_args(env, info, "ii", NAMES("minTtl", "flags"), &a)) return NULL;
-    GUARDED(a.c, status = jump_client_credentials_async(a.c->client, a.n[0], (uint32_t)a.n[1], NULL, NULL, NULL,
-                                                        &request));
-    return request_result(env, status, request);
+    return start(env, info, "ii", NAMES("minTtl", "flags"), start_credentials);
 }
 
+static jump_status start_update_profile(void *s) {
+    return jump_client_update_profile_async(CLIENT(s), ARG(s, 0), NULL, NULL, NULL, REQUEST(s));
+}
 /* updateProfile(attributesJson|null) */
 napi_value client_update_profile(napi_env env, napi_callback_info info) {
-    call_args a;
-    jump_request *request = NULL;
-    jump_status status;
-    if (!take_args(env, info, "o", NAMES("attributes"), &a)) return NULL;
-    GUARDED(a.c, status = jump_client_update_profile_async(a.c->client, a.s[0], NULL, NULL, NULL, &request));
-    free_args(&a);
-    return request_result(env, status, request);
+    return start(env, info, "o", NAMES("attributes"), start_update_profile);
 }
 
+static jump_status start_change_password(void *s) {
+    return jump_client_change_password_async(CLIENT(s), ARG(s, 0), ARG(s, 1), NULL, NULL, NULL, REQUEST(s));
+}
 /* changePassword(currentPassword, newPassword) */
 napi_value client_change_password(napi_env env, napi_callback_info info) {
-    call_args a;
-    jump_request *request = NULL;
-    jump_status status;
-    if (!take_args(env, info, "ss", NAMES("currentPassword", "newPassword"), &a)) return NULL;
-    GUARDED(a.c, status = jump_client_change_password_async(a.c->client, a.s[0], a.s[1], NULL, NULL, NULL, &request));
-    free_args(&a);
-    return request_result(env, status, request);
+    return start(env, info, "ss", NAMES("currentPassword", "newPassword"), start_change_password);
 }
 
+static jump_status start_forgot_password(void *s) {
+    return jump_client_forgot_password_async(CLIENT(s), ARG(s, 0), NULL, NULL, NULL, REQUEST(s));
+}
 /* forgotPassword(email) */
 napi_value client_forgot_password(napi_env env, napi_callback_info info) {
-    call_args a;
-    jump_request *request = NULL;
-    jump_status status;
-    if (!take_args(env, info, "s", NAMES("email"), &a)) return NULL;
-    GUARDED(a.c, status = jump_client_forgot_password_async(a.c->client, a.s[0], NULL, NULL, NULL, &request));
-    free_args(&a);
-    return request_result(env, status, request);
+    return start(env, info, "s", NAMES("email"), start_forgot_password);
 }
 
+static jump_status start_resend_verification_email(void *s) {
+    return jump_client_resend_verification_email_async(CLIENT(s), ARG(s, 0), NULL, NULL, NULL, REQUEST(s));
+}
 /* resendVerificationEmail(email) */
 napi_value client_resend_verification_email(napi_env env, napi_callback_info info) {
-    call_args a;
-    jump_request *request = NULL;
-    jump_status status;
-    if (!take_args(env, info, "s", NAMES("email"), &a)) return NULL;
-    GUARDED(a.c, status = jump_client_resend_verification_email_async(a.c->client, a.s[0], NULL, NULL, NULL, &request));
-    free_args(&a);
-    return request_result(env, status, request);
+    return start(env, info, "s", NAMES("email"), start_resend_verification_email);
 }
 
+static jump_status start_social_complete(void *s) {
+    return jump_client_social_complete_async(CLIENT(s), ARG(s, 0), NULL, NULL, NULL, REQUEST(s));
+}
 /* socialComplete(url) */
 napi_value client_social_complete(napi_env env, napi_callback_info info) {
-    call_args a;
-    jump_request *request = NULL;
-    jump_status status;
-    if (!take_args(env, info, "s", NAMES("url"), &a)) return NULL;
-    GUARDED(a.c, status = jump_client_social_complete_async(a.c->client, a.s[0], NULL, NULL, NULL, &request));
-    free_args(&a);
-    return request_result(env, status, request);
+    return start(env, info, "s", NAMES("url"), start_social_complete);
 }
 
+static jump_status start_social_sign_in_loopback(void *s) {
+    start_ctx *c = s;
+    int64_t timeout = c->a.n[3];
+    return jump_client_social_sign_in_loopback_async(CLIENT(s), ARG(s, 0), ARG(s, 1), bridge_open_url,
+                                                     timeout > INT32_MAX ? INT32_MAX : timeout < 0 ? 0 : (int32_t)timeout,
+                                                     NULL, c->userdata, host_userdata_free, REQUEST(s));
+}
 /* socialSignInLoopback(provider, optionsJson|null, openUrlHandlerId, timeoutMs): open_url runs on a libjump
  * thread, which waits while the JS handler runs on the loop (bridge.c). userdata_free releases the handler. */
 napi_value client_social_sign_in_loopback(napi_env env, napi_callback_info info) {
-    call_args a;
-    jump_request *request = NULL;
+    start_ctx s = {.request = NULL};
     jump_status status;
-    void *userdata;
-    if (!take_args(env, info, "soii", NAMES("provider", "options", "openUrl", "timeoutMs"), &a)) return NULL;
-    if ((userdata = host_userdata_new(a.c->bridge, (uint32_t)a.n[2])) == NULL) {
-        free_args(&a);
+    if (!take_args(env, info, "soii", NAMES("provider", "options", "openUrl", "timeoutMs"), &s.a)) return NULL;
+    if ((s.userdata = host_userdata_new(s.a.c->bridge, (uint32_t)s.a.n[2])) == NULL) {
+        free_args(&s.a);
         throw_napi(env, "out of memory");
         return NULL;
     }
-    GUARDED(a.c, status = jump_client_social_sign_in_loopback_async(
-                     a.c->client, a.s[0], a.s[1], bridge_open_url,
-                     a.n[3] > INT32_MAX ? INT32_MAX : a.n[3] < 0 ? 0 : (int32_t)a.n[3], NULL, userdata,
-                     host_userdata_free, &request));
-    free_args(&a);
-    return request_result(env, status, request);
+    status = guarded(s.a.c, start_social_sign_in_loopback, &s); /* libjump owns userdata from here */
+    free_args(&s.a);
+    return request_result(env, status, s.request);
 }
 
+static jump_status start_unlink_account(void *s) {
+    return jump_client_unlink_account_async(CLIENT(s), ARG(s, 0), NULL, NULL, NULL, REQUEST(s));
+}
 /* unlinkAccount(identifier) */
 napi_value client_unlink_account(napi_env env, napi_callback_info info) {
-    call_args a;
-    jump_request *request = NULL;
-    jump_status status;
-    if (!take_args(env, info, "s", NAMES("identifier"), &a)) return NULL;
-    GUARDED(a.c, status = jump_client_unlink_account_async(a.c->client, a.s[0], NULL, NULL, NULL, &request));
-    free_args(&a);
-    return request_result(env, status, request);
+    return start(env, info, "s", NAMES("identifier"), start_unlink_account);
 }
 
+static jump_status start_share(void *s) {
+    return jump_client_share_async(CLIENT(s), ARG(s, 0), ARG(s, 1), NULL, NULL, NULL, REQUEST(s));
+}
 /* share(activityJson, providersJson) */
 napi_value client_share(napi_env env, napi_callback_info info) {
-    call_args a;
-    jump_request *request = NULL;
-    jump_status status;
-    if (!take_args(env, info, "ss", NAMES("activity", "providers"), &a)) return NULL;
-    GUARDED(a.c, status = jump_client_share_async(a.c->client, a.s[0], a.s[1], NULL, NULL, NULL, &request));
-    free_args(&a);
-    return request_result(env, status, request);
+    return start(env, info, "ss", NAMES("activity", "providers"), start_share);
 }
 
-/* cancel(handle): asks the request to stop; its completion then says JUMP_E_CANCELLED (unless it finished). */
+/* cancel(handle): asks the request to stop; its completion then says JUMP_E_CANCELLED (unless it finished).
+ * jump_request_cancel only sets the request's flag (no lock): it runs right here. */
 napi_value client_cancel(napi_env env, napi_callback_info info) {
     napi_value argv[1];
     bool tagged = false;

@@ -1,125 +1,124 @@
 /*
  * sync_calls.c - the calls that never wait on the network (memory, and the session's storage): state, status,
- * credentials on hand, API-key and web-login modes, linked profiles, and the record. They return at once on
- * the JS thread; their results are JSON text that the JavaScript layer parses.
+ * credentials on hand, API-key and web-login modes, linked profiles, and the record. They return at once,
+ * through guarded() (bridge.c); their results are JSON text that the JavaScript layer parses.
  */
 #include "addon.h"
 
 #include <stdlib.h>
 
-/* The usual end of a call: free the arguments, then throw for a failure or return text (NULL text: null). */
-static napi_value text_result(napi_env env, call_args *a, jump_status status, char *text, int secret) {
-    free_args(a);
+/* A call: the method's arguments and what the call gives back. */
+typedef struct sync_ctx {
+    call_args a;
+    char *text;
+    int flag;
+} sync_ctx;
+
+#define CLIENT(s) (((sync_ctx *)(s))->a.c->client)
+#define ARG(s, i) (((sync_ctx *)(s))->a.s[i])
+#define TEXT(s) (&((sync_ctx *)(s))->text)
+
+/* Runs fn on the arguments format says, then returns its text (NULL text: null) or its failure. */
+static napi_value text_call(napi_env env, napi_callback_info info, const char *format, const char *const *names,
+                            guarded_fn fn, int secret) {
+    sync_ctx s = {.text = NULL};
+    jump_status status;
+    if (!take_args(env, info, format, names, &s.a)) return NULL;
+    status = guarded(s.a.c, fn, &s);
+    free_args(&s.a);
     if (status != JUMP_OK) {
         napi_value result = failure(env, status); /* first: jump_string_free may replace the last error */
-        jump_string_free(text);
+        jump_string_free(s.text);
         return result;
     }
-    return secret ? take_secret(env, text) : take_string(env, text);
+    return secret ? take_secret(env, s.text) : take_string(env, s.text);
 }
 
-static napi_value void_result(napi_env env, call_args *a, jump_status status) {
-    free_args(a);
+/* Runs fn on the arguments format says, then returns undefined or its failure. */
+static napi_value void_call(napi_env env, napi_callback_info info, const char *format, const char *const *names,
+                            guarded_fn fn) {
+    sync_ctx s = {.text = NULL};
+    jump_status status;
+    if (!take_args(env, info, format, names, &s.a)) return NULL;
+    status = guarded(s.a.c, fn, &s);
+    free_args(&s.a);
     return status == JUMP_OK ? undefined(env) : failure(env, status);
 }
 
+static jump_status get_state(void *s) { return jump_client_state(CLIENT(s), TEXT(s)); }
 /* state() -> JSON text */
-napi_value client_state(napi_env env, napi_callback_info info) {
-    call_args a;
-    char *text = NULL;
-    jump_status status;
-    if (!take_args(env, info, "", NULL, &a)) return NULL;
-    GUARDED(a.c, status = jump_client_state(a.c->client, &text));
-    return text_result(env, &a, status, text, 0);
-}
+napi_value client_state(napi_env env, napi_callback_info info) { return text_call(env, info, "", NULL, get_state, 0); }
 
+static jump_status get_status(void *s) { return jump_client_status(CLIENT(s), TEXT(s)); }
 /* status() -> JSON text */
-napi_value client_status(napi_env env, napi_callback_info info) {
-    call_args a;
-    char *text = NULL;
-    jump_status status;
-    if (!take_args(env, info, "", NULL, &a)) return NULL;
-    GUARDED(a.c, status = jump_client_status(a.c->client, &text));
-    return text_result(env, &a, status, text, 0);
-}
+napi_value client_status(napi_env env, napi_callback_info info) { return text_call(env, info, "", NULL, get_status, 0); }
 
-/* isSignedIn() -> boolean (false after close). The hot path of the benchmark: no argument parsing, and the
- * bridge's guard costs two loads when no JavaScript storage or callback is in use. */
+static jump_status check_signed_in(void *s) {
+    ((sync_ctx *)s)->flag = jump_client_is_signed_in(CLIENT(s)) == 1; /* 0 for a closed client too */
+    return JUMP_OK;
+}
+/* isSignedIn() -> boolean. Each NativeClient has its own, faster copy (jump_addon.c, bound_is_signed_in): this
+ * one serves the prototype. */
 napi_value client_is_signed_in(napi_env env, napi_callback_info info) {
+    sync_ctx s = {.text = NULL};
     napi_value result = NULL;
-    int signed_in = 0;
-    addon_client *c = receiver(env, info, 0, NULL);
-    if (c == NULL) return NULL;
-    if (c->client != NULL) GUARDED(c, signed_in = jump_client_is_signed_in(c->client) == 1);
-    if (napi_get_boolean(env, signed_in, &result) != napi_ok) throw_napi(env, "cannot create a boolean");
+    if (!take_args(env, info, "", NULL, &s.a)) return NULL;
+    guarded(s.a.c, check_signed_in, &s);
+    if (napi_get_boolean(env, s.flag, &result) != napi_ok) throw_napi(env, "cannot create a boolean");
     return result;
 }
 
+static jump_status check_credentials(void *s) {
+    sync_ctx *c = s;
+    c->flag = jump_client_has_valid_credentials(CLIENT(s), c->a.n[0]) == 1; /* 0 for a closed client too */
+    return JUMP_OK;
+}
 /* hasValidCredentials(minTtlSeconds) -> boolean: memory only, never waits for a refresh. */
 napi_value client_has_valid_credentials(napi_env env, napi_callback_info info) {
-    call_args a;
+    sync_ctx s = {.text = NULL};
     napi_value result = NULL;
-    int valid = 0;
-    if (!take_args(env, info, "i", NAMES("minTtl"), &a)) return NULL;
-    if (a.c->client != NULL) GUARDED(a.c, valid = jump_client_has_valid_credentials(a.c->client, a.n[0]) == 1);
-    if (napi_get_boolean(env, valid, &result) != napi_ok) throw_napi(env, "cannot create a boolean");
+    if (!take_args(env, info, "i", NAMES("minTtl"), &s.a)) return NULL;
+    guarded(s.a.c, check_credentials, &s);
+    if (napi_get_boolean(env, s.flag, &result) != napi_ok) throw_napi(env, "cannot create a boolean");
     return result;
 }
 
+static jump_status use_api_key(void *s) {
+    return jump_client_use_api_key(CLIENT(s), ARG(s, 0), ARG(s, 1), ARG(s, 2), ARG(s, 3));
+}
 /* useApiKey(apiKey, userId|null, environment, region) */
 napi_value client_use_api_key(napi_env env, napi_callback_info info) {
-    call_args a;
-    jump_status status;
-    if (!take_args(env, info, "soss", NAMES("apiKey", "userId", "environment", "region"), &a)) return NULL;
-    GUARDED(a.c, status = jump_client_use_api_key(a.c->client, a.s[0], a.s[1], a.s[2], a.s[3]));
-    return void_result(env, &a, status);
+    return void_call(env, info, "soss", NAMES("apiKey", "userId", "environment", "region"), use_api_key);
 }
 
+static jump_status use_web_login(void *s) {
+    return jump_client_use_web_login(CLIENT(s), ARG(s, 0), ARG(s, 1), ARG(s, 2), TEXT(s));
+}
 /* useWebLogin(pageUrl, cookies|null, title|null) -> the token (a secret) */
 napi_value client_use_web_login(napi_env env, napi_callback_info info) {
-    call_args a;
-    char *token = NULL;
-    jump_status status;
-    if (!take_args(env, info, "soo", NAMES("pageUrl", "cookies", "title"), &a)) return NULL;
-    GUARDED(a.c, status = jump_client_use_web_login(a.c->client, a.s[0], a.s[1], a.s[2], &token));
-    return text_result(env, &a, status, token, 1);
+    return text_call(env, info, "soo", NAMES("pageUrl", "cookies", "title"), use_web_login, 1);
 }
 
+static jump_status get_linked_profiles(void *s) { return jump_client_linked_profiles(CLIENT(s), TEXT(s)); }
 /* linkedProfiles() -> JSON text */
 napi_value client_linked_profiles(napi_env env, napi_callback_info info) {
-    call_args a;
-    char *text = NULL;
-    jump_status status;
-    if (!take_args(env, info, "", NULL, &a)) return NULL;
-    GUARDED(a.c, status = jump_client_linked_profiles(a.c->client, &text));
-    return text_result(env, &a, status, text, 0);
+    return text_call(env, info, "", NULL, get_linked_profiles, 0);
 }
 
+static jump_status set_token_url(void *s) { return jump_client_set_token_url(CLIENT(s), ARG(s, 0)); }
 /* setTokenUrl(url|null) */
 napi_value client_set_token_url(napi_env env, napi_callback_info info) {
-    call_args a;
-    jump_status status;
-    if (!take_args(env, info, "o", NAMES("url"), &a)) return NULL;
-    GUARDED(a.c, status = jump_client_set_token_url(a.c->client, a.s[0]));
-    return void_result(env, &a, status);
+    return void_call(env, info, "o", NAMES("url"), set_token_url);
 }
 
+static jump_status restore(void *s) { return jump_client_restore(CLIENT(s)); }
 /* restore(): reads the saved session and credential again */
-napi_value client_restore(napi_env env, napi_callback_info info) {
-    call_args a;
-    jump_status status;
-    if (!take_args(env, info, "", NULL, &a)) return NULL;
-    GUARDED(a.c, status = jump_client_restore(a.c->client));
-    return void_result(env, &a, status);
-}
+napi_value client_restore(napi_env env, napi_callback_info info) { return void_call(env, info, "", NULL, restore); }
 
+static jump_status erase_quarantine(void *s) { return jump_client_erase_quarantine(CLIENT(s)); }
 /* eraseQuarantine() */
 napi_value client_erase_quarantine(napi_env env, napi_callback_info info) {
-    call_args a;
-    jump_status status;
-    if (!take_args(env, info, "", NULL, &a)) return NULL;
-    GUARDED(a.c, status = jump_client_erase_quarantine(a.c->client));
-    return void_result(env, &a, status);
+    return void_call(env, info, "", NULL, erase_quarantine);
 }
 
 /* ---- the record: a view per call (a view dies with its session; one per call never outlives it) ------------ */
@@ -155,61 +154,65 @@ static const struct {
     [RECORD_REVERT] = {"s", {"path"}, GIVES_NOTHING},
 };
 
-typedef struct record_out {
+typedef struct record_ctx {
+    call_args a;
+    record_op op;
+    jump_record *record;
     char *text;
     int64_t integer;
     double number;
     int flag;
     size_t count;
-} record_out;
+} record_ctx;
 
-static jump_status run_record_op(jump_record *r, record_op op, char **s, record_out *out) {
-    switch (op) {
-    case RECORD_GET: return jump_record_get(r, s[0], &out->text);
-    case RECORD_SET: return jump_record_set(r, s[0], s[1]);
-    case RECORD_CLEAR: return jump_record_clear(r, s[0]);
-    case RECORD_CHANGES: return jump_record_changes(r, &out->text);
-    case RECORD_DISCARD: return jump_record_discard_changes(r);
-    case RECORD_GET_STRING: return jump_record_get_string(r, s[0], &out->text);
-    case RECORD_GET_INT: return jump_record_get_int64(r, s[0], &out->integer);
-    case RECORD_GET_NUMBER: return jump_record_get_double(r, s[0], &out->number);
-    case RECORD_GET_BOOL: return jump_record_get_bool(r, s[0], &out->flag);
-    case RECORD_SET_STRING: return jump_record_set_string(r, s[0], s[1]);
-    case RECORD_APPEND: return jump_record_append(r, s[0], s[1], &out->text);
-    case RECORD_REMOVE: return jump_record_remove(r, s[0]);
-    case RECORD_REPLACE: return jump_record_replace_plural(r, s[0], s[1]);
-    case RECORD_COUNT: return jump_record_element_count(r, s[0], &out->count);
-    case RECORD_PATHS: return jump_record_element_paths(r, s[0], &out->text);
-    case RECORD_REVERT: return jump_record_revert(r, s[0]);
+static jump_status run_record_op(void *p) {
+    record_ctx *r = p;
+    char **s = r->a.s;
+    jump_status status = jump_client_record(r->a.c->client, &r->record);
+    if (status != JUMP_OK) return status;
+    switch (r->op) {
+    case RECORD_GET: return jump_record_get(r->record, s[0], &r->text);
+    case RECORD_SET: return jump_record_set(r->record, s[0], s[1]);
+    case RECORD_CLEAR: return jump_record_clear(r->record, s[0]);
+    case RECORD_CHANGES: return jump_record_changes(r->record, &r->text);
+    case RECORD_DISCARD: return jump_record_discard_changes(r->record);
+    case RECORD_GET_STRING: return jump_record_get_string(r->record, s[0], &r->text);
+    case RECORD_GET_INT: return jump_record_get_int64(r->record, s[0], &r->integer);
+    case RECORD_GET_NUMBER: return jump_record_get_double(r->record, s[0], &r->number);
+    case RECORD_GET_BOOL: return jump_record_get_bool(r->record, s[0], &r->flag);
+    case RECORD_SET_STRING: return jump_record_set_string(r->record, s[0], s[1]);
+    case RECORD_APPEND: return jump_record_append(r->record, s[0], s[1], &r->text);
+    case RECORD_REMOVE: return jump_record_remove(r->record, s[0]);
+    case RECORD_REPLACE: return jump_record_replace_plural(r->record, s[0], s[1]);
+    case RECORD_COUNT: return jump_record_element_count(r->record, s[0], &r->count);
+    case RECORD_PATHS: return jump_record_element_paths(r->record, s[0], &r->text);
+    case RECORD_REVERT: return jump_record_revert(r->record, s[0]);
     }
     return JUMP_E_INTERNAL;
 }
 
 static napi_value record_call(napi_env env, napi_callback_info info, record_op op) {
-    call_args a;
-    jump_record *record = NULL;
+    record_ctx r = {.op = op, .record = NULL, .text = NULL};
     jump_status status;
-    record_out out = {NULL, 0, 0, 0, 0};
     napi_value result = NULL;
     napi_status made = napi_ok;
-    if (!take_args(env, info, RECORD_OPS[op].format, RECORD_OPS[op].names, &a)) return NULL;
-    GUARDED(a.c, status = jump_client_record(a.c->client, &record);
-            if (status == JUMP_OK) status = run_record_op(record, op, a.s, &out));
-    free_args(&a);
+    if (!take_args(env, info, RECORD_OPS[op].format, RECORD_OPS[op].names, &r.a)) return NULL;
+    status = guarded(r.a.c, run_record_op, &r);
+    free_args(&r.a);
     if (status != JUMP_OK) {
         result = failure(env, status); /* before jump_record_free, which might touch the thread's last error */
-        jump_record_free(record);
-        jump_string_free(out.text);
+        jump_record_free(r.record);
+        jump_string_free(r.text);
         return result;
     }
-    jump_record_free(record);
+    jump_record_free(r.record);
     switch (RECORD_OPS[op].result) {
     case GIVES_NOTHING: return undefined(env);
-    case GIVES_TEXT: return take_string(env, out.text);
-    case GIVES_INT: made = napi_create_bigint_int64(env, out.integer, &result); break; /* lib/record.js narrows it */
-    case GIVES_NUMBER: made = napi_create_double(env, out.number, &result); break;
-    case GIVES_BOOL: made = napi_get_boolean(env, out.flag != 0, &result); break;
-    case GIVES_COUNT: made = napi_create_double(env, (double)out.count, &result); break;
+    case GIVES_TEXT: return take_string(env, r.text);
+    case GIVES_INT: made = napi_create_bigint_int64(env, r.integer, &result); break; /* lib/record.js narrows it */
+    case GIVES_NUMBER: made = napi_create_double(env, r.number, &result); break;
+    case GIVES_BOOL: made = napi_get_boolean(env, r.flag != 0, &result); break;
+    case GIVES_COUNT: made = napi_create_double(env, (double)r.count, &result); break;
     }
     if (made != napi_ok) {
         throw_napi(env, "cannot create a number");
