@@ -165,5 +165,7 @@ void work_orphan(work *w);
 /* Stops the poll and frees the client, or leaves it to the last running work (c->busy). quiet: where no
  * JavaScript may run (guarded_quiet). */
 void shut(addon_client *c, int quiet);
+/* jump_client_free(client) of c, guarded (quiet: guarded_quiet); then c's storage no longer counts. */
+void free_jump_client(addon_client *c, jump_client *client, int quiet);
 
 #endif

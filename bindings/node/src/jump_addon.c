@@ -92,9 +92,15 @@ napi_value module_noop(napi_env, napi_callback_info);
 
 static void free_poll(uv_handle_t *handle) { free(handle); }
 
-static jump_status free_jump_client(void *client) {
+static jump_status run_client_free(void *client) {
     jump_client_free(client); /* in-flight requests are cancelled; lib/client.js rejects their promises */
     return JUMP_OK;
+}
+
+void free_jump_client(addon_client *c, jump_client *client, int quiet) {
+    /* While libjump still has the client, a thread of its may wait for its JavaScript storage under its lock. */
+    (quiet ? guarded_quiet : guarded)(c, run_client_free, client);
+    c->armed = 0;
 }
 
 /* Safe to repeat; no napi call, so it also serves the finalizer and the env cleanup hook (quiet). The poll stops
@@ -114,8 +120,7 @@ void shut(addon_client *c, int quiet) {
         c->client = NULL;
     }
     pthread_mutex_unlock(bridge_lock(c->bridge));
-    if (client != NULL) (quiet ? guarded_quiet : guarded)(c, free_jump_client, client);
-    c->armed = 0;
+    if (client != NULL) free_jump_client(c, client, quiet);
 }
 
 static void free_client(addon_client *c) {

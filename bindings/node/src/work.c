@@ -96,7 +96,7 @@ void work_complete(napi_env env, work *w) {
     } else if ((value = status_error(env, w->status, w->detail)) != NULL) {
         napi_reject_deferred(env, w->deferred, value);
     }
-    if (doomed != NULL) jump_client_free(doomed);
+    if (doomed != NULL) free_jump_client(c, doomed, 0);
     if (c->self != NULL) napi_reference_unref(env, c->self, &refs); /* failing only leaks the object */
     bridge_working(b, env, -1);
     free_work(w);
