@@ -68,10 +68,11 @@ examples: $(EXAMPLE_C)
 NODE_ADDON   := $(BUILD)/node/jump.node
 NODE_INCLUDE ?= /usr/include/node
 NODE_CFLAGS  ?= -std=c99 -D_GNU_SOURCE -Wall -Wextra -Werror -O1 -g
-$(NODE_ADDON): bindings/node/src/jump_addon.c include/jump.h $(LIB)
+NODE_SOURCES := $(sort $(wildcard bindings/node/src/*.c))
+$(NODE_ADDON): $(NODE_SOURCES) $(wildcard bindings/node/src/*.h) include/jump.h $(LIB)
 	@mkdir -p $(BUILD)/node
-	$(CC) $(NODE_CFLAGS) -shared -fPIC -fvisibility=hidden -Iinclude -I$(NODE_INCLUDE) -o $@.tmp $< \
-	    -L$(BUILD)/lib -ljump -Wl,-rpath,'$$ORIGIN/../lib' && mv -f $@.tmp $@
+	$(CC) $(NODE_CFLAGS) -shared -fPIC -fvisibility=hidden -pthread -Iinclude -I$(NODE_INCLUDE) -o $@.tmp \
+	    $(NODE_SOURCES) -L$(BUILD)/lib -ljump -Wl,-rpath,'$$ORIGIN/../lib' && mv -f $@.tmp $@
 
 node-addon: $(NODE_ADDON)
 

@@ -47,7 +47,7 @@ fi
 
 # The addon, linked against the stripped library (its soname, libjump.so.1, is what the addon will need).
 cp "$here/bindings/node/binding.gyp" "$stage/addon/"
-cp "$here/bindings/node/src/jump_addon.c" "$stage/addon/src/"
+cp "$here"/bindings/node/src/*.c "$here"/bindings/node/src/*.h "$stage/addon/src/"
 (
     cd "$stage/addon"
     export npm_config_nodedir=$nodedir npm_config_devdir=$stage/gyp-devdir

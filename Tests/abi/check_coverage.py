@@ -9,8 +9,8 @@ the binding's own code calls it, read statically:
   - Python: `.jump_x` or "jump_x" in bindings/python/jump/*.py but the generated _signatures.py
     (calls are _native.lib.jump_x(...); handles name their free function as a string);
   - C#: `Native.jump_x(` in bindings/csharp/src/*.cs but the generated Native.Generated.cs;
-  - Node.js: jump_addon.c calls it from an addon method the JavaScript layer (lib/*.js, index.js) uses, or from
-    the module's setup; helpers count for the methods that use them.
+  - Node.js: the addon (bindings/node/src/*.c, read as one file) calls it from an addon method the JavaScript
+    layer (lib/*.js, index.js) uses, or from the module's setup; helpers count for the methods that use them.
 Each binding lists the functions it does not reach, with why, in bindings/<binding>/coverage-exceptions.json.
 The check fails on a function neither reached nor listed, and on one listed but reached (the list would lie).
 self_test() shows both failing.
@@ -58,7 +58,7 @@ def c_definitions(text):
 
 
 def node_reached(root, names):
-    addon = read(root, "bindings/node/src/jump_addon.c")
+    addon = "\n".join(sources(root, "bindings/node/src", (".c",)).values())
     js = "\n".join(list(sources(root, "bindings/node/lib", (".js",), skip=("statuses.generated.js",)).values())
                    + [read(root, "bindings/node/index.js")])
     defs = c_definitions(addon)

@@ -13,7 +13,8 @@
   'targets': [
     {
       'target_name': 'jump',
-      'sources': ['src/jump_addon.c'],
+      'sources': ['src/args.c', 'src/bridge.c', 'src/jump_addon.c', 'src/module.c', 'src/requests.c',
+                  'src/sync_calls.c', 'src/work.c'],
       'include_dirs': ['<(jump_include)'],
       'defines': ['_GNU_SOURCE'],
       'cflags_c': ['-std=c99', '-Wall', '-Wextra', '-Werror', '-fvisibility=hidden'],

@@ -108,11 +108,204 @@ export interface SocialSignInOptions extends CallOptions {
   link?: boolean;
 }
 
+/** What a social call takes besides its signal (jump.h "jump_client_social_begin"). */
+export interface SocialBeginOptions extends CallOptions {
+  /** The user's text, for providers with requiresInput (an OpenID URL). */
+  input?: string | null;
+  forceReauth?: boolean;
+  /** Add the identity to the signed-in user (outcome "linked"). */
+  link?: boolean;
+  /** From MergeRequiredError: sign in with the existing provider and merge the conflicting identity. */
+  mergeToken?: string | null;
+  /** Where the browser is sent with ?token= (a "redirect" completion). */
+  redirectUri?: string | null;
+}
+
+export interface SocialLoopbackOptions extends Omit<SocialBeginOptions, 'redirectUri'> {
+  /** How long to wait for the browser (default 5 minutes), then TimeoutError. */
+  timeoutMs?: number;
+}
+
+/** socialBegin's answer: open url; the sign-in ends on a URL starting with completionPrefix. */
+export interface SocialBegin {
+  url: string;
+  state: string;
+  completion: 'device' | 'redirect';
+  completionPrefix: string;
+}
+
+export interface Providers {
+  /** The server's order, the app's custom providers (engageCustomProviders) last. */
+  signIn: Array<{
+    name: string;
+    friendlyName: string;
+    requiresInput: boolean;
+    inputPrompt: string | null;
+    inputLabel: string | null;
+    custom: null | 'openid' | 'saml';
+  }>;
+  /** Sharing providers; properties are Engage's social_sharing_properties, with Engage's names. */
+  sharing: Array<{ name: string; friendlyName: string; properties: { [key: string]: JsonValue } }>;
+  hideTagline: boolean;
+}
+
+export interface LinkedProfile {
+  identifier: string;
+  domain: string | null;
+  provider: string | null;
+  displayName: string | null;
+  email: string | null;
+  /** The record path of the profile, e.g. "/profiles#3". */
+  path: string;
+}
+
+/** An activity to share, in Engage's words (its keys are Engage's: user_generated_content, action_links). */
+export interface Activity {
+  action: string;
+  url?: string;
+  title?: string;
+  description?: string;
+  user_generated_content?: string;
+  action_links?: Array<{ text: string; href: string }>;
+  media?: Array<{ [key: string]: JsonValue }>;
+  properties?: { [key: string]: JsonValue };
+  /** shareContent: the email's subject, message_body and the URLs to shorten. */
+  email?: { subject?: string; message_body?: string; urls?: string[] };
+  /** shareContent: the SMS message and the URLs to shorten. */
+  sms?: { message?: string; urls?: string[] };
+  [key: string]: JsonValue | undefined;
+}
+
+/** One provider's outcome of a share. */
+export type ShareOutcome =
+  | { ok: true; method: 'activity' | 'set_status' }
+  | {
+      ok: false;
+      errorClass:
+        | 'invalid_parameter'
+        | 'reauthenticate'
+        | 'rate_limit'
+        | 'media'
+        | 'duplicate'
+        | 'character_limit'
+        | 'provider'
+        | 'not_signed_in'
+        | 'failed';
+      code?: number;
+      message?: string;
+    };
+
+export interface ShareResult {
+  /** Keyed by provider name, as given. */
+  results: { [provider: string]: ShareOutcome };
+}
+
+export interface ShareContent {
+  /** urls: long URL -> short URL (the long one when shortening failed). */
+  email: { subject: string; body: string; urls: { [url: string]: string } };
+  sms: { message: string; urls: { [url: string]: string } };
+}
+
+/** The sign-in status (sign-in tokens and API keys). */
+export interface ClientStatus {
+  configured: boolean;
+  signedIn: boolean;
+  useApiKey: boolean;
+  useSignInToken: boolean;
+  pendingReauthentication: boolean;
+  userId: string | null;
+  teamId: string | null;
+  environment: string | null;
+  region: string | null;
+  externalUserId: string | null;
+  /** The saved credential could not be read: the status comes from the secret-free gist. */
+  restoreError: ErrorDetail | null;
+}
+
+/** What a sign-in token says (decodeSignInToken). */
+export interface SignInTokenInfo {
+  userId: string;
+  teamId: string | null;
+  environment: string;
+  region: string;
+  /** Epoch seconds. */
+  expiresAt: number | null;
+}
+
+export interface SignInWithTokenResult {
+  userId: string;
+  changed: boolean;
+  migrated?: boolean;
+}
+
+/** What identify's authenticate gives: a sign-in token from the app's backend, or API-key credentials. */
+export type ExternalCredential =
+  | string
+  | { type: 'sign_in_token'; signInToken: string }
+  | { type: 'api_key'; apiKey: string; userId?: string | null; environment: string; region: string };
+
+export interface IdentifyResult {
+  action: 'none' | 'kept' | 'reauthenticated' | 'signed_in' | 'switched';
+  userId: string | null;
+}
+
+/** The credential request() would send. */
+export interface Credentials {
+  kind: 'capture' | 'sign_in_token' | 'api_key';
+  /** A secret: the bearer token, or in API-key mode the API key. */
+  accessToken: string;
+  /** Epoch seconds by the local clock; null when unknown (and for an API key). */
+  expiresAt: number | null;
+  /** Seconds left when the call returned; null when unknown. */
+  expiresIn: number | null;
+  /** The call (or a refresh it joined) replaced the token. */
+  refreshed: boolean;
+}
+
+export interface CredentialsOptions extends CallOptions {
+  /** Refresh now even when the token lasts long enough (e.g. after a 401). UnsupportedError for an API key. */
+  force?: boolean;
+}
+
+export interface RequestOptions extends CallOptions {
+  /** Extra headers. */
+  headers?: { [name: string]: string } | null;
+  /** The body: text (sent as UTF-8) or bytes. */
+  body?: string | Uint8Array | null;
+}
+
+/** request()'s answer: any HTTP status (an error status is not a rejection). */
+export interface HttpResponse {
+  status: number;
+  headers: Array<[string, string]>;
+  /** null when the body is not UTF-8: bodyBase64 holds it then. */
+  body: string | null;
+  bodyBase64?: string;
+}
+
 export interface SyncResult {
   changed: string[];
   requests: number;
   /** Element paths whose id the server assigned, e.g. {"/photos#-1": "/photos#57"}. */
   renamed: Record<string, string>;
+}
+
+/** The app's own store for the session, its pending edits and libjump's caches (a keychain, an encrypted
+ * file, a database), in place of files in storageDirectory. Synchronous functions, run on the JS thread; they
+ * must not call the Client they serve. A throw, a Promise, or (load) anything but a Uint8Array, null or
+ * undefined is a StorageError for libjump (which then deletes nothing); the thrown error is that StorageError's
+ * cause and goes to the log sink. */
+export interface Storage {
+  /** The bytes saved under key, or null/undefined when nothing is. */
+  load(key: string): Uint8Array | null | undefined;
+  /** Saves data under key, replacing what was there. */
+  save(key: string, data: Buffer): void;
+  /** Deletes key (a missing key is no error). */
+  erase(key: string): void;
+}
+
+export interface ClientOptions {
+  storage?: Storage;
 }
 
 export interface ClientState {
@@ -173,19 +366,40 @@ export type EventName =
   | 'status_changed'
   | 'user_invalidated';
 
-/** The signed-in user's record: paths "/", "/aboutMe", "/primaryAddress/city", "/photos#12/value". */
+/** The signed-in user's record: paths "/", "/aboutMe", "/primaryAddress/city", "/photos#12/value" (elements
+ * appended here have negative ids, "/photos#-1", until a sync gives them the server's). */
 export class UserRecord {
   private constructor();
+  /** NotFoundError when the path does not exist. */
   get(path?: string): JsonValue;
+  /** The string at path (null for a JSON null). */
+  getString(path: string): string | null;
+  /** The integer at path; NotFoundError for null; RangeError past Number.MAX_SAFE_INTEGER. */
+  getInt(path: string): number;
+  getNumber(path: string): number;
+  getBoolean(path: string): boolean;
   set(path: string, value: JsonValue): void;
+  /** Sets a string (null sets JSON null). */
+  setString(path: string, value: string | null): void;
   clear(path: string): void;
+  /** Appends an element (without "id") to a plural; its new path, e.g. "/photos#-1". */
+  append(pluralPath: string, element: { [attribute: string]: JsonValue }): string;
+  /** Removes a plural element ("/photos#12"). */
+  remove(elementPath: string): void;
+  /** Replaces every element of a plural (the elements are new: their ids are ignored). */
+  replacePlural(pluralPath: string, elements: Array<{ [attribute: string]: JsonValue }>): void;
+  elementCount(pluralPath: string): number;
+  /** The paths of the plural's elements, in order. */
+  elementPaths(pluralPath: string): string[];
+  /** Drops the unsynced edits at path and below (take the server's value after a ConflictError). */
+  revert(path: string): void;
   changes(): RecordChanges;
   discardChanges(): void;
 }
 
 export class Client extends EventEmitter {
   /** @throws TypeError when config is not an object; InvalidArgumentError for an unknown key or bad value. */
-  constructor(config: Config);
+  constructor(config: Config, options?: ClientOptions);
   signIn(user: string, password: string, options?: CallOptions): Promise<SignInResult>;
   registerTraditional(attributes: { [key: string]: JsonValue }, password: string, options?: CallOptions): Promise<SignInResult>;
   /** Sign-in with a provider SDK's access token; rejects with RegistrationRequiredError or MergeRequiredError
@@ -200,14 +414,65 @@ export class Client extends EventEmitter {
   /** signIn that also merges the identity of a MergeRequiredError's mergeToken (existingProvider "capture"). */
   signInMerge(user: string, password: string, mergeToken: string, options?: CallOptions): Promise<SignInResult & { merged: true }>;
   /** Exchanges a sign-in token (from the app's backend) at /v1/token for an access + refresh session. */
-  signInWithToken(signInToken: string, options?: CallOptions): Promise<{ userId: string; changed: boolean; migrated?: boolean }>;
+  signInWithToken(signInToken: string, options?: CallOptions): Promise<SignInWithTokenResult>;
+  /** API-key mode: requests carry apiKey in the apiKeyHeader header. */
+  useApiKey(apiKey: string, options?: { userId?: string | null; environment?: string; region?: string }): void;
+  status(): ClientStatus;
+  /** Makes the signed-in user the app's externalUserId's; authenticate runs on the event loop, only when the
+   * user differs. A throw or rejection of authenticate is the rejection. */
+  identifyExternalUser(
+    externalUserId: string,
+    authenticate: (externalUserId: string, options: { signal: AbortSignal }) => ExternalCredential | Promise<ExternalCredential>,
+    options?: CallOptions,
+  ): Promise<IdentifyResult>;
+  /** The credential request() would send, refreshed first only when it lasts minTtl seconds or less. */
+  credentials(minTtl?: number, options?: CredentialsOptions): Promise<Credentials>;
+  /** Memory only: no network, never waits for a refresh. */
+  hasValidCredentials(minTtl?: number): boolean;
+  /** A valid access token (a secret). */
+  accessToken(options?: CallOptions): Promise<string>;
+  refreshAccessToken(options?: CallOptions): Promise<void>;
+  /** An authorized request with the client's credential; url relative to its server or absolute on it. */
+  request(method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | string, url: string, options?: RequestOptions): Promise<HttpResponse>;
+  /** Takes a web login's token from its page's cookies or title for pageUrl's origin; the token (a secret). */
+  useWebLogin(pageUrl: string, options?: { cookies?: string | null; title?: string | null }): string;
   sync(options?: CallOptions): Promise<SyncResult>;
   fetchRecord(options?: CallOptions): Promise<Record<string, never>>;
-  /** Runs on libuv's thread pool: the loop keeps running during the best-effort token revoke. */
-  signOut(): Promise<void>;
+  loadFlow(options?: CallOptions): Promise<void>;
+  /** Needs a signed-in user; then record edits are checked locally. */
+  loadSchema(options?: CallOptions): Promise<void>;
+  /** Through the edit-profile form: attributes (record attributes) on top of the record; then a fetch. */
+  updateProfile(attributes?: { [attribute: string]: JsonValue } | null, options?: CallOptions): Promise<Record<string, never>>;
+  changePassword(currentPassword: string, newPassword: string, options?: CallOptions): Promise<Record<string, never>>;
+  forgotPassword(email: string, options?: CallOptions): Promise<Record<string, never>>;
+  resendVerificationEmail(email: string, options?: CallOptions): Promise<Record<string, never>>;
+  loadEngageConfig(options?: CallOptions): Promise<{ changed: boolean; fromCache: boolean }>;
+  providers(options?: CallOptions): Promise<Providers>;
+  socialBegin(provider: string, options?: SocialBeginOptions): Promise<SocialBegin>;
+  /** Completes a begun sign-in with the URL the browser ended on. */
+  socialComplete(url: string, options?: CallOptions): Promise<SocialResult>;
+  /** Browser sign-in through a 127.0.0.1 listener; openUrl runs on the event loop, once. */
+  socialSignInLoopback(
+    provider: string,
+    openUrl: (url: string, options: { signal: AbortSignal }) => unknown,
+    options?: SocialLoopbackOptions,
+  ): Promise<SocialResult>;
+  linkedProfiles(): LinkedProfile[];
+  unlinkAccount(identifier: string, options?: CallOptions): Promise<Record<string, never>>;
+  /** Engage-only mode: where the Engage token is POSTed after each social sign-in; null removes it. */
+  setTokenUrl(url: string | null): void;
+  /** ServerError (err.results) when any provider failed. */
+  share(activity: Activity, providers: string[], options?: CallOptions): Promise<ShareResult>;
+  shareContent(activity: Activity, options?: CallOptions): Promise<ShareContent>;
+  /** Memory and storage at once, then the best-effort token revoke on a thread of the addon. */
+  signOut(options?: CallOptions): Promise<void>;
   state(): ClientState;
   readonly isSignedIn: boolean;
   readonly record: UserRecord;
+  /** Reads the saved session and credential again (after a restoreError). */
+  restore(): void;
+  /** Erases the sessions set aside (state().quarantine). */
+  eraseQuarantine(): void;
   readonly closed: boolean;
   /** Frees the client (idempotent); pending Promises reject with CancelledError (reason "client_closed"), or
    * AbortError when their signal had aborted. */
@@ -278,6 +543,8 @@ export class JumpError extends Error {
 }
 export class InvalidArgumentError extends JumpError {
   readonly code: 'JUMP_E_INVALID_ARGUMENT';
+  /** The argument, config key or record path refused, when libjump names one. */
+  readonly argument: string | null;
 }
 export class InvalidHandleError extends JumpError {
   readonly code: 'JUMP_E_INVALID_HANDLE';
@@ -290,6 +557,8 @@ export class TimeoutError extends JumpError {
 }
 export class ServerError extends JumpError {
   readonly code: 'JUMP_E_SERVER';
+  /** share: each provider's outcome (the failed ones with errorClass), or null. */
+  readonly results: { [provider: string]: ShareOutcome } | null;
 }
 export class NotSignedInError extends JumpError {
   readonly code: 'JUMP_E_NOT_SIGNED_IN';
@@ -361,3 +630,29 @@ export const STATUS_NAMES: { readonly [status: number]: string };
 export function errorFromDetail(status: number, detail?: { [key: string]: unknown }, options?: { cause?: unknown }): JumpError;
 /** The loaded libjump's version, e.g. "0.1.0". */
 export const libraryVersion: string;
+/** The ABI version the addon speaks (it refuses to load a libjump of another). */
+export const ABI_VERSION: number;
+/** The loaded libjump's version, e.g. "0.1.0". */
+export function version(): string;
+/** (major << 16) | (minor << 8) | patch */
+export function versionNumber(): number;
+export function abiVersion(): number;
+/** libjump's description of a status code. */
+export function statusStr(status: number): string;
+/** What a sign-in token says, without using it (no client, no network). */
+export function decodeSignInToken(signInToken: string): SignInTokenInfo;
+/** The settings a Client made from config would have, defaults included. */
+export function effectiveConfig(config: Config): Required<{ [K in keyof Config]: Config[K] | null }>;
+
+/** A libjump log line (redacted by libjump). */
+export interface LogLine {
+  version: number;
+  kind: 'log';
+  level: 'debug' | 'info' | 'warning' | 'error';
+  message: string;
+}
+/** Sends libjump's log lines (one process-wide slot) to callback or a console; null stops them. */
+export function setLogCallback(
+  callback: ((line: LogLine) => void) | Pick<Console, 'debug' | 'info' | 'warn' | 'error'> | null,
+  options?: { level?: 'debug' | 'info' | 'warning' | 'error' },
+): void;

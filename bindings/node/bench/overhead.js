@@ -2,7 +2,8 @@
 // Per-call overhead of the binding against a no-op N-API call (no network, no emulator):
 //   node bindings/node/bench/overhead.js [iterations]
 // noop: the floor N-API itself costs; isSignedIn: one jump_* call returning an int; state(): a jump_* call
-// returning JSON text plus JSON.parse; a failing call: the throw path (jump_error_last, Error, JumpError).
+// returning JSON text plus JSON.parse; a failing call: the failure path (jump_error_last, the {status, detail}
+// the addon returns, the JumpError thrown from it).
 'use strict';
 const path = require('node:path');
 const jump = require('..');

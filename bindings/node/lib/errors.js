@@ -23,11 +23,23 @@ class JumpError extends Error {
   }
 }
 
-class InvalidArgumentError extends JumpError {}
+class InvalidArgumentError extends JumpError {
+  constructor(status, detail = {}, options) {
+    super(status, detail, options);
+    /** The argument, config key or record path libjump refused, when it names one. */
+    this.argument = this.detail.argument ?? null;
+  }
+}
 class InvalidHandleError extends JumpError {}
 class NetworkError extends JumpError {}
 class TimeoutError extends JumpError {}
-class ServerError extends JumpError {}
+class ServerError extends JumpError {
+  constructor(status, detail = {}, options) {
+    super(status, detail, options);
+    /** share: each provider's outcome ({ok, method} or {ok: false, errorClass, code, message}), or null. */
+    this.results = this.detail.results ?? null;
+  }
+}
 class NotSignedInError extends JumpError {}
 class BadCredentialsError extends JumpError {}
 class MergeRequiredError extends JumpError {

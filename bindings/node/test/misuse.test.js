@@ -30,6 +30,24 @@ test('every call after close() throws or rejects with InvalidHandleError', async
   await assert.rejects(client.sync(), jump.InvalidHandleError);
   await assert.rejects(client.fetchRecord(), jump.InvalidHandleError);
   await assert.rejects(client.signOut(), jump.InvalidHandleError);
+  assert.throws(() => client.status(), jump.InvalidHandleError);
+  assert.throws(() => client.useApiKey('key'), jump.InvalidHandleError);
+  assert.throws(() => client.useWebLogin(`${emu.url}/weblogin`, { title: 'oauth_token=x' }), jump.InvalidHandleError);
+  assert.throws(() => client.linkedProfiles(), jump.InvalidHandleError);
+  assert.throws(() => client.setTokenUrl(null), jump.InvalidHandleError);
+  assert.throws(() => client.restore(), jump.InvalidHandleError);
+  assert.throws(() => client.eraseQuarantine(), jump.InvalidHandleError);
+  assert.throws(() => client.record.append('/photos', {}), jump.InvalidHandleError);
+  assert.throws(() => client.record.elementCount('/photos'), jump.InvalidHandleError);
+  assert.equal(client.hasValidCredentials(), false);
+  for (const pending of [client.credentials(), client.accessToken(), client.refreshAccessToken(), client.loadFlow(),
+    client.loadSchema(), client.loadEngageConfig(), client.providers(), client.socialBegin('facebook'),
+    client.socialComplete('http://127.0.0.1/'), client.request('GET', '/x'), client.shareContent({ action: 'a' }),
+    client.share({ action: 'a' }, ['facebook']), client.updateProfile(), client.forgotPassword('a@example.com'),
+    client.unlinkAccount('id'), client.identifyExternalUser('u', () => 'token'),
+    client.socialSignInLoopback('facebook', () => {})]) {
+    await assert.rejects(pending, jump.InvalidHandleError);
+  }
   client.close();
 });
 
@@ -66,7 +84,8 @@ test('the native class refuses hostile receivers, arguments and externals withou
   assert.throws(() => new native.NativeClient('{"captureDomain": '), (e) => e.status === -1);
   const nc = new native.NativeClient(JSON.stringify(emu.config()));
   const proto = native.NativeClient.prototype;
-  for (const name of ['state', 'signIn', 'sync', 'recordGet', 'close', 'setActive', 'cancel']) {
+  for (const name of ['state', 'signIn', 'sync', 'recordGet', 'close', 'setActive', 'cancel', 'status', 'isSignedIn',
+    'request', 'identifyExternalUser', 'socialSignInLoopback', 'recordAppend', 'hasValidCredentials', 'loadFlow']) {
     assert.throws(() => proto[name].call({}), TypeError, name);
     assert.throws(() => proto[name].call(Object.create(proto)), TypeError, name);
   }
@@ -76,19 +95,31 @@ test('the native class refuses hostile receivers, arguments and externals withou
   assert.throws(() => nc.signIn(), TypeError);
   assert.throws(() => nc.recordSet('/aboutMe'), TypeError);
   assert.equal(nc.noop, undefined);
+  // the bound isSignedIn is the object's own, and answers like the prototype's
+  assert.ok(Object.hasOwn(nc, 'isSignedIn'));
+  assert.equal(nc.isSignedIn(), proto.isSignedIn.call(nc));
+  assert.throws(() => nc.credentials(1.5, 0), TypeError);
+  assert.throws(() => nc.request('GET', '/x', null, 42), TypeError);
+  assert.throws(() => nc.identifyExternalUser('u', 'not an id'), TypeError);
+  assert.throws(() => new native.NativeClient('{}', 'not an id'), TypeError);
+  assert.throws(() => new native.NativeClient('{}', 0), TypeError);
+  assert.throws(() => native.answerHostCall({}, 0), TypeError);
+  assert.throws(() => native.setHostDispatcher(42), TypeError);
+  assert.throws(() => native.setLogCallback('x', 0), TypeError);
+  assert.throws(() => native.statusStr(), TypeError);
   assert.equal(typeof JSON.parse(nc.state()).signed_in, 'boolean');
   // A request handle of one client is a valid handle for cancel; after completion cancel is harmless.
   const request = nc.signIn('nobody@example.com', PASSWORD);
   assert.equal(typeof request.id, 'number');
   nc.cancel(request.handle);
+  assert.throws(() => native.answerHostCall(request.handle, 0), TypeError); // an external, but not a host call's
   nc.close();
   nc.close();
-  assert.throws(() => nc.state(), (e) => e.status === -2);
-  try {
-    nc.cancel(request.handle); // the client is gone; the request handle is still libjump's to judge
-  } catch (error) {
-    assert.equal(typeof error.status, 'number');
-  }
+  // A failed jump_* call is returned as {status, detail}, not thrown (lib/from-native.js throws the JumpError).
+  assert.equal(nc.state().status, -2);
+  assert.equal(typeof JSON.parse(nc.state().detail).message, 'string');
+  const cancelled = nc.cancel(request.handle); // the client is gone; the request handle is still libjump's to judge
+  assert.ok(cancelled === undefined || typeof cancelled.status === 'number');
   nc.setActive(true); // closed: a no-op, never a dangling poll handle
 });
 

@@ -1,5 +1,5 @@
 'use strict';
-// signOut runs jump_client_sign_out on libuv's thread pool: the event loop keeps running while the best-effort
+// signOut runs jump_client_sign_out on a thread of the addon: the event loop keeps running while the best-effort
 // token revoke (POST /v1/revoke, done for a sign-in-token session) is delayed by the emulator.
 const { test } = require('node:test');
 const assert = require('node:assert/strict');
@@ -115,7 +115,7 @@ test('an unreferenced client with a sign-out running is not collected under it',
   await signingOut;
 });
 
-test('a worker ended while its sign-out is on the thread pool ends cleanly; the process stays healthy', async () => {
+test('a worker ended while its sign-out runs on a thread of the addon ends cleanly; the process stays healthy', async () => {
   const { Worker } = require('node:worker_threads');
   const path = require('node:path');
   const { user_id: userId } = await api('POST', '/v2/user', { client_user_id: randomUUID() });

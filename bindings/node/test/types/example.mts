@@ -1,5 +1,5 @@
 // The same package imported from an ES module (index.mjs at run time): a default import and named ones.
-import jump, { AbortError, BadCredentialsError, type JumpEvent } from 'libjump';
+import jump, { AbortError, BadCredentialsError, abiVersion, statusStr, type JumpEvent } from 'libjump';
 
 const client = new jump.Client({ captureDomain: 'http://127.0.0.1:8080', storageDirectory: ':memory:' });
 client.on('event', (event: JumpEvent) => console.log(event.kind, event.event));
@@ -14,4 +14,5 @@ try {
 } finally {
   client.close();
 }
-console.log(jump.libraryVersion);
+console.log(jump.libraryVersion, jump.version(), jump.versionNumber() >> 16);
+if (abiVersion() !== jump.ABI_VERSION) console.log(statusStr(-7));

@@ -38,5 +38,17 @@ interface AbortController {
 }
 declare var AbortController: { prototype: AbortController; new (): AbortController };
 
-declare var console: { log(...data: any[]): void; error(...data: any[]): void };
+interface Buffer extends Uint8Array {
+  toString(encoding?: string): string;
+}
+declare var Buffer: { from(text: string, encoding?: string): Buffer; prototype: Buffer };
+
+interface Console {
+  log(...data: any[]): void;
+  error(...data: any[]): void;
+  warn(...data: any[]): void;
+  info(...data: any[]): void;
+  debug(...data: any[]): void;
+}
+declare var console: Console;
 declare var process: { env: Record<string, string | undefined>; exitCode?: number | undefined };
