@@ -30,7 +30,9 @@
  *  - fork(): a process may fork after using libjump (Python multiprocessing, pre-fork servers). libjump
  *    takes its process-wide locks around fork() (pthread_atfork), so both processes go on. In the child
  *    only the thread that forked exists: an _async operation still running in the parent completes in the
- *    child with JUMP_E_CANCELLED (its callback runs there too, on the child's callback thread), handles
+ *    child with JUMP_E_CANCELLED when the child first calls a jump_* function that takes a handle (its
+ *    callback runs then, on the child's callback thread; a child that only execs gets no libjump thread and
+ *    runs no callback), handles
  *    made before fork() keep working, and new ones work. Do not fork while another thread of yours is inside
  *    a jump_* call (its locks may be copied held, as with any library). Connections opened before fork()
  *    are left to the parent; the child opens its own.

@@ -197,6 +197,52 @@ TEST(request_in_flight_at_fork_completes_cancelled_in_child) {
     free(email);
 }
 
+/* A host that spawns a program (fork, then exec: Node.js's child_process, Python's subprocess) while a
+ * request is in flight must get a child that is a plain copy: libjump starts no thread and runs no callback
+ * there until the child itself calls libjump. A thread started inside fork() raced with the host's own
+ * pre-exec steps (Node.js's spawn failed with EBUSY from dup2). */
+TEST(a_forked_child_that_does_not_use_libjump_gets_no_thread_from_it) {
+    jump_client *client;
+    jump_request *request = NULL;
+    recorder r;
+    char *email, *uuid;
+    pid_t pid;
+    int status = 0;
+    REQUIRE_EMULATOR();
+    email = unique_email("forkexec");
+    uuid = emu_create_user(email, TEST_PASSWORD, NULL);
+    REQUIRE(uuid != NULL);
+    REQUIRE(emu_fault("delay", 1, "/oauth/auth_native_traditional", 1500) == 0);
+    client = new_client(":memory:", NULL);
+    REQUIRE(client != NULL);
+    recorder_init(&r);
+    REQUIRE_OK(J.client_sign_in_async(client, email, TEST_PASSWORD, recorder_callback, &r, recorder_free, &request));
+    sleep_ms(300); /* the request is on the wire, held by the emulator */
+    fflush(NULL);
+    pid = fork();
+    if (pid == 0) {
+        int code = 0;
+        child_default_signals();
+        sleep_ms(200); /* time for a thread libjump might have started to show */
+        if (thread_count() != 1) code |= 1;
+        if (recorder_calls(&r) != 0) code |= 2;
+        /* Once the child calls libjump, the request it inherited completes there, cancelled. */
+        if (J.request_wait(request, 5000) != JUMP_OK) code |= 4;
+        if (recorder_calls(&r) != 1) code |= 8;
+        _exit(code);
+    }
+    REQUIRE(pid > 0);
+    REQUIRE(waitpid(pid, &status, 0) == pid);
+    CHECK_MSG(WIFEXITED(status), "the child died of a signal");
+    CHECK_EQ_INT(WIFEXITED(status) ? WEXITSTATUS(status) : -1, 0);
+    CHECK_OK(J.request_wait(request, 15000));
+    J.request_free(request);
+    J.client_free(client);
+    recorder_destroy(&r);
+    free(uuid);
+    free(email);
+}
+
 TEST(a_thousand_clients_share_one_callback_thread) {
     enum { CLIENTS = 1000 };
     jump_client **clients = calloc(CLIENTS, sizeof *clients);

@@ -110,6 +110,7 @@ final class HandleRegistry: @unchecked Sendable {  // the raw pointers are writt
     }
 
     func lookup<T: Sendable & AnyObject>(_ handle: OpaquePointer?, as kind: HandleKind, _ type: T.Type) throws(ABIError) -> T {
+        ForkSafety.runDeferredChildWork()  // a forked child's first use of libjump
         guard let handle else { throw ABIError(.invalidHandle, "the \(kind.rawValue) handle is NULL") }
         let token = UInt(bitPattern: handle)
         var other: HandleKind?

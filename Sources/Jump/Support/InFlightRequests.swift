@@ -28,7 +28,7 @@ final class InFlightRequests: Sendable {
         for entry in running { entry.request.cancellation.cancel() }
     }
 
-    /// In the child, inside fork(): no host code runs here; the completions go to the callback thread.
+    /// In a forked child, at its first call into libjump: the completions go to the callback thread.
     private func completeAfterFork() {
         let orphans = entries.withLock { all -> [Entry] in
             defer { all.removeAll() }

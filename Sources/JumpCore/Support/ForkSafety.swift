@@ -21,9 +21,11 @@ extension Lock: ForkParticipant {
 /// order and its reverse; no process-wide lock is taken while another is held, so the order cannot deadlock.
 ///
 /// In the child only the thread that forked exists. The epoch changes there, so that a gate or a refresh
-/// flight owned by a thread of the parent counts as free or abandoned instead of being waited for, and the
-/// work registered with `onChild` runs (in-flight requests complete with JUMP_E_CANCELLED, the callback
-/// thread starts again when it has jobs).
+/// flight owned by a thread of the parent counts as free or abandoned instead of being waited for. The work
+/// registered with `onChild` (in-flight requests complete with JUMP_E_CANCELLED, which starts the callback
+/// thread) waits until the child first calls libjump (`runDeferredChildWork`): a child that only execs, as
+/// every subprocess a host spawns does, must stay a plain copy with no thread of libjump's racing its own
+/// steps before exec.
 public enum ForkSafety {
     /// 0 in the process that loaded libjump, one more in each forked child.
     public static var epoch: UInt64 { epochValue.load(ordering: .acquiring) }
@@ -36,8 +38,7 @@ public enum ForkSafety {
         return participant
     }
 
-    /// Work for a forked child, after the process-wide locks are released: on the thread that forked,
-    /// inside fork() (so only what glibc allows after fork(): no host code).
+    /// Work for a forked child, run the first time the child calls libjump (runDeferredChildWork).
     public static func onChild(_ work: @escaping @Sendable () -> Void) {
         registry.withLock { $0.childWork.append(work) }
     }
@@ -45,6 +46,22 @@ public enum ForkSafety {
     private struct Registry {
         var participants: [any ForkParticipant] = []
         var childWork: [@Sendable () -> Void] = []
+        /// What this child has still to run (set inside fork(), run at the first call into libjump).
+        var deferred: [@Sendable () -> Void] = []
+    }
+
+    private static let childWorkPending = Atomic<Bool>(false)
+
+    /// Runs the child's deferred work, once; every entry point that takes a handle calls it. One atomic load
+    /// when there is none (always, outside a forked child).
+    public static func runDeferredChildWork() {
+        guard childWorkPending.load(ordering: .acquiring),
+              childWorkPending.exchange(false, ordering: .acquiringAndReleasing) else { return }
+        let work = registry.withLock { r -> [@Sendable () -> Void] in
+            defer { r.deferred = [] }
+            return r.deferred
+        }
+        work.forEach { $0() }
     }
 
     private static let epochValue = Atomic<UInt64>(0)
@@ -67,11 +84,12 @@ public enum ForkSafety {
 
     private static func child() {
         epochValue.add(1, ordering: .acquiringAndReleasing)
-        let work = registry.withValueWhileHeld { r -> [@Sendable () -> Void] in
+        let pending = registry.withValueWhileHeld { r -> Bool in
             r.participants.reversed().forEach { $0.forkChild() }
-            return r.childWork
+            r.deferred = r.childWork
+            return !r.deferred.isEmpty
         }
         registry.unlockAfterFork()
-        work.forEach { $0() }
+        childWorkPending.store(pending, ordering: .releasing)
     }
 }
