@@ -140,25 +140,44 @@ TEST(forked_children_survive_concurrent_sign_ins) {
     free(email);
 }
 
-TEST(request_in_flight_at_fork_completes_cancelled_in_child) {
+/* An async sign-in the emulator holds for 1.5 s, so that it is in flight when the test forks. */
+typedef struct {
     jump_client *client;
-    jump_request *request = NULL;
+    jump_request *request;
     recorder r;
     char *email, *uuid;
+} held_sign_in;
+
+static int start_held_sign_in(held_sign_in *h, const char *label) {
+    memset(h, 0, sizeof *h);
+    recorder_init(&h->r);
+    h->email = unique_email(label);
+    h->uuid = emu_create_user(h->email, TEST_PASSWORD, NULL);
+    if (h->uuid == NULL || emu_fault("delay", 1, "/oauth/auth_native_traditional", 1500) != 0) return 0;
+    h->client = new_client(":memory:", NULL);
+    if (h->client == NULL) return 0;
+    if (J.client_sign_in_async(h->client, h->email, TEST_PASSWORD, recorder_callback, &h->r, recorder_free,
+                               &h->request) != JUMP_OK) return 0;
+    sleep_ms(300); /* the request is on the wire, held by the emulator */
+    fflush(NULL);
+    return 1;
+}
+
+static void end_held_sign_in(held_sign_in *h) {
+    J.request_free(h->request);
+    J.client_free(h->client);
+    recorder_destroy(&h->r);
+    free(h->uuid);
+    free(h->email);
+}
+
+TEST(request_in_flight_at_fork_completes_cancelled_in_child) {
+    held_sign_in h;
     json_t *payload;
     pid_t pid;
     int status = 0;
     REQUIRE_EMULATOR();
-    email = unique_email("forkflight");
-    uuid = emu_create_user(email, TEST_PASSWORD, NULL);
-    REQUIRE(uuid != NULL);
-    REQUIRE(emu_fault("delay", 1, "/oauth/auth_native_traditional", 1500) == 0);
-    client = new_client(":memory:", NULL);
-    REQUIRE(client != NULL);
-    recorder_init(&r);
-    REQUIRE_OK(J.client_sign_in_async(client, email, TEST_PASSWORD, recorder_callback, &r, recorder_free, &request));
-    sleep_ms(300); /* the request is on the wire, held by the emulator */
-    fflush(NULL);
+    REQUIRE(start_held_sign_in(&h, "forkflight"));
     pid = fork();
     if (pid == 0) {
         jump_client *fresh;
@@ -166,17 +185,17 @@ TEST(request_in_flight_at_fork_completes_cancelled_in_child) {
         int code = 0;
         child_default_signals();
         /* The request ran on a thread the child does not have: it completes here, cancelled. */
-        if (J.request_wait(request, 5000) != JUMP_OK) code |= 1;
-        if (recorder_calls(&r) != 1) code |= 2;
-        payload = recorder_payload(&r, 0);
+        if (J.request_wait(h.request, 5000) != JUMP_OK) code |= 1;
+        if (recorder_calls(&h.r) != 1) code |= 2;
+        payload = recorder_payload(&h.r, 0);
         if (payload == NULL || json_integer_value(json_object_get(payload, "status")) != JUMP_E_CANCELLED) code |= 4;
         json_decref(payload);
         /* The client made before the fork, and a new one, both work. */
-        if (J.client_sign_in(client, email, TEST_PASSWORD, &result) != JUMP_OK) code |= 8;
+        if (J.client_sign_in(h.client, h.email, TEST_PASSWORD, &result) != JUMP_OK) code |= 8;
         J.string_free(result);
         result = NULL;
         fresh = new_client(":memory:", NULL);
-        if (fresh == NULL || J.client_sign_in(fresh, email, TEST_PASSWORD, &result) != JUMP_OK) code |= 16;
+        if (fresh == NULL || J.client_sign_in(fresh, h.email, TEST_PASSWORD, &result) != JUMP_OK) code |= 16;
         J.string_free(result);
         J.client_free(fresh);
         _exit(code);
@@ -186,15 +205,11 @@ TEST(request_in_flight_at_fork_completes_cancelled_in_child) {
     CHECK_MSG(WIFEXITED(status), "the child died of a signal");
     CHECK_EQ_INT(WIFEXITED(status) ? WEXITSTATUS(status) : -1, 0);
     /* In the parent the request goes on and succeeds. */
-    CHECK_OK(J.request_wait(request, 15000));
-    payload = recorder_payload(&r, 0);
+    CHECK_OK(J.request_wait(h.request, 15000));
+    payload = recorder_payload(&h.r, 0);
     CHECK_EQ_INT(payload ? (int)json_integer_value(json_object_get(payload, "status")) : -1, 0);
     json_decref(payload);
-    J.request_free(request);
-    J.client_free(client);
-    recorder_destroy(&r);
-    free(uuid);
-    free(email);
+    end_held_sign_in(&h);
 }
 
 /* A host that spawns a program (fork, then exec: Node.js's child_process, Python's subprocess) while a
@@ -202,45 +217,29 @@ TEST(request_in_flight_at_fork_completes_cancelled_in_child) {
  * there until the child itself calls libjump. A thread started inside fork() raced with the host's own
  * pre-exec steps (Node.js's spawn failed with EBUSY from dup2). */
 TEST(a_forked_child_that_does_not_use_libjump_gets_no_thread_from_it) {
-    jump_client *client;
-    jump_request *request = NULL;
-    recorder r;
-    char *email, *uuid;
+    held_sign_in h;
     pid_t pid;
     int status = 0;
     REQUIRE_EMULATOR();
-    email = unique_email("forkexec");
-    uuid = emu_create_user(email, TEST_PASSWORD, NULL);
-    REQUIRE(uuid != NULL);
-    REQUIRE(emu_fault("delay", 1, "/oauth/auth_native_traditional", 1500) == 0);
-    client = new_client(":memory:", NULL);
-    REQUIRE(client != NULL);
-    recorder_init(&r);
-    REQUIRE_OK(J.client_sign_in_async(client, email, TEST_PASSWORD, recorder_callback, &r, recorder_free, &request));
-    sleep_ms(300); /* the request is on the wire, held by the emulator */
-    fflush(NULL);
+    REQUIRE(start_held_sign_in(&h, "forkexec"));
     pid = fork();
     if (pid == 0) {
         int code = 0;
         child_default_signals();
         sleep_ms(200); /* time for a thread libjump might have started to show */
         if (thread_count() != 1) code |= 1;
-        if (recorder_calls(&r) != 0) code |= 2;
+        if (recorder_calls(&h.r) != 0) code |= 2;
         /* Once the child calls libjump, the request it inherited completes there, cancelled. */
-        if (J.request_wait(request, 5000) != JUMP_OK) code |= 4;
-        if (recorder_calls(&r) != 1) code |= 8;
+        if (J.request_wait(h.request, 5000) != JUMP_OK) code |= 4;
+        if (recorder_calls(&h.r) != 1) code |= 8;
         _exit(code);
     }
     REQUIRE(pid > 0);
     REQUIRE(waitpid(pid, &status, 0) == pid);
     CHECK_MSG(WIFEXITED(status), "the child died of a signal");
     CHECK_EQ_INT(WIFEXITED(status) ? WEXITSTATUS(status) : -1, 0);
-    CHECK_OK(J.request_wait(request, 15000));
-    J.request_free(request);
-    J.client_free(client);
-    recorder_destroy(&r);
-    free(uuid);
-    free(email);
+    CHECK_OK(J.request_wait(h.request, 15000));
+    end_held_sign_in(&h);
 }
 
 TEST(a_thousand_clients_share_one_callback_thread) {
