@@ -24,7 +24,7 @@ public func jump_client_providers(_ client: OpaquePointer?, _ out: UnsafeMutable
     abiCall { () throws(ABIError) in
         let target = try Marshal.prepare(out, "out_json")
         let providers = try jumpClient(client).engage.providers()
-        target.pointee = try Marshal.copy(Jansson.serialize(providers.json))
+        try Marshal.write(providers.json, to: target)
     }
 }
 
@@ -38,7 +38,7 @@ public func jump_client_social_begin(
         let jump = try jumpClient(client)
         let name = try Marshal.string(provider, "provider")
         let begun = try jump.beginSocialSignIn(provider: name, options: try options(optionsJSON))
-        target.pointee = try Marshal.copy(Jansson.serialize(begun.json))
+        try Marshal.write(begun.json, to: target)
     }
 }
 
@@ -180,7 +180,7 @@ public func jump_client_linked_profiles(_ client: OpaquePointer?, _ out: UnsafeM
     abiCall { () throws(ABIError) in
         let target = try Marshal.prepare(out, "out_json")
         let profiles = try jumpClient(client).capture.linkedProfiles()
-        target.pointee = try Marshal.copy(Jansson.serialize(.array(profiles.map(\.json))))
+        try Marshal.write(.array(profiles.map(\.json)), to: target)
     }
 }
 
@@ -301,6 +301,6 @@ public func jump_client_share_content(
         let target = try Marshal.prepare(out, "out_json")
         let jump = try jumpClient(client)
         let object = try Marshal.json(activity, "activity_json")
-        target.pointee = try Marshal.copy(Jansson.serialize(try jump.engage.shareContent(activity: object)))
+        try Marshal.write(try jump.engage.shareContent(activity: object), to: target)
     }
 }

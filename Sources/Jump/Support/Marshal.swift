@@ -43,6 +43,10 @@ enum Marshal {
         return try Jansson.validatedValue(of: UnsafePointer<json_t>(pointer), what: name)
     }
 
+    // Out-parameters, one style (jump.h says which may be NULL): a required one is passed through `prepare`
+    // before anything else (NULL is refused; it is NULL until the result is written), an optional one is set
+    // to NULL first (`out?.pointee = nil`); the result goes out through `write`, after every check passed.
+
     /// Checks an out-parameter and clears it, so a failure always leaves NULL behind.
     static func prepare<T>(_ out: UnsafeMutablePointer<T?>?, _ name: String = "out") throws(ABIError) -> UnsafeMutablePointer<T?> {
         guard let out else { throw .invalidArgument("\(name) is NULL", argument: name) }
