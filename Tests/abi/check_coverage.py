@@ -22,6 +22,8 @@ import shutil
 import sys
 import tempfile
 
+from results import print_results
+
 API = "include/jump_api.json"
 
 
@@ -189,14 +191,7 @@ def self_test_reach(root):
 
 def main():
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    results = run_checks(root) + self_test(root)
-    for ok, label, detail in results:
-        print(("PASS " if ok else "FAIL ") + label + ((": " + detail) if ok and detail else ""))
-        if detail and not ok:
-            print("\n".join("    " + l for l in detail.splitlines()))
-    passed = sum(1 for ok, _, _ in results if ok)
-    print("%d passed, %d failed" % (passed, len(results) - passed))
-    return 0 if passed == len(results) else 1
+    return print_results(run_checks(root) + self_test(root))
 
 
 if __name__ == "__main__":

@@ -259,13 +259,8 @@ void emu_stop(void) {
 
 /* ---- HTTP ---------------------------------------------------------------------------------------------- */
 
-typedef struct buffer {
-    char *data;
-    size_t size;
-} buffer;
-
-static size_t collect(char *ptr, size_t size, size_t nmemb, void *userdata) {
-    buffer *b = userdata;
+size_t emu_body_writer(char *ptr, size_t size, size_t nmemb, void *userdata) {
+    emu_body *b = userdata;
     size_t n = size * nmemb;
     char *grown = realloc(b->data, b->size + n + 1);
     if (grown == NULL) return 0;
@@ -287,7 +282,7 @@ json_t *emu_http(const char *method, const char *url_or_path, const char *conten
     CURL *curl;
     CURLcode rc;
     struct curl_slist *headers = NULL;
-    buffer reply = {NULL, 0};
+    emu_body reply = {NULL, 0};
     long code = 0;
     json_t *json = NULL;
 
@@ -304,7 +299,7 @@ json_t *emu_http(const char *method, const char *url_or_path, const char *conten
     curl_easy_setopt(curl, CURLOPT_NOPROXY, "*");
     curl_easy_setopt(curl, CURLOPT_TIMEOUT_MS, 20000L);
     curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
-    curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, collect);
+    curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, emu_body_writer);
     curl_easy_setopt(curl, CURLOPT_WRITEDATA, &reply);
     curl_easy_setopt(curl, CURLOPT_FOLLOWLOCATION, 1L);
     if (body != NULL) {

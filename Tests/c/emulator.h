@@ -10,6 +10,7 @@
 #define JUMP_TEST_EMULATOR_H
 
 #include <jansson.h>
+#include <stddef.h>
 
 /* The emulator's base URL (e.g. "http://127.0.0.1:40123"), starting it when needed; NULL when it cannot
  * be started (the reason is printed once). */
@@ -18,6 +19,14 @@ const char *emu_url(void);
 void emu_stop(void);
 /* A fresh temporary directory (0700) removed at exit; never NULL (aborts the test program otherwise). */
 const char *emu_tmpdir(void);
+
+/* A response body as libcurl delivers it: CURLOPT_WRITEFUNCTION emu_body_writer, CURLOPT_WRITEDATA &body
+ * (start at {NULL, 0}); data is NUL-terminated, NULL when nothing came; the caller frees it. */
+typedef struct emu_body {
+    char *data;
+    size_t size;
+} emu_body;
+size_t emu_body_writer(char *ptr, size_t size, size_t nmemb, void *userdata);
 
 /* One admin or API call: method, path (appended to the base URL), optional JSON body. Returns the parsed
  * JSON reply (new reference; NULL when the reply is not JSON) and stores the HTTP status (0 when the call

@@ -68,19 +68,7 @@ int array_has_member(json_t *array, const char *key, const char *value) {
 static char *social_extra(const char *more) {
     json_t *extra = json_pack("{s:s, s:s}", "engageAppId", ENGAGE_APP, "engageDomain",
                               emu_url() != NULL ? emu_url() : "http://127.0.0.1:9");
-    char *text;
-    if (more != NULL) {
-        json_t *members = json_loads(more, 0, NULL);
-        if (!json_is_object(members)) {
-            fprintf(stderr, "social_extra: bad members %s\n", more);
-            exit(2);
-        }
-        json_object_update(extra, members);
-        json_decref(members);
-    }
-    text = json_dumps(extra, JSON_COMPACT);
-    json_decref(extra);
-    return text;
+    return json_text_with_members(extra, more, "social_extra");
 }
 
 /* A Capture + Engage client for the emulator, with its own storage directory. */
@@ -124,23 +112,6 @@ jump_client *engage_only_client(const char *more) {
 
 /* ---- HTTP as a browser does it (no redirect following) --------------------------------------------------- */
 
-typedef struct grow {
-    char *data;
-    size_t size;
-} grow;
-
-static size_t grow_body(char *ptr, size_t size, size_t nmemb, void *userdata) {
-    grow *g = userdata;
-    size_t n = size * nmemb;
-    char *bigger = realloc(g->data, g->size + n + 1);
-    if (bigger == NULL) return 0;
-    g->data = bigger;
-    memcpy(g->data + g->size, ptr, n);
-    g->size += n;
-    g->data[g->size] = '\0';
-    return n;
-}
-
 static size_t grab_location(char *buffer, size_t size, size_t nitems, void *userdata) {
     http_reply *reply = userdata;
     size_t n = size * nitems, end = n;
@@ -162,7 +133,7 @@ static size_t grab_location(char *buffer, size_t size, size_t nitems, void *user
 int http_raw(const char *method, const char *url, const char *form_body, http_reply *reply) {
     CURL *curl = curl_easy_init();
     struct curl_slist *headers = NULL;
-    grow body = {NULL, 0};
+    emu_body body = {NULL, 0};
     CURLcode rc;
     memset(reply, 0, sizeof *reply);
     if (curl == NULL) return -1;
@@ -172,7 +143,7 @@ int http_raw(const char *method, const char *url, const char *form_body, http_re
     curl_easy_setopt(curl, CURLOPT_TIMEOUT_MS, 20000L);
     curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
     curl_easy_setopt(curl, CURLOPT_FOLLOWLOCATION, 0L);
-    curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, grow_body);
+    curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, emu_body_writer);
     curl_easy_setopt(curl, CURLOPT_WRITEDATA, &body);
     curl_easy_setopt(curl, CURLOPT_HEADERFUNCTION, grab_location);
     curl_easy_setopt(curl, CURLOPT_HEADERDATA, reply);

@@ -43,7 +43,6 @@ json_t *take_json(char *text) {
 char *client_config_json(const char *storage_dir, const char *extra_members) {
     const char *url = emu_url();
     json_t *config = json_object();
-    char *text;
     json_object_set_new(config, "captureDomain", json_string(url != NULL ? url : "http://127.0.0.1:9"));
     json_object_set_new(config, "captureFlowDomain", json_string(url != NULL ? url : "http://127.0.0.1:9"));
     json_object_set_new(config, "captureClientId", json_string("jump-default-client"));
@@ -51,18 +50,23 @@ char *client_config_json(const char *storage_dir, const char *extra_members) {
     json_object_set_new(config, "captureFlowName", json_string("standard"));
     json_object_set_new(config, "captureLocale", json_string("en-US"));
     json_object_set_new(config, "storageDirectory", json_string(storage_dir != NULL ? storage_dir : emu_tmpdir()));
-    if (extra_members != NULL) {
+    return json_text_with_members(config, extra_members, "client_config_json");
+}
+
+char *json_text_with_members(json_t *object, const char *members, const char *who) {
+    char *text;
+    if (members != NULL) {
         json_error_t error;
-        json_t *extra = json_loads(extra_members, 0, &error);
-        if (!json_is_object(extra)) {
-            fprintf(stderr, "client_config_json: bad extra members %s: %s\n", extra_members, error.text);
+        json_t *more = json_loads(members, 0, &error);
+        if (!json_is_object(more)) {
+            fprintf(stderr, "%s: bad members %s: %s\n", who, members, error.text);
             exit(2);
         }
-        json_object_update(config, extra);
-        json_decref(extra);
+        json_object_update(object, more);
+        json_decref(more);
     }
-    text = json_dumps(config, JSON_COMPACT);
-    json_decref(config);
+    text = json_dumps(object, JSON_COMPACT);
+    json_decref(object);
     return text;
 }
 

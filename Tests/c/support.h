@@ -31,6 +31,9 @@ json_t *take_json(char *text);
 
 /* ---- clients --------------------------------------------------------------------------------------------- */
 
+/* `object` (taken) with the members of the JSON object text `members` (NULL: none) set on it, as compact JSON
+ * text (malloc'd); bad members end the program, naming `who`. */
+char *json_text_with_members(json_t *object, const char *members, const char *who);
 /* The emulator client config as JSON text (malloc'd): captureDomain/captureFlowDomain = the emulator,
  * the default app, the given storage directory (NULL: a new temporary one), and the members of
  * extra_members (a JSON object text or NULL) on top. */

@@ -11,7 +11,7 @@ struct ClockPage: Sendable {
         let nowText: String
         let offset: String
         let realNow: String
-        let units = AdvanceUnit.allCases.map { Choice(value: $0.rawValue, label: $0.label, selected: $0 == .hours) }
+        let units = AdvanceUnit.allCases.map { DashboardChoice(value: $0.rawValue, label: $0.label, selected: $0 == .hours) }
         let presets = [
             Preset(id: "minute", label: "+1 minute", amount: "1", unit: AdvanceUnit.minutes.rawValue),
             Preset(id: "hour", label: "+1 hour", amount: "1", unit: AdvanceUnit.hours.rawValue),
@@ -20,12 +20,6 @@ struct ClockPage: Sendable {
         ]
         let hasError: Bool
         let error: String
-    }
-
-    struct Choice: Sendable {
-        let value: String
-        let label: String
-        let selected: Bool
     }
 
     struct Preset: Sendable {

@@ -21,15 +21,9 @@ struct UserEditPage: Sendable {
         let editable: Bool
         let record: String
         let recordSize: String
-        let modes: [Choice]
+        let modes: [DashboardChoice]
         let hasError: Bool
         let error: String
-    }
-
-    struct Choice: Sendable {
-        let value: String
-        let label: String
-        let selected: Bool
     }
 
     /// Throws `AdminError.notFound` for an unknown uuid. After a refused save, `form` holds what was sent,
@@ -45,7 +39,7 @@ struct UserEditPage: Sendable {
             user: user, editable: size <= UsersPage.maximumRecordBytes,
             record: form?["record"] ?? (size <= UsersPage.maximumRecordBytes ? editable.prettyPrinted() : ""),
             recordSize: DashboardText.size(size),
-            modes: Mode.allCases.map { Choice(value: $0.rawValue, label: $0.label, selected: $0 == mode) },
+            modes: Mode.allCases.map { DashboardChoice(value: $0.rawValue, label: $0.label, selected: $0 == mode) },
             hasError: error != nil, error: error ?? "")
     }
 }
