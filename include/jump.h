@@ -576,7 +576,9 @@ jump_status jump_client_refresh_access_token(jump_client *client);
  * "access_token" (a secret; for "api_key" the API key),"expires_at" (epoch s),"expires_in" (s; both null
  * when unknown),"refreshed"}. Refreshed first (single flight; failures as jump_client_refresh_access_token)
  * only when it has min_ttl_seconds or less left, or with JUMP_CREDENTIALS_FORCE_REFRESH (JUMP_E_UNSUPPORTED
- * for an API key); otherwise no request is made. */
+ * for an API key); otherwise no request is made. A saved sign-in-token credential that could not be read
+ * gives JUMP_E_STORAGE here, as in jump_client_request, _access_token and _refresh_access_token: never the
+ * Capture session's token instead. */
 jump_status jump_client_credentials(jump_client *client, int64_t min_ttl_seconds, uint32_t flags,
                                     char **out_json);
 /* Asynchronous jump_client_credentials; the completion's result is the same object. */
