@@ -549,6 +549,12 @@ jump_status jump_client_identify_external_user(jump_client *client, const char *
  * null and "body_base64" set when the body is not UTF-8). An HTTP error status is not a failure. */
 jump_status jump_client_request(jump_client *client, const char *method, const char *url, const char *headers_json,
                                 const char *body, size_t body_length, char **out_response);
+/* Asynchronous jump_client_request (the body is copied before it returns); the completion's result is the
+ * same object; jump_request_cancel stops it between and during its HTTP requests (JUMP_E_CANCELLED). */
+jump_status jump_client_request_async(jump_client *client, const char *method, const char *url,
+                                      const char *headers_json, const char *body, size_t body_length,
+                                      jump_callback callback, void *userdata, jump_free_fn userdata_free,
+                                      jump_request **out_request);
 
 /* Web login (a login page in a browser or web view): takes the token the page left in its cookies (a Cookie
  * header or Set-Cookie lines; either may be NULL) or its title ("oauth_token=..."), under the name

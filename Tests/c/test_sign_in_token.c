@@ -67,6 +67,74 @@ TEST(decode_sign_in_and_request) {
     free(user);
 }
 
+/* jump_client_request_async: the body is copied before the call returns, the completion carries the same
+ * object as jump_client_request, a request held by the server can be cancelled, and a bad argument still
+ * gets its one completion. */
+TEST(request_async_copies_its_body_and_can_be_cancelled) {
+    char *user, *token, path[160], body[16];
+    jump_client *client;
+    jump_request *request = NULL;
+    recorder done;
+    json_t *payload, *result;
+    double start;
+    if (!CHECK_MSG(emu_url() != NULL && emu_reset() == 0, "the emulator is not available")) return;
+    user = emu_token_user();
+    REQUIRE(user != NULL);
+    token = emu_sign_in_token(user);
+    REQUIRE(token != NULL);
+    client = token_client();
+    REQUIRE(client != NULL);
+    REQUIRE_OK(J.client_sign_in_with_token(client, token, NULL));
+    recorder_init(&done);
+    snprintf(path, sizeof path, "/v2/user/%s/profile", user);
+
+    snprintf(body, sizeof body, "{\"a\":2}");
+    CHECK_OK(J.client_request_async(client, "PUT", path, "{\"Content-Type\":\"application/json\"}", body,
+                                    strlen(body), recorder_callback, &done, recorder_free, &request));
+    memset(body, 'x', sizeof body - 1); /* the caller's buffer is gone once the call returned */
+    CHECK_OK(J.request_wait(request, 10000));
+    J.request_free(request);
+    payload = recorder_payload(&done, 0);
+    CHECK_STR_EQ(json_str(payload, "operation"), "request");
+    CHECK_EQ_INT(json_integer_value(json_object_get(json_object_get(payload, "result"), "status")), 200);
+    json_decref(payload);
+
+    CHECK_OK(J.client_request_async(client, "GET", path, NULL, NULL, 0, recorder_callback, &done, recorder_free,
+                                    &request));
+    CHECK_OK(J.request_wait(request, 10000));
+    J.request_free(request);
+    payload = recorder_payload(&done, 1);
+    result = json_object_get(payload, "result");
+    CHECK_EQ_INT(json_integer_value(json_object_get(result, "status")), 200);
+    CHECK_MSG(strstr(json_str(result, "body") ? json_str(result, "body") : "", "\"a\":2") != NULL, "body: %s",
+              json_str(result, "body") ? json_str(result, "body") : "(none)");
+    json_decref(payload);
+
+    CHECK(emu_fault("delay", 1, path, 5000) == 0);
+    CHECK_OK(J.client_request_async(client, "GET", path, NULL, NULL, 0, recorder_callback, &done, recorder_free,
+                                    &request));
+    sleep_ms(300); /* on the wire, held by the emulator */
+    start = now_ms();
+    CHECK_OK(J.request_cancel(request));
+    CHECK_OK(J.request_wait(request, 10000));
+    CHECK_MSG(now_ms() - start < 3000, "the cancelled request took %.0f ms to complete", now_ms() - start);
+    J.request_free(request);
+    payload = recorder_payload(&done, 2);
+    CHECK_EQ_INT(json_integer_value(json_object_get(payload, "status")), JUMP_E_CANCELLED);
+    json_decref(payload);
+
+    request = (jump_request *)&request;
+    CHECK_STATUS(J.client_request_async(client, "BREW", path, NULL, NULL, 0, recorder_callback, &done, recorder_free,
+                                        &request), JUMP_E_INVALID_ARGUMENT);
+    CHECK(request == NULL);
+    J.client_free(client);
+    CHECK(recorder_wait_frees(&done, 4, 5000));
+    CHECK_EQ_INT(recorder_calls(&done), 4);
+    recorder_destroy(&done);
+    free(token);
+    free(user);
+}
+
 typedef struct identify_answer {
     const char *token;
     int calls;

@@ -88,36 +88,55 @@ public func jump_client_identify_external_user(
     }
 }
 
+/// The arguments of both request forms, copied (the body too) so the _async form may outlive the caller's buffers.
+private func authorizedRequest(
+    _ target: JumpClient, _ method: UnsafePointer<CChar>?, _ url: UnsafePointer<CChar>?, _ headersJSON: UnsafePointer<CChar>?,
+    _ body: UnsafePointer<CChar>?, _ bodyLength: UInt
+) throws(ABIError) -> AsyncLaunch.Work {
+    var headers: [(String, String)] = []
+    if headersJSON != nil {
+        guard case .object(let members) = try Marshal.json(headersJSON, "headers_json") else {
+            throw .invalidArgument("headers_json is not a JSON object", argument: "headers_json")
+        }
+        for name in members.keys.sorted() {
+            guard let value = members[name]?.stringValue else {
+                throw .invalidArgument("header '\(name)' is not a string", argument: "headers_json")
+            }
+            headers.append((name, value))
+        }
+    }
+    var bytes: [UInt8] = []
+    if bodyLength > 0 {
+        guard let body else { throw .invalidArgument("body is NULL but body_length is not 0", argument: "body") }
+        guard bodyLength <= 64 << 20 else { throw .invalidArgument("body is larger than 64 MiB", argument: "body_length") }
+        bytes = Array(UnsafeRawBufferPointer(start: body, count: Int(bodyLength)))
+    }
+    let checked = try target.checkRequest(method: try Marshal.string(method, "method"), url: try Marshal.string(url, "url"),
+                                          headers: headers, body: bytes)
+    return { client, cancellation throws(JumpError) in try client.authorizedRequest(checked, cancellation: cancellation).json }
+}
+
 @_cdecl("jump_client_request")
 public func jump_client_request(
     _ client: OpaquePointer?, _ method: UnsafePointer<CChar>?, _ url: UnsafePointer<CChar>?,
     _ headersJSON: UnsafePointer<CChar>?, _ body: UnsafePointer<CChar>?, _ bodyLength: UInt,
     _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
 ) -> Int32 {
-    abiCall { () throws(ABIError) in
-        let out = try Marshal.prepare(out, "out_response")
-        let target = try jumpClient(client)
-        var headers: [(String, String)] = []
-        if headersJSON != nil {
-            guard case .object(let members) = try Marshal.json(headersJSON, "headers_json") else {
-                throw .invalidArgument("headers_json is not a JSON object", argument: "headers_json")
-            }
-            for name in members.keys.sorted() {
-                guard let value = members[name]?.stringValue else {
-                    throw .invalidArgument("header '\(name)' is not a string", argument: "headers_json")
-                }
-                headers.append((name, value))
-            }
-        }
-        var bytes: [UInt8] = []
-        if bodyLength > 0 {
-            guard let body else { throw .invalidArgument("body is NULL but body_length is not 0", argument: "body") }
-            guard bodyLength <= 64 << 20 else { throw .invalidArgument("body is larger than 64 MiB", argument: "body_length") }
-            bytes = Array(UnsafeRawBufferPointer(start: body, count: Int(bodyLength)))
-        }
-        let response = try target.authorizedRequest(method: try Marshal.string(method, "method"),
-                                                    url: try Marshal.string(url, "url"), headers: headers, body: bytes)
-        try Marshal.write(response.json, to: out)
+    SyncLaunch.run(client: client, out: out, required: "out_response") { () throws(ABIError) in
+        try authorizedRequest(try jumpClient(client), method, url, headersJSON, body, bodyLength)
+    }
+}
+
+@_cdecl("jump_client_request_async")
+public func jump_client_request_async(
+    _ client: OpaquePointer?, _ method: UnsafePointer<CChar>?, _ url: UnsafePointer<CChar>?,
+    _ headersJSON: UnsafePointer<CChar>?, _ body: UnsafePointer<CChar>?, _ bodyLength: UInt,
+    _ callback: CCallback?, _ userdata: UnsafeMutableRawPointer?, _ userdataFree: CFree?,
+    _ request: UnsafeMutablePointer<OpaquePointer?>?
+) -> Int32 {
+    AsyncLaunch.start("request", client: client, callback: callback, userdata: userdata,
+                      userdataFree: userdataFree, request: request) { () throws(ABIError) in
+        try authorizedRequest(try jumpClient(client), method, url, headersJSON, body, bodyLength)
     }
 }
 

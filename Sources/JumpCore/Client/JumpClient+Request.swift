@@ -31,11 +31,19 @@ extension JumpClient {
         case apiKey(String, base: String)
     }
 
-    /// Sends `method url` with the credential attached: the sign-in-token session's bearer token, else the
-    /// API key, else the Capture session's access token. A relative url ("/v2/...") is resolved against that
-    /// credential's server; an absolute one must be on it. A 401 refreshes once and replays once.
-    public func authorizedRequest(method: String, url: String, headers: [(String, String)], body: [UInt8],
-                                  cancellation: Cancellation? = nil) throws(JumpError) -> AuthorizedResponse {
+    /// An authorized request whose shape was checked (method, body, headers), before any credential is read:
+    /// the _async export checks it on the caller's thread, so a bad argument is refused at the call.
+    public struct CheckedRequest: Sendable {
+        let verb: String
+        let url: String
+        let headers: [(String, String)]
+        let body: [UInt8]
+    }
+
+    /// Checks what `authorizedRequest` would send: a known method, no body on GET, well-formed headers and none
+    /// of the headers libjump sets from the credential.
+    public func checkRequest(method: String, url: String, headers: [(String, String)],
+                             body: [UInt8]) throws(JumpError) -> CheckedRequest {
         let verb = method.uppercased()
         guard ["GET", "POST", "PUT", "PATCH", "DELETE"].contains(verb) else {
             throw .invalidArgument("method '\(method)' is not one of GET, POST, PUT, PATCH, DELETE", argument: "method")
@@ -47,6 +55,21 @@ extension JumpClient {
         for (name, _) in headers where ["authorization", settings.apiKeyHeader.lowercased(), "cookie"].contains(name.lowercased()) {
             throw .invalidArgument("header '\(name)' is set by libjump from the client's credential", argument: "headers")
         }
+        return CheckedRequest(verb: verb, url: url, headers: headers, body: body)
+    }
+
+    /// Sends `method url` with the credential attached: the sign-in-token session's bearer token, else the
+    /// API key, else the Capture session's access token. A relative url ("/v2/...") is resolved against that
+    /// credential's server; an absolute one must be on it. A 401 refreshes once and replays once.
+    public func authorizedRequest(method: String, url: String, headers: [(String, String)], body: [UInt8],
+                                  cancellation: Cancellation? = nil) throws(JumpError) -> AuthorizedResponse {
+        try authorizedRequest(try checkRequest(method: method, url: url, headers: headers, body: body),
+                              cancellation: cancellation)
+    }
+
+    /// `authorizedRequest(method:url:headers:body:)` of a request already checked.
+    public func authorizedRequest(_ request: CheckedRequest, cancellation: Cancellation? = nil) throws(JumpError) -> AuthorizedResponse {
+        let (verb, url, headers, body) = (request.verb, request.url, request.headers, request.body)
         // A web-login token goes to its own origin only, and is used for URLs there.
         if let web = webLogin.withLock({ $0 }),
            url.lowercased().hasPrefix(web.origin.lowercased()) || (url.hasPrefix("/") && !hasCredential) {

@@ -1,9 +1,10 @@
 // JumpClient.Requests.cs - authorized HTTP requests with the client's credential, and web login (the token a
-// login page left in its cookies or title). jump_client_request has no asynchronous form in the C API, so
-// neither has this binding: a Task around a blocking call could not be cancelled (no jump_request), and
-// running it on a thread pool worker would run the host storage there.
+// login page left in its cookies or title). RequestAsync is jump_client_request_async: it runs on libjump's
+// thread (never a thread pool worker, where host storage must not run) and a CancellationToken stops it.
 using System;
 using System.Collections.Generic;
+using System.Threading;
+using System.Threading.Tasks;
 
 namespace Jump
 {
@@ -30,12 +31,51 @@ namespace Jump
         /// <param name="body">The body, or null.</param>
         public JumpHttpResponse Request(string method, string url, IDictionary<string, string> headers, byte[] body)
         {
-            byte[] m = Utf8.Encode(method, "method"), u = Utf8.Encode(url, "url");
-            byte[] h = headers == null ? null : Utf8.Encode(Json.Write(headers), "headers");
+            byte[] m = Utf8.Encode(method, "method"), u = Utf8.Encode(url, "url"), h = HeadersJson(headers);
             IntPtr p;
-            int status = Native.jump_client_request(_handle, m, u, h, body, new UIntPtr((uint)(body == null ? 0 : body.Length)), out p);
+            int status = Native.jump_client_request(_handle, m, u, h, body, BodyLength(body), out p);
             return new JumpHttpResponse(TakeResult(status, p));
         }
+
+        /// <summary>Asynchronous <see cref="Request(string, string, IDictionary{string, string}, string)"/>: runs
+        /// on libjump's thread; the body is copied before this returns.</summary>
+        /// <param name="method">GET, POST, PUT, PATCH or DELETE.</param>
+        /// <param name="url">Relative to the credential's server ("/v2/..."), or absolute on it.</param>
+        /// <param name="headers">Extra headers, or null.</param>
+        /// <param name="body">The body as text (sent as UTF-8), or null.</param>
+        /// <param name="cancellationToken">Cancels the request, before or during it (the Task is then
+        /// cancelled, unless it had already finished).</param>
+        public Task<JumpHttpResponse> RequestAsync(string method, string url, IDictionary<string, string> headers = null,
+            string body = null, CancellationToken cancellationToken = default(CancellationToken))
+        {
+            return RequestAsync(method, url, headers, body == null ? null : System.Text.Encoding.UTF8.GetBytes(body),
+                cancellationToken);
+        }
+
+        /// <summary><see cref="RequestAsync(string, string, IDictionary{string, string}, string, CancellationToken)"/>
+        /// with the body as bytes.</summary>
+        /// <param name="method">GET, POST, PUT, PATCH or DELETE.</param>
+        /// <param name="url">Relative to the credential's server, or absolute on it.</param>
+        /// <param name="headers">Extra headers, or null.</param>
+        /// <param name="body">The body, or null.</param>
+        /// <param name="cancellationToken">Cancels the request, before or during it.</param>
+        public Task<JumpHttpResponse> RequestAsync(string method, string url, IDictionary<string, string> headers, byte[] body,
+            CancellationToken cancellationToken = default(CancellationToken))
+        {
+            return Start(cancellationToken, () =>
+            {
+                byte[] m = Utf8.Encode(method, "method"), u = Utf8.Encode(url, "url"), h = HeadersJson(headers);
+                return (out JumpRequestHandle r) => Native.jump_client_request_async(_handle, m, u, h, body, BodyLength(body),
+                    IntPtr.Zero, IntPtr.Zero, IntPtr.Zero, out r);
+            }, json => new JumpHttpResponse(json));
+        }
+
+        static byte[] HeadersJson(IDictionary<string, string> headers)
+        {
+            return headers == null ? null : Utf8.Encode(Json.Write(headers), "headers");
+        }
+
+        static UIntPtr BodyLength(byte[] body) { return new UIntPtr((uint)(body == null ? 0 : body.Length)); }
 
         /// <summary>Takes the token a web login page left in its cookies (a Cookie header or Set-Cookie lines)
         /// or its title ("oauth_token=..."), under the name webLoginCookieName, and keeps it (in memory) for

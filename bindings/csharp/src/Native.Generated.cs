@@ -183,6 +183,8 @@ namespace Jump
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
         internal static extern int jump_client_request(JumpClientHandle client, byte[] method, byte[] url, byte[] headersJson, byte[] body, UIntPtr bodyLength, out IntPtr outResponse);
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern int jump_client_request_async(JumpClientHandle client, byte[] method, byte[] url, byte[] headersJson, byte[] body, UIntPtr bodyLength, IntPtr callback, IntPtr userdata, IntPtr userdataFree, out JumpRequestHandle outRequest);
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
         internal static extern int jump_client_use_web_login(JumpClientHandle client, byte[] pageUrl, byte[] cookies, byte[] title, out IntPtr outToken);
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
         internal static extern int jump_client_access_token(JumpClientHandle client, out IntPtr outToken);

@@ -25,6 +25,8 @@ namespace Jump.Tests
             if (type == typeof(TimeSpan?)) return null;
             if (type == typeof(IDictionary<string, object>)) return new Dictionary<string, object>();
             if (type == typeof(IEnumerable<string>)) return new string[0];
+            if (type == typeof(IDictionary<string, string>)) return new Dictionary<string, string>();
+            if (type == typeof(byte[])) return new byte[0];
             if (type == typeof(Action<string>)) return (Action<string>)(url => { });
             throw new AssertionException("no test argument for a parameter of type " + type);
         }
@@ -100,6 +102,9 @@ namespace Jump.Tests
                     string user = TokenApi.NewUser(emu), token = TokenApi.Mint(emu, user);
                     CancelMidRequest(c, "/v1/token", ct => c.SignInWithTokenAsync(token, ct));
                     Assert.True(!c.Status.SignedIn, "a cancelled sign-in signs nobody in");
+                    c.SignInWithToken(TokenApi.Mint(emu, user));
+                    string profile = "/v2/user/" + user + "/profile";
+                    CancelMidRequest(c, profile, ct => c.RequestAsync("GET", profile, cancellationToken: ct));
                 }
                 using (var c = NewSocialClient(thinRegistration: true))
                     CancelMidRequest(c, "/signin/oauth_token", ct => c.SocialSignInNativeAsync("facebook", ProviderToken(UniqueEmail()), cancellationToken: ct));

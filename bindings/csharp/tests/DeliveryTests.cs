@@ -137,6 +137,25 @@ namespace Jump.Tests
                     var r = await c.SignInWithTokenAsync(TokenApi.Mint(emu, user));
                     Assert.Equal(user, r.UserId, "user_id");
                 } },
+                { "RequestAsync(String,String,IDictionary`2,String,CancellationToken)", async owned =>
+                {
+                    var c = NewTokenClient();
+                    lock (owned) owned.Add(c);
+                    string user = TokenApi.NewUser(emu);
+                    c.SignInWithToken(TokenApi.Mint(emu, user));
+                    var r = await c.RequestAsync("PUT", "/v2/user/" + user + "/profile",
+                        new Dictionary<string, string> { { "Content-Type", "application/json" } }, "{\"n\":1}");
+                    Assert.Equal(200, r.StatusCode, "PUT: " + r.Json);
+                } },
+                { "RequestAsync(String,String,IDictionary`2,Byte[],CancellationToken)", async owned =>
+                {
+                    var c = NewTokenClient();
+                    lock (owned) owned.Add(c);
+                    string user = TokenApi.NewUser(emu);
+                    c.SignInWithToken(TokenApi.Mint(emu, user));
+                    var r = await c.RequestAsync("GET", "/v2/user/" + user + "/profile", null, (byte[])null);
+                    Assert.Equal(200, r.StatusCode, "GET: " + r.Json);
+                } },
                 { "GetCredentialsAsync(TimeSpan,Boolean,CancellationToken)", async owned =>
                 {
                     var account = NewAccount();

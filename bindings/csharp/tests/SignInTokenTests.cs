@@ -57,6 +57,11 @@ namespace Jump.Tests
                     Assert.True(got.StatusCode == 200 && got.Body.Contains("blue"), "GET: " + got.Json);
                     Assert.True(got.Header("content-type") != null && got.BodyBytes.Length > 0, "headers and bytes");
                     Assert.Equal(403, c.Request("GET", "/v2/user/" + other + "/profile").StatusCode, "another user's data");
+                    var awaited = c.RequestAsync("GET", "/v2/user/" + user + "/profile").GetAwaiter().GetResult();
+                    Assert.True(awaited.StatusCode == 200 && awaited.Body.Contains("blue"), "RequestAsync: " + awaited.Json);
+                    var badMethod = c.RequestAsync("BREW", "/v2/user/" + user + "/profile");
+                    Assert.True(badMethod.IsFaulted && badMethod.Exception.InnerException is JumpInvalidArgumentException,
+                        "a bad method is refused at the call: " + badMethod.Status);
                     Assert.Throws<JumpInvalidArgumentException>(() => c.Request("GET", "https://example.com/v2/user"), "another server");
                     Assert.True(statusEvent.Wait(5000), "a status_changed event");
                     emu.ClearCounters();

@@ -154,7 +154,7 @@ class Client extends EventEmitter {
    * body} (body null and bodyBase64 set when it is not UTF-8); an HTTP error status is not a rejection.
    */
   request(method, url, options) {
-    return this.#work(options, () => {
+    return this.#start(options, () => {
       const { headers, body } = optionsOf(options);
       let headersJson = null;
       if (headers !== undefined && headers !== null) {
@@ -166,7 +166,7 @@ class Client extends EventEmitter {
         throw new TypeError('options.body must be a string or a Uint8Array');
       }
       return this.#native.request(method, url, headersJson, body ?? null);
-    }, parseJson);
+    });
   }
 
   /** Web login: takes the token a login page left in its cookies (options.cookies: a Cookie header or

@@ -5,11 +5,16 @@
  */
 #include "addon.h"
 
+#include <stdlib.h>
+#include <string.h>
+
 /* A start: the method's arguments, and the request it started. */
 typedef struct start_ctx {
     call_args a;
     jump_request *request;
-    void *userdata; /* the loopback's openUrl handler */
+    void *userdata;     /* the loopback's openUrl handler */
+    char *body;         /* request's body bytes (copied: libjump copies them again before returning) */
+    size_t body_length;
 } start_ctx;
 
 /* Reads the arguments as format says (take_args), starts the request with fn (guarded) and returns
@@ -96,6 +101,52 @@ static jump_status start_credentials(void *s) {
 /* credentials(minTtlSeconds, flags) */
 napi_value client_credentials(napi_env env, napi_callback_info info) {
     return start(env, info, "ii", NAMES("minTtl", "flags"), start_credentials);
+}
+
+static jump_status start_request(void *s) {
+    start_ctx *c = s;
+    return jump_client_request_async(CLIENT(s), ARG(s, 0), ARG(s, 1), ARG(s, 2), c->body, c->body_length, NULL, NULL,
+                                     NULL, REQUEST(s));
+}
+/* request(method, url, headersJson|null, body|null). body: a string or a Uint8Array (Buffer), sent as its bytes. */
+napi_value client_request(napi_env env, napi_callback_info info) {
+    start_ctx s = {.request = NULL};
+    napi_valuetype type = napi_undefined;
+    bool typed = false;
+    jump_status status;
+    napi_value result;
+    if (!take_args(env, info, "sso_", NAMES("method", "url", "headers", "body"), &s.a)) return NULL;
+    napi_typeof(env, s.a.argv[3], &type);
+    if (type == napi_string) {
+        if ((s.body = string_arg(env, s.a.argv[3], "body")) == NULL) { /* TypeError for a NUL: send bytes instead */
+            free_args(&s.a);
+            return NULL;
+        }
+        s.body_length = strlen(s.body);
+    } else if (napi_is_typedarray(env, s.a.argv[3], &typed) == napi_ok && typed) {
+        napi_typedarray_type kind;
+        size_t offset = 0;
+        void *data = NULL;
+        napi_value buffer;
+        if (napi_get_typedarray_info(env, s.a.argv[3], &kind, &s.body_length, &data, &buffer, &offset) != napi_ok ||
+            kind != napi_uint8_array || (s.body = malloc(s.body_length + 1)) == NULL) {
+            free_args(&s.a);
+            napi_throw_type_error(env, "ERR_INVALID_ARG_TYPE", "body must be a string or a Uint8Array");
+            return NULL;
+        }
+        if (s.body_length > 0) memcpy(s.body, data, s.body_length);
+        s.body[s.body_length] = '\0';
+    } else if (type != napi_null && type != napi_undefined) {
+        free_args(&s.a);
+        napi_throw_type_error(env, "ERR_INVALID_ARG_TYPE", "body must be a string or a Uint8Array");
+        return NULL;
+    }
+    status = guarded(s.a.c, start_request, &s);
+    if (s.body != NULL) memset(s.body, 0, s.body_length);
+    free(s.body);
+    free_args(&s.a);
+    result = request_result(env, status, s.request);
+    return result;
 }
 
 static jump_status start_update_profile(void *s) {

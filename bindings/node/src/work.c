@@ -1,6 +1,6 @@
 /*
  * work.c - the calls that may wait on the network but have no _async form (sign-out's revoke, loading the flow,
- * schema and Engage configuration, the providers, socialBegin, access tokens, authorized requests, share
+ * schema and Engage configuration, the providers, socialBegin, access tokens, share
  * content, identify). Each runs on a thread of its own, never on libuv's thread pool: a request may take a
  * whole request timeout, and four of them would stall every fs, dns and crypto call of the application. The
  * method returns a Promise, settled on the JS thread once the bridge (bridge.c) hands the finished work back.
@@ -22,8 +22,6 @@ struct work {
     jump_client *client; /* read on the JS thread at the start: close() may clear c->client meanwhile */
     work_fn run;
     char *s[4];          /* string arguments (wiped when freed: tokens, bodies) */
-    const char *body;    /* request's body: s[3] */
-    size_t body_length;
     uint32_t id;         /* identify's authenticate handler */
     void *userdata;      /* identify's bridge userdata */
     napi_deferred deferred;
@@ -44,9 +42,6 @@ static jump_status run_social_begin(work *w) { return jump_client_social_begin(w
 static jump_status run_access_token(work *w) { return jump_client_access_token(w->client, &w->out); }
 static jump_status run_refresh_access_token(work *w) { return jump_client_refresh_access_token(w->client); }
 static jump_status run_share_content(work *w) { return jump_client_share_content(w->client, w->s[0], &w->out); }
-static jump_status run_request(work *w) {
-    return jump_client_request(w->client, w->s[0], w->s[1], w->s[2], w->body, w->body_length, &w->out);
-}
 static jump_status run_identify(work *w) {
     return jump_client_identify_external_user(w->client, w->s[0], bridge_authenticate, w->userdata, &w->out);
 }
@@ -246,53 +241,6 @@ napi_value client_access_token(napi_env env, napi_callback_info info) {
     if ((w = new_work(env)) == NULL) return NULL;
     w->secret_out = 1;
     return start_work(env, a.c, w, run_access_token);
-}
-
-/* request(method, url, headersJson|null, body|null) -> Promise<JSON text>. body: a string or a Uint8Array
- * (Buffer), sent as its bytes. */
-napi_value client_request(napi_env env, napi_callback_info info) {
-    call_args a;
-    work *w;
-    napi_valuetype type = napi_undefined;
-    bool typed = false;
-    if (!take_args(env, info, "sso_", NAMES("method", "url", "headers", "body"), &a)) return NULL;
-    if ((w = new_work(env)) == NULL) {
-        free_args(&a);
-        return NULL;
-    }
-    for (int i = 0; i < 3; i++) {
-        w->s[i] = a.s[i];
-        a.s[i] = NULL;
-    }
-    napi_typeof(env, a.argv[3], &type);
-    if (type == napi_string) {
-        if ((w->s[3] = string_arg(env, a.argv[3], "body")) == NULL) { /* TypeError for a NUL: send bytes instead */
-            free_work(w);
-            return NULL;
-        }
-        w->body = w->s[3];
-        w->body_length = strlen(w->s[3]);
-    } else if (napi_is_typedarray(env, a.argv[3], &typed) == napi_ok && typed) {
-        napi_typedarray_type kind;
-        size_t length = 0, offset = 0;
-        void *data = NULL;
-        napi_value buffer;
-        if (napi_get_typedarray_info(env, a.argv[3], &kind, &length, &data, &buffer, &offset) != napi_ok ||
-            kind != napi_uint8_array || (w->s[3] = malloc(length + 1)) == NULL) {
-            free_work(w);
-            napi_throw_type_error(env, "ERR_INVALID_ARG_TYPE", "body must be a string or a Uint8Array");
-            return NULL;
-        }
-        if (length > 0) memcpy(w->s[3], data, length);
-        w->s[3][length] = '\0';
-        w->body = w->s[3];
-        w->body_length = length;
-    } else if (type != napi_null && type != napi_undefined) {
-        free_work(w);
-        napi_throw_type_error(env, "ERR_INVALID_ARG_TYPE", "body must be a string or a Uint8Array");
-        return NULL;
-    }
-    return start_work(env, a.c, w, run_request);
 }
 
 /* identifyExternalUser(externalUserId, authenticateHandlerId) -> Promise<JSON text>. authenticate runs on this

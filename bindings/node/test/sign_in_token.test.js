@@ -39,6 +39,26 @@ test('decodeSignInToken reads a token without using it, and says what is wrong w
   assert.throws(() => jump.decodeSignInToken(42), TypeError);
 });
 
+test('request() runs on libjump\'s own request and an AbortSignal cancels it mid-request (AbortError)', async () => {
+  const emu = session.emu;
+  const user = await newUser(emu);
+  const client = newClient();
+  await client.signInWithToken(await mint(emu, user));
+  const path = `/v2/user/${user}/profile`;
+  await emu.delay(path, 5000);
+  const controller = new AbortController();
+  const started = Date.now();
+  const held = client.request('GET', path, { signal: controller.signal });
+  setTimeout(() => controller.abort(new Error('enough')), 300);
+  const error = await rejection(held);
+  assert.equal(error.name, 'AbortError');
+  assert.equal(error.cause?.message, 'enough');
+  assert.ok(Date.now() - started < 3000, `the aborted request took ${Date.now() - started} ms`);
+  // A bad method is refused by libjump at the call, as a rejection.
+  assert.ok((await rejection(client.request('BREW', path))) instanceof jump.InvalidArgumentError);
+  assert.equal((await client.request('GET', path)).status, 200);
+});
+
 test('signInWithToken, status and its event, authorized requests on the credential\'s server only', async () => {
   const emu = session.emu;
   const user = await newUser(emu);

@@ -119,6 +119,7 @@ SIGNATURES: Dict[str, Tuple[Any, List[Any]]] = {
     "jump_client_status": (jump_status, [handle, out_string]),
     "jump_client_identify_external_user": (jump_status, [handle, c_char_p, AUTHENTICATE, c_void_p, out_string]),
     "jump_client_request": (jump_status, [handle, c_char_p, c_char_p, c_char_p, c_char_p, c_size_t, out_string]),
+    "jump_client_request_async": (jump_status, [handle, c_char_p, c_char_p, c_char_p, c_char_p, c_size_t, CALLBACK, c_void_p, FREE_FN, out_handle]),
     "jump_client_use_web_login": (jump_status, [handle, c_char_p, c_char_p, c_char_p, out_string]),
     "jump_client_access_token": (jump_status, [handle, out_string]),
     "jump_client_refresh_access_token": (jump_status, [handle]),

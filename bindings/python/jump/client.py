@@ -286,13 +286,25 @@ class Client(NativeHandle):
         """Send an authorized request with the client's credential (bearer token, API key or Capture token):
         ``{"status", "headers": [[name, value], ...], "body"}``. ``url`` is relative to the credential's
         server ("/v2/...") or absolute on it. A 401 refreshes once and replays once."""
+        out = c_void_p()
+        check(_native.lib.jump_client_request(self.handle, *self._request_args(method, url, headers, body), byref(out)))
+        return cast("HttpResponse", _native.take_json(out))
+
+    def request_async(self, method: str, url: str, headers: Optional[Mapping[str, str]] = None,
+                      body: Union[str, bytes, None] = None,
+                      callback: Optional[CompletionCallback] = None) -> Request[HttpResponse]:
+        """:meth:`request` on a libjump thread (``await`` it, or wait); cancelling the Request stops it."""
+        return self._async("request", callback, _native.lib.jump_client_request_async,
+                           *self._request_args(method, url, headers, body))
+
+    @staticmethod
+    def _request_args(method: str, url: str, headers: Optional[Mapping[str, str]],
+                      body: Union[str, bytes, None]) -> Tuple[Optional[bytes], Optional[bytes], Optional[bytes],
+                                                              Optional[bytes], int]:
         data = body.encode("utf-8") if isinstance(body, str) else body
         headers_json = json.dumps(dict(headers)).encode("utf-8") if headers else None
-        out = c_void_p()
-        check(_native.lib.jump_client_request(
-            self.handle, _native.encode(method, "method"), _native.encode(url, "url"), headers_json,
-            data, len(data) if data else 0, byref(out)))
-        return cast("HttpResponse", _native.take_json(out))
+        return (_native.encode(method, "method"), _native.encode(url, "url"), headers_json, data,
+                len(data) if data else 0)
 
     def load_schema(self) -> None:
         """Download the record schema (and this client's write access schema) and cache it; record edits are

@@ -105,6 +105,35 @@ def test_sign_in_status_and_authorized_requests(emu, token_config) -> None:
         assert refused.value.detail["mismatch"] == "user_id"
 
 
+def test_request_async_is_awaited_and_cancelled(emu, token_config) -> None:
+    import asyncio
+    user = new_user(emu)
+    path = f"/v2/user/{user}/profile"
+
+    async def main(client: jump.Client) -> None:
+        put = await client.request_async("PUT", path, {"Content-Type": "application/json"}, json.dumps({"n": 7}))
+        assert put["status"] == 200
+        got = await client.request_async("GET", path)
+        assert json.loads(got["body"])["data"] == {"n": 7}
+        emu.fault("delay", path, delay_ms=5000)
+        started = time.monotonic()
+        with pytest.raises(asyncio.TimeoutError):
+            await asyncio.wait_for(client.request_async("GET", path), 0.3)
+        assert time.monotonic() - started < 3
+
+    with jump.Client(token_config()) as client:
+        client.sign_in_with_token(mint(emu, user))
+        asyncio.run(main(client))
+        emu.fault("delay", path, delay_ms=5000)
+        held = client.request_async("GET", path)
+        time.sleep(0.2)  # on the wire, held by the emulator
+        held.cancel()
+        with pytest.raises(jump.Cancelled):
+            held.wait(10)
+        with pytest.raises(jump.InvalidArgument):  # refused at the call, delivered as the Request's outcome
+            client.request_async("BREW", path).wait(10)
+
+
 def test_refresh_before_expiry_and_after_a_401(emu, token_config) -> None:
     user = new_user(emu)
     with jump.Client(token_config()) as client:
