@@ -75,7 +75,7 @@ extension CaptureSession {
         }
         return try RefreshFlight.run(step) { lead in
             do throws(JumpError) {
-                return try store.withExclusiveAccess(timeoutMilliseconds: settings.requestTimeoutMs) {
+                return try storage.underSessionLock {
                     () throws(JumpError) -> Result<String, JumpError> in
                     if let fresh = adoptSavedCredential(replacing: token, generation: lead.generation, flight: lead.flight) {
                         return .success(fresh)
@@ -129,7 +129,7 @@ extension CaptureSession {
     /// Under the store's lock: the credential another process sharing the storage directory saved for this
     /// very session, when it is newer than `token` (that process refreshed it); nil when there is none.
     private func adoptSavedCredential(replacing token: String, generation: UInt64, flight: RefreshFlight) -> String? {
-        guard let saved = SessionCodec.savedElsewhere(in: store) else { return nil }
+        guard let saved = storage.savedElsewhere() else { return nil }
         return state.withLock { s -> String? in
             guard s.generation == generation, adoptCredential(&s, from: saved),
                   let fresh = s.session?.accessToken, fresh != token else { return nil }

@@ -89,10 +89,10 @@ extension CaptureSession {
             }
             if let entry { session.absorbed = [entry] }
             s.replaceSession(with: session, onStorage: false)
-            s.journalEpoch = nil
+            s.stored.journalEpoch = nil
             persist(&s)
-            if let entry, s.storageError == nil {
-                release(&s) { $0.id == entry }
+            if let entry, s.stored.storageError == nil {
+                storage.release(&s.stored) { $0.id == entry }
                 s.updateSession { $0.absorbed = [] }
             }
             return (conflicts, kept)
@@ -118,14 +118,14 @@ extension CaptureSession {
         if let old = s.session {
             if let uuid, old.record.uuid == uuid { return (old.record, nil) }
             if old.record.hasEdits {
-                try quarantine(&s, reason: .replaced, session: old,
-                               message: "another user signed in while this user's edits were not synced")
+                try storage.setAside(&s.stored, reason: .replaced, session: old,
+                                     message: "another user signed in while this user's edits were not synced")
             }
         } else if let unreadable = s.restoreError {
-            try quarantine(&s, reason: .unreadable, session: nil,
-                           message: "the saved session could not be read when another sign-in replaced it (\(unreadable.message))")
+            try storage.setAside(&s.stored, reason: .unreadable, session: nil,
+                                 message: "the saved session could not be read when another sign-in replaced it (\(unreadable.message))")
         }
-        guard let (record, entry) = quarantinedEdits(s, uuid: uuid) else { return (nil, nil) }
+        guard let (record, entry) = storage.quarantinedEdits(s.stored, uuid: uuid) else { return (nil, nil) }
         return (record, entry)
     }
 }

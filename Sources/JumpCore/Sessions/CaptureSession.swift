@@ -10,12 +10,8 @@ public final class CaptureSession: Sendable {
     let capture: CaptureAPI
     let transport: any Transport
     let events: EventSink
-    let store: any SessionStore
-    /// The record edits made since the session was last saved whole (see RecordJournal).
-    let journalStore: any SessionStore
-    /// Sessions set aside (unreadable, or another user's with unsynced edits): the index and its entries.
-    let quarantineStore: any SessionStore
-    let makeStore: @Sendable (String) -> any SessionStore
+    /// The session, its journal and the sessions set aside on storage; what is known of them is `state.stored`.
+    let storage: CaptureStorage
     let flowCache: DocumentCache
     let schemaCache: DocumentCache
     let state: Lock<CaptureState>
@@ -35,18 +31,14 @@ public final class CaptureSession: Sendable {
         self.transport = transport
         self.events = events
         capture = CaptureAPI(base: settings.base, transport: transport)
-        makeStore = storage.entry
-        store = storage.entry(settings.sessionFileName)
-        journalStore = storage.entry(settings.journalFileName)
-        quarantineStore = storage.entry(settings.quarantineFileName)
+        self.storage = CaptureStorage(storage, settings: settings)
         flowCache = DocumentCache(storage, name: settings.flowFileName, what: "flow")
         schemaCache = DocumentCache(storage, name: settings.schemaFileName, what: "schema")
         let schema = try initialSchema()
-        let quarantine = loadQuarantine()
+        let stored = CaptureStorage.State(quarantineIndex: self.storage.loadQuarantine())
         state.withLock { s in
             s.schema = schema
-            s.quarantine = quarantine ?? []
-            s.quarantineIndexUnreadable = quarantine == nil
+            s.stored = stored
         }
         _ = try? restore()
     }
@@ -73,7 +65,7 @@ public final class CaptureSession: Sendable {
                 reauthenticationRequired: session?.reauthenticationRequired ?? false,
                 accessTokenExpiresAt: session?.accessTokenExpiresAt,
                 unsyncedChanges: !(session.map { $0.record.plan(schema: s.schema).isEmpty } ?? true),
-                restoreError: s.restoreError, storageError: s.storageError, quarantine: s.quarantine,
+                restoreError: s.restoreError, storageError: s.stored.storageError, quarantine: s.stored.quarantine,
                 flowVersion: s.flow?.version)
         }
     }
@@ -107,18 +99,8 @@ public final class CaptureSession: Sendable {
         // session erased behind it.
         try state.withLock { s throws(JumpError) -> String? in
             let uuid = s.session?.record.uuid
-            s.replaceSession(with: nil, onStorage: s.sessionOnStorage)  // on storage until erased below
-            s.journalEpoch = nil
-            do throws(JumpError) {
-                try store.erase()
-                try journalStore.erase()
-            } catch {
-                s.storageError = error
-                throw error
-            }
-            s.sessionOnStorage = false
-            s.journalOnStorage = false
-            s.storageError = nil
+            s.replaceSession(with: nil, onStorage: s.stored.sessionOnStorage)  // on storage until erased below
+            try storage.eraseSession(&s.stored)
             return uuid
         }
     }
@@ -168,13 +150,14 @@ struct CaptureState: Sendable {
         generation &+= 1
         refresh = nil
         restoreError = nil
-        sessionOnStorage = onStorage
+        stored.sessionOnStorage = onStorage
     }
     /// Bumped at every sign-in, sign-out and restore: results of calls begun under another generation are
     /// discarded (a late refresh must never land in the next user's session).
     var generation: UInt64 = 0
     var restoreError: JumpError?
-    var storageError: JumpError?
+    /// What is on storage (CaptureStorage's state, under this lock with the session it stores).
+    var stored = CaptureStorage.State(quarantineIndex: [])
     var refresh: RefreshFlight?
     var flow: Flow?
     /// Epoch seconds of the last download attempt; nil: never tried in this run.
@@ -182,19 +165,6 @@ struct CaptureState: Sendable {
     var flowDownloaded = false
     /// The record schema in use (captureSchemaFile, jump_client_load_schema or the cached copy).
     var schema: RecordSchema?
-    /// Whether the session in memory, as of its epoch, is the one on storage: journal lines may then be
-    /// appended to it. (The epoch moves only with a save that worked.)
-    var sessionOnStorage = false
-    /// The session epoch the journal on storage belongs to; nil: the next journal write starts a new one.
-    var journalEpoch: Int64?
-    var journalBytes = 0
-    /// Whether a journal entry may exist on storage (so a full save removes it).
-    var journalOnStorage = false
-    /// Sessions set aside instead of being overwritten or merged into another sign-in.
-    var quarantine: [QuarantineEntry] = []
-    /// The quarantine index on storage could not be read: it is read again before any write, and never
-    /// written over while it cannot be.
-    var quarantineIndexUnreadable = false
 
     /// Runs body on the session in place (never copied out, so its record is not shared and edits copy
     /// nothing); nil when signed out.
