@@ -37,9 +37,11 @@ let package = Package(
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         // libcrypto: already loaded by libcurl (libcurl4-openssl), so it adds no library to a process.
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        // The Secret Service through libsecret, loaded with dlopen (no link-time dependency; Sources/CSecretService).
+        .target(name: "CSecretService", linkerSettings: [.linkedLibrary("dl")]),
         .target(
             name: "JumpCore",
-            dependencies: ["CJansson", "CCurl", "CCrypto"],
+            dependencies: ["CJansson", "CCurl", "CCrypto", "CSecretService"],
             swiftSettings: leanSwift
         ),
         .target(

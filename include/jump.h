@@ -167,6 +167,16 @@ jump_status jump_set_log_callback(jump_callback callback, void *userdata, jump_f
 /*   unset: $JUMP_EMULATOR_HOST if set; "" ignores $JUMP_EMULATOR_HOST),                                */
 /*   storageDirectory (default                                                                          */
 /*   $XDG_DATA_HOME/jump or ~/.local/share/jump; ":memory:" keeps the session in memory only),          */
+/*   secretStore ("auto": the secrets of storageDirectory (access token, refresh secret, sign-in-token  */
+/*   credentials, sharing tokens) go to the Secret Service (libsecret, loaded at run time) when a       */
+/*   session bus answers within 2 s and the default collection is unlocked, else to files with one      */
+/*   warning per process | "secret-service": that or jump_client_new fails with JUMP_E_STORAGE saying   */
+/*   how to fix it | "file": files only, mode 0600). Once a session's secrets are in the keyring, a      */
+/*   locked or absent keyring is JUMP_E_STORAGE, never "signed out", and nothing is copied to files.    */
+/*   Each Secret Service access is a few blocking D-Bus round trips (about a millisecond on a desktop;  */
+/*   up to D-Bus's timeout when the daemon hangs), made where the storage I/O is: on the calling thread  */
+/*   or a libjump thread, never on the thread of jump_client_is_signed_in or a callback. Host storage   */
+/*   (jump_config_set_storage) overrides it.                                                            */
 /*   connectTimeoutMs (int, 10000), requestTimeoutMs (int, 30000), tokenRefreshMarginSeconds (int, 60), */
 /*   maxResponseBytes (int, 16777216: a response body larger than this is refused with JUMP_E_SERVER   */
 /*   while it arrives; a 100 000-element record is about 8 MiB),                                        */
@@ -249,7 +259,8 @@ void jump_client_free(jump_client *client);
  * "unsynced_changes","restore_error" (error detail or null: the saved session could not be read),
  * "storage_error" (error detail or null: the last save or erase failed), "flow_version" (or null),
  * "quarantine" (sessions set aside: [{"entry","reason":"unreadable"|"replaced","uuid","unsynced_changes",
- * "quarantined_at","message"}])}. */
+ * "quarantined_at","message"}]), "secret_store" (where the secrets are kept: "secret-service", "file",
+ * "host" or "memory"; see the secretStore key)}. */
 jump_status jump_client_state(jump_client *client, char **out_json);
 /* 1 when a user is signed in, 0 otherwise (and for an invalid handle). */
 int jump_client_is_signed_in(jump_client *client);

@@ -9,7 +9,8 @@
 #                                      python3, make and g++ for it; Node.js and its headers), nuget (make
 #                                      nuget: Debian's nuget, NuGet 2.8 on Mono; mono-complete for mcs; zip)
 # What the suites need beyond the build: python, Chromium and its driver (apt) and selenium (pip), for the
-# headless-browser social sign-in test; mypy (pip), for the test that the Python package passes mypy --strict
+# headless-browser social sign-in test; gnome-keyring, libsecret-tools and dbus, for the Secret Service tests
+# (a keyring daemon unlocked under dbus-run-session); mypy (pip), for the test that the Python package passes mypy --strict
 # (bindings/python/tests/test_typing.py); pytest and requests (pip); python3-venv when python3 lacks venv (the
 # wheel test); and the unmodified janrain-python-api 0.4.0 sdist in build/third_party/ for Tests/serverapi
 # (its setup.py needs use_2to3, which modern setuptools lacks, so it is put on sys.path rather than
@@ -111,6 +112,8 @@ elif [ "${1:-}" = "--test" ]; then
             swift | c | abi) ;;  # the build's packages are all they need
             python)
                 packages+=(chromium chromium-driver)
+                # The Secret Service tests (test_secret_service.py): a keyring daemon on a private session bus.
+                packages+=(gnome-keyring libsecret-tools libsecret-1-0 dbus)
                 python3 -c "import pytest" 2>/dev/null || python_packages+=(pytest)
                 python3 -c "import selenium" 2>/dev/null || python_packages+=(selenium)
                 python3 -c "import mypy" 2>/dev/null || python_packages+=(mypy)

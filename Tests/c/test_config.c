@@ -27,7 +27,7 @@ static const char *const documented_keys[] = {
     "captureRedirectUri",
     "captureResponseType", "traditionalSignInType", "engageAppId", "engageDomain",
     "engageWhitelistedDomain", "engageResponseType", "engageCustomProviders", "engageTokenUrl", "engageDevice",
-    "userAgentApp", "emulatorHost", "storageDirectory", "connectTimeoutMs",
+    "userAgentApp", "emulatorHost", "storageDirectory", "secretStore", "connectTimeoutMs",
     "requestTimeoutMs", "tokenRefreshMarginSeconds", "maxResponseBytes",
     "captureSchemaFile", "signInTokenAuthBaseUrl", "signInTokenApiBaseUrl", "apiKeyHeader",
     "webLoginCookieName"};
@@ -56,7 +56,8 @@ TEST(defaults_in_to_json) {
                    {"captureLocale", "en-US"},
                    {"captureResponseType", "token"},
                    {"traditionalSignInType", "email"},
-                   {"engageResponseType", "token_profile"}};
+                   {"engageResponseType", "token_profile"},
+                   {"secretStore", "auto"}};
     struct {
         const char *key;
         long long value;

@@ -15,6 +15,7 @@ extension CaptureSessionState {
             "storage_error": storageError?.json ?? .null,
             "quarantine": .array(quarantine.map(\.json)),
             "flow_version": .optional(flowVersion),
+            "secret_store": .string(secretStore.rawValue),
         ]
     }
 }

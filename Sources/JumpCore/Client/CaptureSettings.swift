@@ -35,6 +35,8 @@ struct CaptureSettings: Sendable {
     let schemaFile: String?
     /// nil: keep the session in memory only.
     let storageDirectory: String?
+    /// secretStore: "auto", "secret-service" or "file" (ClientStorage decides with it).
+    let secretStore: String
     /// Set: every endpoint goes to this emulator (EmulatorHost), whatever the URL keys say.
     let emulator: EmulatorHost?
 
@@ -78,6 +80,7 @@ struct CaptureSettings: Sendable {
         case let directory?: storageDirectory = directory
         case nil: storageDirectory = CaptureSettings.defaultStorageDirectory()
         }
+        secretStore = config.string(.secretStore) ?? "auto"
     }
 
     /// A URL key's server: the emulator's when the switch is on, nil when the key is unset.

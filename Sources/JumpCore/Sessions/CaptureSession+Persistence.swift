@@ -4,12 +4,14 @@ extension CaptureSession {
     /// Reads the saved session again. Nothing saved: signed out. Unreadable: JUMP_E_STORAGE, nothing deleted.
     public func restore() throws(JumpError) {
         let started = state.withLock { $0.generation }
-        let loaded: Session?, journaled: Bool
+        let loaded: Session?, journaled: Bool, secretItem: String?
         do {
-            (loaded, journaled) = try storage.load()
+            (loaded, journaled, secretItem) = try storage.load()
         } catch {
             state.withLock { s in
-                if s.generation == started { s.restoreError = error }
+                guard s.generation == started else { return }
+                s.restoreError = error
+                if error.detail["reason"]?.stringValue == "secret_service_unavailable" { s.stored.secretServiceNeeded = error }
             }
             throw error
         }
@@ -31,7 +33,10 @@ extension CaptureSession {
                 // A secret from the moment it is read back, as when it arrived: a server may quote it.
                 SecretScrubber.remember(loaded.accessToken)
                 s.updateSession { $0.absorbed = [] }
-                s.stored.restored(journalEpoch: journaled ? loaded.epoch : nil)
+                s.stored.restored(journalEpoch: journaled ? loaded.epoch : nil, secretItem: secretItem)
+                // A session an earlier version (or secretStore "file") saved with its secrets: they move to the
+                // Secret Service now, and out of the file.
+                if storage.secrets != nil && secretItem == nil { persist(&s) }
             }
         }
     }
@@ -48,11 +53,11 @@ extension CaptureSession {
                     if let saved = storage.savedElsewhere() { _ = adoptCredential(&s, from: saved) }
                     guard var next = s.session else { return }
                     next.epoch &+= 1
-                    try storage.save(next)
+                    try storage.save(next, &s.stored)
                     s.updateSession { $0.epoch = next.epoch }
                 }
             } else {
-                try storage.sessionEntry.erase()
+                try storage.eraseWhole(&s.stored)
             }
             storage.didSaveWhole(saved: s.session != nil, &s.stored)
         } catch {

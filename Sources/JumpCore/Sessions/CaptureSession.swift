@@ -66,7 +66,7 @@ public final class CaptureSession: Sendable {
                 accessTokenExpiresAt: session?.accessTokenExpiresAt,
                 unsyncedChanges: !(session.map { $0.record.plan(schema: s.schema).isEmpty } ?? true),
                 restoreError: s.restoreError, storageError: s.stored.storageError, quarantine: s.stored.quarantine,
-                flowVersion: s.flow?.version)
+                flowVersion: s.flow?.version, secretStore: storage.placement)
         }
     }
 
@@ -121,6 +121,8 @@ public struct CaptureSessionState: Sendable {
     public var storageError: JumpError?
     public var quarantine: [QuarantineEntry]
     public var flowVersion: String?
+    /// Where the client's secrets are kept.
+    public var secretStore: SecretPlacement
 }
 
 struct CaptureState: Sendable {

@@ -12,9 +12,19 @@ struct CaptureStorage: Sendable {
     let entry: @Sendable (String) -> any SessionStore
     /// The entry names (StorageEntryNames.swift) and the store lock's timeout.
     let settings: CaptureSettings
+    /// Set: the session's secrets (access token, refresh secret) are kept in the Secret Service, one item per
+    /// session id, and the session entry holds the rest (SessionCodec's "secrets_in").
+    let secrets: SecretService?
+    /// Why `secrets` is nil, for the message of a saved session that needs the Secret Service.
+    let secretServiceProblem: String?
+    /// Where the client's secrets are kept (jump_client_state's "secret_store").
+    let placement: SecretPlacement
 
     init(_ storage: ClientStorage, settings: CaptureSettings) {
         self.settings = settings
+        secrets = storage.secrets
+        secretServiceProblem = storage.secretServiceProblem
+        placement = storage.placement
         entry = storage.entry
         sessionEntry = storage.entry(settings.sessionFileName)
         journalEntry = storage.entry(settings.journalFileName)
@@ -38,6 +48,11 @@ struct CaptureStorage: Sendable {
         /// The quarantine index on storage could not be read: it is read again before any write, and never
         /// written over while it cannot be.
         var quarantineIndexUnreadable = false
+        /// The Secret Service item that holds the saved session's secrets (nil: none, or they are in the file).
+        var secretItem: String?
+        /// Set when the saved session's secrets are in the Secret Service and this client cannot use it: no
+        /// secret is then written to files in their place (never a silent downgrade) until sign-out.
+        var secretServiceNeeded: JumpError?
 
         /// `index`: the quarantine index as loaded (nil: unreadable).
         init(quarantineIndex index: [QuarantineEntry]?) {
@@ -46,34 +61,96 @@ struct CaptureStorage: Sendable {
         }
 
         /// The session was read back (restore): its journal, when one was replayed, is the one to append to.
-        mutating func restored(journalEpoch epoch: Int64?) {
+        mutating func restored(journalEpoch epoch: Int64?, secretItem item: String?) {
             journalEpoch = epoch
             journalBytes = 0
             journalOnStorage = epoch != nil
+            secretItem = item
         }
     }
 
     // MARK: - The session, saved whole
 
-    /// The saved session with its journal replayed (journaled: a journal was replayed); nil when none is saved.
-    func load() throws(JumpError) -> (session: Session?, journaled: Bool) {
-        guard var session = try SessionCodec.load(from: sessionEntry) else { return (nil, false) }
+    /// The saved session with its journal replayed; nil when none is saved. journaled: a journal was
+    /// replayed; secretItem: the Secret Service item its secrets came from (nil: they were in the file).
+    func load() throws(JumpError) -> (session: Session?, journaled: Bool, secretItem: String?) {
+        guard var (session, secretItem) = try readSession() else { return (nil, false, nil) }
         guard let bytes = try journalEntry.load(), let ops = try RecordJournal.decode(bytes, for: session) else {
-            return (session, false)
+            return (session, false, secretItem)
         }
         for op in ops { session.record.apply(op) }
-        return (session, true)
+        return (session, true, secretItem)
     }
+
+    /// The session entry, with its secrets put back from the Secret Service when they are kept there. A
+    /// session whose secrets cannot be read is JUMP_E_STORAGE with the reason, never "signed out".
+    private func readSession() throws(JumpError) -> (Session, secretItem: String?)? {
+        guard var (session, apart) = try SessionCodec.load(from: sessionEntry) else { return nil }
+        guard apart else { return (session, nil) }
+        guard let secrets else {
+            throw JumpError(.storage, "the saved session's secrets are in the Secret Service, which this client cannot "
+                            + "use (\(secretServiceProblem ?? "unknown")): make it available and restore (or create the "
+                            + "client again), or sign out to discard the session",
+                            detail: ["reason": "secret_service_unavailable", "secret_store": "secret-service"])
+        }
+        let item = secretItem(for: session)
+        guard let text = try secrets.lookup(item) else {
+            throw JumpError(.storage, "the saved session's secrets are missing from the Secret Service (item \(item)): "
+                            + "sign in again", detail: ["reason": "secret_service", "secret_store": "secret-service"])
+        }
+        guard let kept = try? Jansson.parse(Array(text.utf8), what: "the session's secrets") else {
+            throw JumpError(.storage, "the saved session's secrets in the Secret Service are unreadable (item \(item))",
+                            detail: ["reason": "secret_service", "secret_store": "secret-service"])
+        }
+        try SessionCodec.restoreSecrets(kept, into: &session)
+        return (session, item)
+    }
+
+    /// The Secret Service item of a session's secrets: one per session id, so that the file and the item of
+    /// one save never pair with those of another (a crash between the two writes leaves the older pair whole).
+    func secretItem(for session: Session) -> String { "\(settings.sessionFileName)#\(session.sessionID)" }
 
     /// Runs body under the session entry's lock: processes sharing the storage directory take turns.
     func underSessionLock<T>(_ body: () throws(JumpError) -> T) throws(JumpError) -> T {
         try sessionEntry.withExclusiveAccess(timeoutMilliseconds: settings.requestTimeoutMs, body)
     }
 
-    /// The session another process sharing the storage directory saved, if any (read under the lock).
-    func savedElsewhere() -> Session? { SessionCodec.savedElsewhere(in: sessionEntry) }
+    /// What another process sharing the storage directory saved since this one last read or wrote it (read
+    /// under the lock); nil when nothing changed there, or it cannot be read (the caller goes on with its own
+    /// copy, as it would have without the look).
+    func savedElsewhere() -> Session? {
+        guard sessionEntry.changedElsewhere else { return nil }
+        return (try? readSession())??.0
+    }
 
-    func save(_ session: Session) throws(JumpError) { try SessionCodec.save(session, to: sessionEntry) }
+    /// Saves the session whole: with the Secret Service, its secrets there first (so the file never names an
+    /// item that is not written), then the rest to the session entry, then the previous session's item goes.
+    func save(_ session: Session, _ st: inout State) throws(JumpError) {
+        if secrets == nil, let needed = st.secretServiceNeeded { throw needed }
+        guard let secrets else { return try SessionCodec.save(session, to: sessionEntry, secretsApart: false) }
+        let item = secretItem(for: session)
+        try secrets.store(item, Jansson.serialize(SessionCodec.secrets(of: session)),
+                          label: "libjump session (\(settings.sessionFileName))")
+        try SessionCodec.save(session, to: sessionEntry, secretsApart: true)
+        if let old = st.secretItem, old != item { clearSecretItem(old) }
+        st.secretItem = item
+    }
+
+    /// Erases the session entry (the session ended without a sign-out: persist with none) and its secrets.
+    func eraseWhole(_ st: inout State) throws(JumpError) {
+        try sessionEntry.erase()
+        if let item = st.secretItem, let secrets {
+            try secrets.clear(item)
+            st.secretItem = nil
+        }
+    }
+
+    /// Best effort: an item left behind holds the secrets of a session no file names any more.
+    private func clearSecretItem(_ item: String) {
+        do throws(JumpError) { try secrets?.clear(item) } catch {
+            Log.warning("the secrets of an earlier session could not be removed from the Secret Service: \(error.message)")
+        }
+    }
 
     /// After the session was saved whole (or erased, `saved` false): a journal of an earlier save is ignored
     /// anyway, and removing it only saves space.
@@ -91,6 +168,10 @@ struct CaptureStorage: Sendable {
         do throws(JumpError) {
             try sessionEntry.erase()
             try journalEntry.erase()
+            if let item = st.secretItem, let secrets {
+                try secrets.clear(item)
+                st.secretItem = nil
+            }
         } catch {
             st.storageError = error
             throw error
@@ -98,6 +179,7 @@ struct CaptureStorage: Sendable {
         st.sessionOnStorage = false
         st.journalOnStorage = false
         st.storageError = nil
+        st.secretServiceNeeded = nil
     }
 
     // MARK: - The journal

@@ -14,7 +14,7 @@ public final class EngageSession: Sendable {
         engage = settings
         api = EngageAPI(settings: settings, transport: transport)
         configCache = DocumentCache(storage, name: settings.configFileName, what: "Engage configuration")
-        socialStore = storage.entry(capture.socialFileName)
+        socialStore = storage.secretEntry(capture.socialFileName)
         let tokenURL = settings.tokenURL
         state.withLock { $0.tokenURL = tokenURL }
     }

@@ -19,7 +19,7 @@ public final class TokenSession: Sendable {
         self.settings = settings
         self.transport = transport
         self.events = events
-        credentialStore = storage.entry(settings.credentialFileName)
+        credentialStore = storage.secretEntry(settings.credentialFileName)
         gistStore = storage.entry(settings.gistFileName)
         _ = try? restoreCredential()
     }

@@ -83,26 +83,64 @@ enum SessionCodec {
 
     static func encode(_ session: Session) -> [UInt8] { Jansson.serializedBytes(document(session)) }
 
-    /// The session saved in `store`; nil when nothing is saved.
-    static func load(from store: any SessionStore) throws(JumpError) -> Session? {
-        try store.load().map { bytes throws(JumpError) in try decode(bytes) }
+    /// "secrets_in" of a document whose secrets (access token, refresh secret, the token of a pending
+    /// refresh) are kept apart, in the Secret Service (CaptureStorage); absent when they are in it.
+    static let secretsKey = "secrets_in"
+    static let secretsInSecretService = "secret-service"
+
+    /// The session saved in `store` and whether its secrets are kept apart; nil when nothing is saved.
+    static func load(from store: any SessionStore) throws(JumpError) -> (Session, secretsApart: Bool)? {
+        try store.load().map { bytes throws(JumpError) in try decodeDocument(bytes) }
     }
 
-    /// What another process sharing the storage directory saved in `store` since this one last read or
-    /// wrote it; nil when nothing changed there, or what is there cannot be read (the caller goes on with
-    /// its own copy, as it would have without the look).
-    static func savedElsewhere(in store: any SessionStore) -> Session? {
-        guard store.changedElsewhere else { return nil }
-        return try? load(from: store) ?? nil
-    }
-
-    /// Saves `session` to `store`, printed straight into it (a large record is never held twice).
-    static func save(_ session: Session, to store: any SessionStore) throws(JumpError) {
-        let document = document(session)
+    /// Saves `session` to `store`, printed straight into it (a large record is never held twice); without
+    /// its secrets when `secretsApart`.
+    static func save(_ session: Session, to store: any SessionStore, secretsApart: Bool) throws(JumpError) {
+        let document = document(session, secretsApart: secretsApart)
         try store.save { emit throws(JumpError) in try Jansson.serialize(document, inPiecesOf: 64 << 10, to: emit) }
     }
 
-    static func document(_ session: Session) -> JSON {
+    /// The secrets a document without them leaves out, with what binds them to their session.
+    static func secrets(of session: Session) -> JSON {
+        [
+            "session_id": .string(session.sessionID),
+            "credential_serial": .int(session.credentialSerial),
+            "access_token": .string(session.accessToken),
+            "refresh_secret": .optional(session.refreshSecret),
+            "pending_refresh_token": .optional(session.pendingRefresh?.accessToken),
+        ]
+    }
+
+    /// Puts `secrets` (secrets(of:), as saved) back into `session`, read from a document without them. The
+    /// secrets of another session are refused: applied, they would make this one act as that one.
+    static func restoreSecrets(_ secrets: JSON, into session: inout Session) throws(JumpError) {
+        guard secrets["session_id"]?.stringValue == session.sessionID,
+              let token = secrets["access_token"]?.stringValue, !token.isEmpty else {
+            throw JumpError(.storage, "the secrets kept for the saved session belong to another session",
+                            detail: ["reason": "secret_service", "secret_store": "secret-service"])
+        }
+        session.accessToken = token
+        session.refreshSecret = secrets["refresh_secret"]?.stringValue
+        // A save of the secrets that worked before the file's save could not: the secrets are the newer.
+        session.credentialSerial = max(session.credentialSerial, secrets["credential_serial"]?.intValue ?? 0)
+        if let old = secrets["pending_refresh_token"]?.stringValue { session.pendingRefresh?.accessToken = old }
+        else { session.pendingRefresh = nil }
+    }
+
+    static func document(_ session: Session, secretsApart: Bool = false) -> JSON {
+        let document = fullDocument(session)
+        guard secretsApart, var members = document.objectValue else { return document }
+        members["access_token"] = nil
+        members["refresh_secret"] = nil
+        if var pending = members["pending_refresh"]?.objectValue {
+            pending["access_token"] = nil
+            members["pending_refresh"] = .object(pending)
+        }
+        members[secretsKey] = .string(secretsInSecretService)
+        return .object(members)
+    }
+
+    private static func fullDocument(_ session: Session) -> JSON {
         [
             "format": .string(format),
             "version": .int(version),
@@ -129,7 +167,10 @@ enum SessionCodec {
         ]
     }
 
-    static func decode(_ bytes: [UInt8]) throws(JumpError) -> Session {
+    /// The session of a saved document, with empty secrets when they are kept apart (restoreSecrets).
+    static func decode(_ bytes: [UInt8]) throws(JumpError) -> Session { try decodeDocument(bytes).0 }
+
+    static func decodeDocument(_ bytes: [UInt8]) throws(JumpError) -> (Session, secretsApart: Bool) {
         let document: JSON
         do {
             document = try Jansson.parse(bytes, what: "the saved session", maxDepth: Jansson.storageDepth)
@@ -144,7 +185,9 @@ enum SessionCodec {
         guard let v = document["version"]?.intValue, (1...version).contains(v) else {
             throw JumpError(.storage, "the saved session has format version \(document["version"].map(Jansson.serialize) ?? "none"); this libjump reads version \(version)")
         }
-        guard let token = document["access_token"]?.stringValue, !token.isEmpty,
+        let secretsApart = document[secretsKey]?.stringValue == secretsInSecretService
+        let token = document["access_token"]?.stringValue ?? ""
+        guard secretsApart || !token.isEmpty,
               let baseline = document["record"]?["baseline"], case .object = baseline else {
             throw JumpError(.storage, "the saved session is incomplete (access token or record missing)")
         }
@@ -161,12 +204,13 @@ enum SessionCodec {
                                 nextLocalID: document["record"]?["next_local_id"]?.intValue ?? -1)
         }
         var pending: PendingRefresh?
-        if let p = document["pending_refresh"], let old = p["access_token"]?.stringValue, let date = p["date"]?.stringValue {
+        if let p = document["pending_refresh"], let old = p["access_token"]?.stringValue ?? (secretsApart ? "" : nil),
+           let date = p["date"]?.stringValue {
             // Clamped like every time read from storage: a broken value must not overflow later arithmetic.
             pending = PendingRefresh(accessToken: old, date: date,
                                      startedAt: min(max(p["started_at"]?.intValue ?? 0, 0), Int64(Int32.max) * 4))
         }
-        return Session(
+        let session = Session(
             sessionID: document["session_id"]?.stringValue ?? "",
             accessToken: token,
             refreshSecret: document["refresh_secret"]?.stringValue,
@@ -179,5 +223,6 @@ enum SessionCodec {
             credentialSerial: max(document["credential_serial"]?.intValue ?? 0, 0),
             pendingAppends: (document["pending_appends"]?.arrayValue ?? []).compactMap(PendingAppend.init(json:)),
             unansweredValues: document["unanswered_values"]?.objectValue ?? [:])
+        return (session, secretsApart)
     }
 }

@@ -10,7 +10,7 @@ enum ConfigKey: String, CaseIterable, Sendable {
     case captureEnableThinRegistration, captureRedirectUri, captureResponseType, traditionalSignInType
     case engageAppId, engageDomain, engageWhitelistedDomain, engageResponseType, engageCustomProviders, engageTokenUrl
     case engageDevice, userAgentApp, emulatorHost
-    case storageDirectory, connectTimeoutMs, requestTimeoutMs, tokenRefreshMarginSeconds, maxResponseBytes
+    case storageDirectory, secretStore, connectTimeoutMs, requestTimeoutMs, tokenRefreshMarginSeconds, maxResponseBytes
 
     enum Kind { case string, bool, int, object }
 
@@ -49,6 +49,7 @@ enum ConfigKey: String, CaseIterable, Sendable {
         case .maxResponseBytes: return 16_777_216
         case .apiKeyHeader: return "x-jump-api-key"
         case .webLoginCookieName: return "oauth_token"
+        case .secretStore: return "auto"
         default: return nil
         }
     }
@@ -62,6 +63,9 @@ enum ConfigKey: String, CaseIterable, Sendable {
         // Engage's mobile endpoints know these device types; each has its own provider set in the app's
         // Engage dashboard. libjump is neither, so it says so in a config key rather than pretending.
         case .engageDevice: return ["android", "iphone", "ipad"]
+        // Where secrets go with storageDirectory (ClientStorage): the Secret Service when it answers, else
+        // files ("auto"); the Secret Service or JUMP_E_STORAGE; files, as before the Secret Service.
+        case .secretStore: return ["auto", "secret-service", "file"]
         default: return nil
         }
     }
