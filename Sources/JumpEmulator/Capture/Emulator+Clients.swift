@@ -7,6 +7,13 @@ extension Emulator {
         return app
     }
 
+    /// `requireApp`, then `checkFlowParameters`: the app of a call that posts a form of its flow.
+    func requireFlowApp(_ call: CaptureCall) async throws -> AppConfig {
+        let app = try await requireApp(call)
+        try checkFlowParameters(call, app: app)
+        return app
+    }
+
     /// `flow` must name the app's flow and `flow_version` be its version (or HEAD) when they are sent,
     /// as a real server rejects a form posted against another flow.
     func checkFlowParameters(_ call: CaptureCall, app: AppConfig) throws(CaptureError) {

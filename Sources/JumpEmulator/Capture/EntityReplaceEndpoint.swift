@@ -7,23 +7,6 @@ struct EntityReplaceEndpoint: Sendable {
     let emulator: Emulator
 
     func handle(_ call: CaptureCall) async throws -> JSONValue {
-        let caller = try await emulator.entityCaller(call)
-        let call = caller.call
-        let path = try AttributePath.parse(call.params["attribute_name"])
-        let value = try EntityUpdateEndpoint.readValue(call.params)
-        let schema = caller.app.schema
-        try await emulator.checkWriteAccess(caller) { WrittenPaths.replace(value, at: path, schema: schema) }
-
-        var passwordHash: String?
-        if let password = RecordUpdater.passwordText(in: value, at: path) {
-            passwordHash = await emulator.passwords.hash(password)
-        }
-        let written = try await emulator.writeRecord(
-            userId: caller.userId, schema: schema, preparedPasswordHash: passwordHash
-        ) { updater, record in
-            try updater.replace(record, at: path, with: value)
-        }
-        guard EntityUpdateEndpoint.includeRecord(call.params) else { return ["stat": "ok"] }
-        return ["stat": "ok", "result": try Emulator.includedRecord(written, at: path, schema: schema)]
+        try await emulator.writeEntity(call, mode: .replace)
     }
 }

@@ -7,25 +7,7 @@ struct EntityUpdateEndpoint: Sendable {
     let emulator: Emulator
 
     func handle(_ call: CaptureCall) async throws -> JSONValue {
-        let caller = try await emulator.entityCaller(call)
-        let call = caller.call
-        let path = try AttributePath.parse(call.params["attribute_name"])
-        let value = try Self.readValue(call.params)
-        let schema = caller.app.schema
-        try await emulator.checkWriteAccess(caller) { WrittenPaths.update(value, at: path, schema: schema) }
-
-        // Hash a new password before the transaction: bcrypt is slow on purpose.
-        var passwordHash: String?
-        if let password = RecordUpdater.passwordText(in: value, at: path) {
-            passwordHash = await emulator.passwords.hash(password)
-        }
-        let written = try await emulator.writeRecord(
-            userId: caller.userId, schema: schema, preparedPasswordHash: passwordHash
-        ) { updater, record in
-            try updater.update(record, at: path, with: value)
-        }
-        guard Self.includeRecord(call.params) else { return ["stat": "ok"] }
-        return ["stat": "ok", "result": try Emulator.includedRecord(written, at: path, schema: schema)]
+        try await emulator.writeEntity(call, mode: .update)
     }
 
     /// The JSON to write: `attributes` (documented name) or `value` (Android's older name).

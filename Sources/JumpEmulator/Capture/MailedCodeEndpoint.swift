@@ -16,15 +16,12 @@ struct MailedCodeEndpoint: Sendable {
     }
 
     func handle(_ call: CaptureCall) async throws -> JSONValue {
-        let app = try await emulator.requireApp(call)
-        try emulator.checkFlowParameters(call, app: app)
+        let app = try await emulator.requireFlowApp(call)
         _ = try ResponseType(parameter: call.params["response_type"])
         let locale = app.resolveLocale(call.params["locale"])
         let messages = MessageLocale(parameter: locale)
         let formName = call.params.nonEmpty("form") ?? defaultForm
-        guard let fields = app.flow(locale: locale).form(named: formName) else {
-            throw CaptureError.invalidArgument("form", "\(formName) is not a form of this flow")
-        }
+        let fields = try app.flow(locale: locale).requiredForm(named: formName)
         // The user-id field is the first field of type email or text (docs/protocol.md §6.5).
         guard let userField = fields.first(where: { $0.type == "email" || $0.type == "text" }) else {
             throw CaptureError.invalidArgument("form", "\(formName) has no user id field")

@@ -10,16 +10,13 @@ struct RegistrationEndpoint: Sendable {
     static let defaultForm = "registrationForm"
 
     func handle(_ call: CaptureCall) async throws -> JSONValue {
-        let app = try await emulator.requireApp(call)
-        try emulator.checkFlowParameters(call, app: app)
+        let app = try await emulator.requireFlowApp(call)
         let responseType = try ResponseType(parameter: call.params["response_type"])
         let locale = app.resolveLocale(call.params["locale"])
         let messages = MessageLocale(parameter: locale)
         let flow = app.flow(locale: locale)
         let formName = call.params.nonEmpty("form") ?? Self.defaultForm
-        guard let fields = flow.form(named: formName) else {
-            throw CaptureError.invalidArgument("form", "\(formName) is not a form of this flow")
-        }
+        let fields = try flow.requiredForm(named: formName)
 
         let now = emulator.clock.now()
         let form = try await RegistrationForm.validate(call.params, fields: fields, app: app, locale: messages, now: now,

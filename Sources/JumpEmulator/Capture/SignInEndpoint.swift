@@ -3,8 +3,7 @@ struct SignInEndpoint: Sendable {
     let emulator: Emulator
 
     func handle(_ call: CaptureCall) async throws -> JSONValue {
-        let app = try await emulator.requireApp(call)
-        try emulator.checkFlowParameters(call, app: app)
+        let app = try await emulator.requireFlowApp(call)
         let responseType = try ResponseType(parameter: call.params["response_type"])
         let locale = app.resolveLocale(call.params["locale"])
         let messages = MessageLocale(parameter: locale)

@@ -14,9 +14,7 @@ struct UpdateProfileEndpoint: Sendable {
         let locale = app.resolveLocale(call.params["locale"])
         let messages = MessageLocale(parameter: locale)
         let formName = try call.required("form")
-        guard let fields = app.flow(locale: locale).form(named: formName) else {
-            throw CaptureError.invalidArgument("form", "\(formName) is not a form of this flow")
-        }
+        let fields = try app.flow(locale: locale).requiredForm(named: formName)
         guard let kind = ProfileForm(fields: fields) else {
             throw CaptureError.invalidArgument("form", "\(formName) is not a profile form")
         }

@@ -3,7 +3,7 @@ import GRDB
 
 /// Something a client shared or reported: an activity, a status (set_status), or an email/SMS share
 /// (record_activity). Tests read them through `GET /emulator/engage/activities`.
-struct EngageActivityRow: Codable, Sendable, Equatable, FetchableRecord, MutablePersistableRecord {
+struct EngageActivityRow: Codable, Sendable, Equatable, FetchableRecord, MutablePersistableRecord, SnakeCaseRecord {
     static let databaseTableName = "engage_activities"
 
     enum Kind: String, Sendable {
@@ -16,21 +16,11 @@ struct EngageActivityRow: Codable, Sendable, Equatable, FetchableRecord, Mutable
     var identifier: String?
     /// A `Kind`, or for record_activity the `method` as sent (or "unknown").
     var kind: String
-    var activityJSON: String?
+    var activityJson: String?
     var status: String?
     var device: String?
     var appName: String?
     var created: Double
-
-    enum CodingKeys: String, CodingKey {
-        case id
-        case engageAppId = "engage_app_id"
-        case provider, identifier, kind
-        case activityJSON = "activity_json"
-        case status, device
-        case appName = "app_name"
-        case created
-    }
 
     mutating func didInsert(_ inserted: InsertionSuccess) {
         id = inserted.rowID
@@ -44,7 +34,7 @@ struct EngageActivityRow: Codable, Sendable, Equatable, FetchableRecord, Mutable
             "provider": text(provider),
             "identifier": text(identifier),
             "kind": .string(kind),
-            "activity": activityJSON.flatMap(JSONParser.parse) ?? .null,
+            "activity": activityJson.flatMap(JSONParser.parse) ?? .null,
             "status": text(status),
             "device": text(device),
             "app_name": text(appName),

@@ -25,14 +25,14 @@ struct EngageSharingEndpoints: Sendable {
             if let queued = try EngageShareErrorRow.take(provider: provider, in: db) { return queued.json }
             var row = EngageActivityRow(
                 id: nil, engageAppId: app.id, provider: provider, identifier: token.identifier, kind: "",
-                activityJSON: nil, status: nil, device: params["device"], appName: params["app_name"], created: now)
+                activityJson: nil, status: nil, device: params["device"], appName: params["app_name"], created: now)
             switch kind {
             case .activity:
                 guard let activity = params["activity"].flatMap(JSONParser.parse), activity.objectValue != nil,
                     let action = activity["action"], !action.isNull
                 else { return EngageFailure.invalid("activity").json }
                 row.kind = EngageActivityRow.Kind.activity.rawValue
-                row.activityJSON = activity.serialized()
+                row.activityJson = activity.serialized()
             case .status:
                 guard let status = params.nonEmpty("status") else { return EngageFailure.missing("status").json }
                 row.kind = EngageActivityRow.Kind.status.rawValue
@@ -49,7 +49,7 @@ struct EngageSharingEndpoints: Sendable {
         let now = emulator.clock.now().timeIntervalSince1970
         let row = EngageActivityRow(
             id: nil, engageAppId: params.nonEmpty("appId") ?? params.nonEmpty("applicationId"), provider: nil,
-            identifier: nil, kind: String(method.prefix(64)), activityJSON: nil, status: nil, device: params["device"],
+            identifier: nil, kind: String(method.prefix(64)), activityJson: nil, status: nil, device: params["device"],
             appName: params["app_name"], created: now)
         try await emulator.store.write { db in
             var row = row

@@ -1,18 +1,12 @@
 import GRDB
 
 /// The URL shortener behind `/openid/get_urls`: `<base>/s/<n>` redirects to the long URL.
-struct EngageShortURLRow: Codable, Sendable, Equatable, FetchableRecord, MutablePersistableRecord {
+struct EngageShortURLRow: Codable, Sendable, Equatable, FetchableRecord, MutablePersistableRecord, SnakeCaseRecord {
     static let databaseTableName = "short_urls"
 
     var id: Int64?
-    var longURL: String
+    var longUrl: String
     var created: Double
-
-    enum CodingKeys: String, CodingKey {
-        case id
-        case longURL = "long_url"
-        case created
-    }
 
     mutating func didInsert(_ inserted: InsertionSuccess) {
         id = inserted.rowID
@@ -25,7 +19,7 @@ enum EngageShortURLs {
     /// The number of `longURL`, the same one each time it is shortened.
     static func number(of longURL: String, now: Double, in db: Database) throws -> Int64? {
         if let row = try EngageShortURLRow.filter(Column("long_url") == longURL).fetchOne(db) { return row.id }
-        var row = EngageShortURLRow(id: nil, longURL: longURL, created: now)
+        var row = EngageShortURLRow(id: nil, longUrl: longURL, created: now)
         try row.insert(db)
         return row.id
     }

@@ -11,6 +11,15 @@ struct Flow: Sendable {
         return names.compactMap(\.stringValue).map { field(named: $0) ?? FlowField(name: $0) }
     }
 
+    /// The fields of the form a Capture call names in its `form` parameter: 200 invalid_argument `form`
+    /// when the flow has no such form.
+    func requiredForm(named name: String) throws(CaptureError) -> [FlowField] {
+        guard let fields = form(named: name) else {
+            throw CaptureError.invalidArgument("form", "\(name) is not a form of this flow")
+        }
+        return fields
+    }
+
     func field(named name: String) -> FlowField? {
         guard let definition = entries[name]?.objectValue, definition["fields"] == nil else { return nil }
         return FlowField(name: name, definition: definition)

@@ -68,7 +68,7 @@ struct EngageRoutes: Sendable {
             guard let found else {
                 return JSONResponse.make(EngageFailure.dataNotFound.json, status: .notFound)
             }
-            return EngageURLs.redirect(to: found.longURL)
+            return EngageURLs.redirect(to: found.longUrl)
         }
     }
 

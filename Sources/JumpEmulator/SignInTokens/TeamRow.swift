@@ -3,7 +3,7 @@ import GRDB
 
 /// A Junction team: its id, the API key its backend uses (`x-jump-api-key` / `x-vital-api-key`),
 /// and the environment and region its sign-in tokens name in `iss`.
-struct TeamRow: Codable, Sendable, Equatable, FetchableRecord, PersistableRecord {
+struct TeamRow: Codable, Sendable, Equatable, FetchableRecord, PersistableRecord, SnakeCaseRecord {
     static let databaseTableName = "teams"
 
     enum Environment: String, Sendable, CaseIterable {
@@ -30,14 +30,6 @@ struct TeamRow: Codable, Sendable, Equatable, FetchableRecord, PersistableRecord
     var region: String
     var isDefault: Bool
     var created: Double
-
-    enum CodingKeys: String, CodingKey {
-        case teamId = "team_id"
-        case apiKey = "api_key"
-        case environment, region
-        case isDefault = "is_default"
-        case created
-    }
 
     static let defaultTeamId = "00000000-0000-4000-8000-000000000001"
     static let defaultAPIKey = "jump-team-key"

@@ -3,7 +3,7 @@ import GRDB
 /// The chain of refresh tokens that grew out of one sign-in-token exchange. Revoking a family ends
 /// every refresh and access token in it at once: on refresh-token reuse, `revoke_tokens`, `/v1/revoke`
 /// and user deletion.
-struct TokenFamilyRow: Codable, Sendable, Equatable, FetchableRecord, PersistableRecord {
+struct TokenFamilyRow: Codable, Sendable, Equatable, FetchableRecord, PersistableRecord, SnakeCaseRecord {
     static let databaseTableName = "token_families"
 
     enum RevokedReason: String, Sendable {
@@ -21,14 +21,6 @@ struct TokenFamilyRow: Codable, Sendable, Equatable, FetchableRecord, Persistabl
     var created: Double
     var revokedAt: Double?
     var revokedReason: String?
-
-    enum CodingKeys: String, CodingKey {
-        case familyId = "family_id"
-        case userId = "user_id"
-        case created
-        case revokedAt = "revoked_at"
-        case revokedReason = "revoked_reason"
-    }
 
     var isRevoked: Bool { revokedAt != nil }
 }

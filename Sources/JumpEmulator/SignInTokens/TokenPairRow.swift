@@ -3,7 +3,7 @@ import GRDB
 /// One answer of `/v1/token`: an access token and the refresh token issued with it. A rotation marks
 /// the row `rotated_at` and names its `successor` (the refresh token of the next row), which is what
 /// lets a retry inside the grace window get the very same successor pair back.
-struct TokenPairRow: Codable, Sendable, Equatable, FetchableRecord, PersistableRecord {
+struct TokenPairRow: Codable, Sendable, Equatable, FetchableRecord, PersistableRecord, SnakeCaseRecord {
     static let databaseTableName = "token_pairs"
 
     var refreshToken: String
@@ -13,16 +13,6 @@ struct TokenPairRow: Codable, Sendable, Equatable, FetchableRecord, PersistableR
     var accessExpiresAt: Double
     var rotatedAt: Double?
     var successor: String?
-
-    enum CodingKeys: String, CodingKey {
-        case refreshToken = "refresh_token"
-        case accessToken = "access_token"
-        case familyId = "family_id"
-        case issuedAt = "issued_at"
-        case accessExpiresAt = "access_expires_at"
-        case rotatedAt = "rotated_at"
-        case successor
-    }
 
     static func find(accessToken: String, in db: Database) throws -> TokenPairRow? {
         try TokenPairRow.filter(Column("access_token") == accessToken).fetchOne(db)

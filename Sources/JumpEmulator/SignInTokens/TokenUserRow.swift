@@ -5,7 +5,7 @@ import GRDB
 ///
 /// Deleting keeps the row with `deleted_at` set, so the token endpoint can tell "this user was
 /// deleted" (`invalid_token`, the SDKs sign out) from "this refresh token is unknown".
-struct TokenUserRow: Codable, Sendable, Equatable, FetchableRecord, PersistableRecord {
+struct TokenUserRow: Codable, Sendable, Equatable, FetchableRecord, PersistableRecord, SnakeCaseRecord {
     static let databaseTableName = "token_users"
 
     var userId: String
@@ -15,14 +15,6 @@ struct TokenUserRow: Codable, Sendable, Equatable, FetchableRecord, PersistableR
     var profile: String
     var created: Double
     var deletedAt: Double?
-
-    enum CodingKeys: String, CodingKey {
-        case userId = "user_id"
-        case teamId = "team_id"
-        case clientUserId = "client_user_id"
-        case profile, created
-        case deletedAt = "deleted_at"
-    }
 
     var isDeleted: Bool { deletedAt != nil }
 

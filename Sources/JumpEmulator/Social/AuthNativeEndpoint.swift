@@ -22,8 +22,7 @@ struct AuthNativeEndpoint: Sendable {
     }
 
     func handle(_ call: CaptureCall) async throws -> JSONValue {
-        let app = try await emulator.requireApp(call)
-        try emulator.checkFlowParameters(call, app: app)
+        let app = try await emulator.requireFlowApp(call)
         let sessionRequest = try SocialSessionRequest(call, emulator: emulator)
         let locale = app.resolveLocale(call.params["locale"])
         let tokenText = try call.required("token")

@@ -7,21 +7,14 @@ struct LinkAccountEndpoint: Sendable {
     let emulator: Emulator
 
     func handle(_ call: CaptureCall) async throws -> JSONValue {
-        let signedIn = try await emulator.authenticate(call)
-        let app = signedIn.app
-        try emulator.checkFlowParameters(call, app: app)
-        let tokenText = try call.required("token")
-        let userId = signedIn.user.id ?? 0
-        let now = emulator.clock.now().timeIntervalSince1970
-        let records = emulator.records
-        let written = try await emulator.store.write { db in
-            let token = try SocialTokens.valid(tokenText, argument: "token", app: app, now: now, in: db)
+        try await emulator.changeLinkedAccounts(call, argument: "token") { tokenText, linking, db in
+            let app = linking.app
+            let token = try SocialTokens.valid(tokenText, argument: "token", app: app, now: linking.now, in: db)
             let written = try SocialAccounts.attach(
-                SocialProfile(token: token), toUserId: userId, app: app, now: now, records: records, in: db)
+                SocialProfile(token: token), toUserId: linking.userId, app: app, now: linking.now,
+                records: linking.records, in: db)
             try SocialTokens.mark(token, .used, clientId: app.clientId, in: db)
             return written
         }
-        records.remember(written.user, attributes: written.attributes)
-        return ["stat": "ok"]
     }
 }

@@ -11,16 +11,13 @@ struct RegisterNativeEndpoint: Sendable {
     static let notFirstSentToAuthNative = "the token was not first sent to auth_native"
 
     func handle(_ call: CaptureCall) async throws -> JSONValue {
-        let app = try await emulator.requireApp(call)
-        try emulator.checkFlowParameters(call, app: app)
+        let app = try await emulator.requireFlowApp(call)
         let sessionRequest = try SocialSessionRequest(call, emulator: emulator)
         let locale = app.resolveLocale(call.params["locale"])
         let messages = MessageLocale(parameter: locale)
         let tokenText = try call.required("token")
         let formName = call.params.nonEmpty("form") ?? AuthNativeEndpoint.defaultRegistrationForm
-        guard let fields = app.flow(locale: locale).form(named: formName) else {
-            throw CaptureError.invalidArgument("form", "\(formName) is not a form of this flow")
-        }
+        let fields = try app.flow(locale: locale).requiredForm(named: formName)
         let now = emulator.clock.now()
         // A token that cannot register is refused before the form is judged.
         _ = try await emulator.store.read { db in

@@ -8,15 +8,8 @@ struct UnlinkAccountEndpoint: Sendable {
     let emulator: Emulator
 
     func handle(_ call: CaptureCall) async throws -> JSONValue {
-        let signedIn = try await emulator.authenticate(call)
-        let app = signedIn.app
-        try emulator.checkFlowParameters(call, app: app)
-        let identifier = try call.required("identifier_to_remove")
-        let userId = signedIn.user.id ?? 0
-        let now = emulator.clock.now().timeIntervalSince1970
-        let records = emulator.records
-        let written = try await emulator.store.write { db in
-            let current = try SocialAccounts.current(userId: userId, records: records, in: db)
+        try await emulator.changeLinkedAccounts(call, argument: "identifier_to_remove") { identifier, linking, db in
+            let current = try SocialAccounts.current(userId: linking.userId, records: linking.records, in: db)
             let elements = current.attributes["profiles"]?.arrayValue ?? []
             guard let element = elements.first(where: { $0["identifier"]?.stringValue == identifier }),
                 let elementId = element["id"]?.intValue
@@ -27,11 +20,12 @@ struct UnlinkAccountEndpoint: Sendable {
                 throw CaptureError.lastSignInMethod()
             }
             let path = AttributePath.root.appending("profiles", elementId: elementId)
-            return try Emulator.changeRecord(userId: userId, schema: app.schema, now: now, records: records, { updater, record in
-                try updater.delete(record, at: path)
-            }, in: db)
+            let changed = try Emulator.changeRecord(
+                userId: linking.userId, schema: linking.app.schema, now: linking.now, records: linking.records,
+                { updater, record in
+                    try updater.delete(record, at: path)
+                }, in: db)
+            return SocialAccounts.Written(user: changed.user, attributes: changed.attributes)
         }
-        records.remember(written.user, attributes: written.attributes)
-        return ["stat": "ok"]
     }
 }

@@ -2,7 +2,7 @@ import GRDB
 
 /// A single-use code: an OAuth authorization code issued with `response_type=code_and_token`, or the
 /// code of a password-reset or verification email. `/oauth/token` exchanges the first two kinds.
-struct AuthorizationCodeRow: Codable, Sendable, Equatable, FetchableRecord, PersistableRecord {
+struct AuthorizationCodeRow: Codable, Sendable, Equatable, FetchableRecord, PersistableRecord, SnakeCaseRecord {
     static let databaseTableName = "authorization_codes"
 
     enum Kind: String, Sendable {
@@ -19,15 +19,4 @@ struct AuthorizationCodeRow: Codable, Sendable, Equatable, FetchableRecord, Pers
     var expiresAt: Double
     var used: Bool
     var kind: String = Kind.authorization.rawValue
-
-    enum CodingKeys: String, CodingKey {
-        case code
-        case userId = "user_id"
-        case clientId = "client_id"
-        case redirectUri = "redirect_uri"
-        case issuedAt = "issued_at"
-        case expiresAt = "expires_at"
-        case used
-        case kind
-    }
 }

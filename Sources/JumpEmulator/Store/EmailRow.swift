@@ -2,7 +2,7 @@ import GRDB
 
 /// An email the emulator would have sent (password reset, verification), kept so tests can read
 /// the code and the link instead of a real mailbox.
-struct EmailRow: Codable, Sendable, Equatable, FetchableRecord, MutablePersistableRecord {
+struct EmailRow: Codable, Sendable, Equatable, FetchableRecord, MutablePersistableRecord, SnakeCaseRecord {
     static let databaseTableName = "emails"
 
     enum Kind: String, Sendable {
@@ -18,14 +18,6 @@ struct EmailRow: Codable, Sendable, Equatable, FetchableRecord, MutablePersistab
     var link: String
     var locale: String
     var created: Double
-
-    enum CodingKeys: String, CodingKey {
-        case id
-        case clientId = "client_id"
-        case kind
-        case toAddress = "to_address"
-        case code, link, locale, created
-    }
 
     mutating func didInsert(_ inserted: InsertionSuccess) {
         id = inserted.rowID

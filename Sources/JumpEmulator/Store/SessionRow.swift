@@ -2,7 +2,7 @@ import GRDB
 
 /// An access token and what it grants. A refresh retires the old row and adds a new one with the
 /// same refresh secret; the old row then names its successor.
-struct SessionRow: Codable, Sendable, Equatable, FetchableRecord, PersistableRecord {
+struct SessionRow: Codable, Sendable, Equatable, FetchableRecord, PersistableRecord, SnakeCaseRecord {
     static let databaseTableName = "sessions"
 
     var accessToken: String
@@ -22,21 +22,6 @@ struct SessionRow: Codable, Sendable, Equatable, FetchableRecord, PersistableRec
     var retiredAt: Double? = nil
     var retiredDate: String? = nil
     var retiredSignature: String? = nil
-
-    enum CodingKeys: String, CodingKey {
-        case accessToken = "access_token"
-        case userId = "user_id"
-        case clientId = "client_id"
-        case refreshSecret = "refresh_secret"
-        case issuedAt = "issued_at"
-        case expiresAt = "expires_at"
-        case retired
-        case refreshToken = "refresh_token"
-        case successor
-        case retiredAt = "retired_at"
-        case retiredDate = "retired_date"
-        case retiredSignature = "retired_signature"
-    }
 
     static func find(token: String, in db: Database) throws -> SessionRow? {
         try SessionRow.fetchOne(db, key: token)
