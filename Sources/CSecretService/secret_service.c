@@ -155,9 +155,10 @@ static void keep_process_alive_on_bus_loss(void) {
 static char *ready(void) {
     pid_t self = getpid();
     int forked;
+    /* First: without a bus, GLib is never loaded into the host at all. */
+    if (!has_session_bus()) return message("no D-Bus session bus (DBUS_SESSION_BUS_ADDRESS is not set): %s", FIX);
     pthread_once(&load_once, load);
     if (load_failure != NULL) return message("%s", load_failure);
-    if (!has_session_bus()) return message("no D-Bus session bus (DBUS_SESSION_BUS_ADDRESS is not set): %s", FIX);
     pthread_mutex_lock(&pid_lock);
     if (used_by == 0) used_by = self;
     forked = used_by != self;

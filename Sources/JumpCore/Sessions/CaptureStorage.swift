@@ -74,7 +74,8 @@ struct CaptureStorage: Sendable {
     /// The saved session with its journal replayed; nil when none is saved. journaled: a journal was
     /// replayed; secretItem: the Secret Service item its secrets came from (nil: they were in the file).
     func load() throws(JumpError) -> (session: Session?, journaled: Bool, secretItem: String?) {
-        guard var (session, secretItem) = try readSession() else { return (nil, false, nil) }
+        guard let (read, secretItem) = try readSession() else { return (nil, false, nil) }
+        var session = read
         guard let bytes = try journalEntry.load(), let ops = try RecordJournal.decode(bytes, for: session) else {
             return (session, false, secretItem)
         }
@@ -85,7 +86,8 @@ struct CaptureStorage: Sendable {
     /// The session entry, with its secrets put back from the Secret Service when they are kept there. A
     /// session whose secrets cannot be read is JUMP_E_STORAGE with the reason, never "signed out".
     private func readSession() throws(JumpError) -> (Session, secretItem: String?)? {
-        guard var (session, apart) = try SessionCodec.load(from: sessionEntry) else { return nil }
+        guard let (read, apart) = try SessionCodec.load(from: sessionEntry) else { return nil }
+        var session = read
         guard apart else { return (session, nil) }
         guard let secrets else {
             throw JumpError(.storage, "the saved session's secrets are in the Secret Service, which this client cannot "

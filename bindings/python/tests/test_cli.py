@@ -37,7 +37,9 @@ def config_file(make_config, tmp_path: Path):
 
     def write(**overrides: Any) -> str:
         path = tmp_path / f"config-{len(list(tmp_path.glob('config-*.json')))}.json"
-        path.write_text(json.dumps(make_config(**{"storageDirectory": str(storage), **overrides})))
+        # secretStore "file": files on purpose, as a headless CLI user would set it, so "auto"'s one warning
+        # line (no Secret Service here) does not stand beside the one error line these tests look for.
+        path.write_text(json.dumps(make_config(**{"storageDirectory": str(storage), "secretStore": "file", **overrides})))
         return str(path)
 
     return write
