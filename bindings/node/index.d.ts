@@ -38,6 +38,9 @@ export interface Config {
   emulatorHost?: string;
   /** Where the session is saved (default $XDG_DATA_HOME/jump); ":memory:" keeps it in memory only. */
   storageDirectory?: string;
+  /** Where storageDirectory's secrets go: the Secret Service when it answers ('auto'), it or a StorageError
+   * ('secret-service'), or files ('file'). */
+  secretStore?: 'auto' | 'secret-service' | 'file';
   connectTimeoutMs?: number;
   requestTimeoutMs?: number;
   tokenRefreshMarginSeconds?: number;
@@ -321,6 +324,8 @@ export interface ClientState {
   /** The last save or erase failed. */
   storageError: ErrorDetail | null;
   flowVersion: string | null;
+  /** Where the secrets are kept (the secretStore key). */
+  secretStore: 'secret-service' | 'file' | 'host' | 'memory';
   /** Sessions set aside. */
   quarantine: Array<{
     entry: string;

@@ -107,7 +107,7 @@ namespace Jump
 
     /// <summary>jump_client_state: {"signed_in","uuid","email","reauthentication_required",
     /// "access_token_expires_at","unsynced_changes","restore_error","storage_error","flow_version",
-    /// "quarantine"}.</summary>
+    /// "quarantine","secret_store"}.</summary>
     public sealed class JumpState
     {
         internal JumpState(string json)
@@ -124,6 +124,7 @@ namespace Jump
             StorageErrorJson = J.GetText(d, "storage_error");
             FlowVersion = J.Get(d, "flow_version") == null ? null : Convert.ToString(J.Get(d, "flow_version"), System.Globalization.CultureInfo.InvariantCulture);
             QuarantineJson = J.GetText(d, "quarantine");
+            SecretStore = J.GetString(d, "secret_store");
         }
         /// <summary>True when a user is signed in.</summary>
         public bool SignedIn { get; private set; }
@@ -144,6 +145,9 @@ namespace Jump
         public string FlowVersion { get; private set; }
         /// <summary>The sessions set aside (JSON text), or null (see <see cref="JumpClient.EraseQuarantine"/>).</summary>
         public string QuarantineJson { get; private set; }
+        /// <summary>Where the secrets are kept: "secret-service", "file", "host" or "memory" (the secretStore
+        /// key).</summary>
+        public string SecretStore { get; private set; }
         /// <summary>The state as libjump gave it (JSON text).</summary>
         public string Json { get; private set; }
     }

@@ -144,6 +144,7 @@ namespace Jump.Tests
                     c.LoadSchema();
                     c.LoadFlow();
                     Assert.True(c.State.FlowVersion != null, "the flow is cached: " + c.State.Json);
+                    Assert.Equal("memory", c.State.SecretStore, "secret_store of a :memory: client");
                     using (var record = c.Record())
                     {
                         emu.ClearCounters();

@@ -149,6 +149,7 @@ test('forgotPassword: an unknown address is a form-level ValidationError; a know
   });
   assert.equal(answer.stat, 'ok', JSON.stringify(answer));
   assert.equal(await canSignIn(user.email, NEW_PASSWORD), true);
+  assert.equal(client.state().secretStore, 'memory'); // this test's client keeps its session in memory
 });
 
 test('resendVerificationEmail sends the message in the client\'s locale; its link verifies', async () => {

@@ -98,6 +98,8 @@ class ClientState(TypedDict, total=False):
     storage_error: Optional[Dict[str, Any]]
     flow_version: Optional[str]
     quarantine: List[QuarantineEntry]
+    #: Where the secrets are kept: "secret-service", "file", "host" or "memory" (the secretStore key).
+    secret_store: str
 
 
 class ClientStatus(TypedDict, total=False):
