@@ -171,12 +171,12 @@ jump_status jump_set_log_callback(jump_callback callback, void *userdata, jump_f
 /*   credentials, sharing tokens) go to the Secret Service (libsecret, loaded at run time) when a       */
 /*   session bus answers within 2 s and the default collection is unlocked, else to files with one      */
 /*   warning per process | "secret-service": that or jump_client_new fails with JUMP_E_STORAGE saying   */
-/*   how to fix it | "file": files only, mode 0600). Once a session's secrets are in the keyring, a      */
+/*   how to fix it | "file": files only, mode 0600). Once a session's secrets are in the keyring, a     */
 /*   locked or absent keyring is JUMP_E_STORAGE, never "signed out", and nothing is copied to files.    */
 /*   Each Secret Service access is a few blocking D-Bus round trips (about a millisecond on a desktop;  */
-/*   up to D-Bus's timeout when the daemon hangs), made where the storage I/O is: on the calling thread  */
-/*   or a libjump thread, never on the thread of jump_client_is_signed_in or a callback. Host storage   */
-/*   (jump_config_set_storage) overrides it.                                                            */
+/*   a daemon that hangs: up to 5 s for the lock check, then D-Bus's 25 s per call), made where storage */
+/*   I/O is made: on the calling thread or a libjump thread, never on the thread of                     */
+/*   jump_client_is_signed_in or a callback. Host storage (jump_config_set_storage) overrides it.       */
 /*   connectTimeoutMs (int, 10000), requestTimeoutMs (int, 30000), tokenRefreshMarginSeconds (int, 60), */
 /*   maxResponseBytes (int, 16777216: a response body larger than this is refused with JUMP_E_SERVER   */
 /*   while it arrives; a 100 000-element record is about 8 MiB),                                        */

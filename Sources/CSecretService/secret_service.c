@@ -32,7 +32,8 @@ typedef struct {
     void *reserved1, *reserved2, *reserved3, *reserved4, *reserved5, *reserved6, *reserved7;
 } SecretSchema;
 
-/* How long one check of the service may take: a hung daemon must not hold a storage call for D-Bus's 25 s. */
+/* How long the check of the default collection may take. libsecret's own calls take no timeout: D-Bus's
+ * default (25 s) bounds each of them when a daemon hangs after answering the check (jump.h says so). */
 enum { CALL_TIMEOUT_MS = 5000 };
 
 static struct {
@@ -50,6 +51,7 @@ static struct {
     void *(*variant_new)(const char *, ...);
     void (*variant_get)(void *, const char *, ...);
     int (*variant_get_boolean)(void *);
+    int (*variant_is_of_type)(void *, const void *);
     void (*variant_unref)(void *);
     int (*storev_sync)(const SecretSchema *, GHashTable *, const char *, const char *, const char *, void *, GError **);
     char *(*lookupv_sync)(const SecretSchema *, GHashTable *, void *, GError **);
@@ -102,6 +104,7 @@ static void load(void) {
     SYM(variant_new, glib, "g_variant_new");
     SYM(variant_get, glib, "g_variant_get");
     SYM(variant_get_boolean, glib, "g_variant_get_boolean");
+    SYM(variant_is_of_type, glib, "g_variant_is_of_type");
     SYM(variant_unref, glib, "g_variant_unref");
     SYM(storev_sync, secret, "secret_password_storev_sync");
     SYM(lookupv_sync, secret, "secret_password_lookupv_sync");
@@ -137,20 +140,6 @@ static int has_session_bus(void) {
     return stat(path, &st) == 0 && S_ISSOCK(st.st_mode);
 }
 
-/* GLib's shared session-bus connection, which libsecret uses, raises SIGTERM in its process when the bus goes
- * away ("exit-on-close"): right for a desktop application, fatal for a host that merely embeds libjump. It is
- * turned off on the connection libsecret is about to use (a new one is made after a bus is lost). */
-static void keep_process_alive_on_bus_loss(void) {
-    GError *error = NULL;
-    void *connection = lib.bus_get_sync(2 /* G_BUS_TYPE_SESSION */, NULL, &error);
-    if (connection == NULL) {
-        if (error != NULL) lib.error_free(error);
-        return; /* libsecret's own call reports the bus's failure */
-    }
-    lib.connection_set_exit_on_close(connection, 0);
-    lib.object_unref(connection);
-}
-
 /* Loads libsecret and checks this process may use it; NULL, or why not (malloc'd). */
 static char *ready(void) {
     pid_t self = getpid();
@@ -167,7 +156,6 @@ static char *ready(void) {
         return message("this process was forked after its parent used the Secret Service, and libsecret's D-Bus "
                        "connection does not survive a fork: use it in the parent, or exec a new process%s", "");
     }
-    keep_process_alive_on_bus_loss();
     return NULL;
 }
 
@@ -188,6 +176,9 @@ static char *default_collection_unlocked(void) {
     char *collection;
     int locked;
     if (connection == NULL) return take_error("the D-Bus session bus cannot be reached (%s): " FIX, error);
+    /* GLib's shared session-bus connection (libsecret's too) raises SIGTERM in its process when the bus goes
+     * away ("exit-on-close"): right for a desktop application, fatal for a host that merely embeds libjump.
+     * Turned off here, before every libsecret call (a new connection is made after a bus is lost). */
     lib.connection_set_exit_on_close(connection, 0);
     reply = service_call(connection, "/org/freedesktop/secrets", "org.freedesktop.Secret.Service", "ReadAlias",
                          lib.variant_new("(s)", "default"), "(o)", &error);
@@ -210,7 +201,7 @@ static char *default_collection_unlocked(void) {
     lib.object_unref(connection);
     if (reply == NULL) return take_error("the Secret Service's default collection cannot be read (%s)", error);
     lib.variant_get(reply, "(v)", &value);
-    locked = lib.variant_get_boolean(value);
+    locked = !lib.variant_is_of_type(value, "b") || lib.variant_get_boolean(value); /* unknown: locked */
     lib.variant_unref(value);
     lib.variant_unref(reply);
     if (locked) {
@@ -221,10 +212,17 @@ static char *default_collection_unlocked(void) {
 }
 
 /* libsecret keeps one proxy of the service for the process, bound to the daemon that answered first: after that
- * daemon restarts, every call fails ("The name :1.x was not provided"). The proxy is dropped and the call made
- * once more (true: *error was cleared, retry). The service was just checked to answer, so a failure here is
- * most likely that. */
+ * daemon restarts, every call fails ("The name :1.x was not provided by any .service files", "The session
+ * wrapping the secret does not exist"). On such an error the proxy is dropped and the call made once more
+ * (true: *error was cleared, retry). */
 static int forget_stale_service(GError **error) {
+    static const char *const stale[] = {"was not provided by any", "ServiceUnknown", "NameHasNoOwner",
+                                        "UnknownObject", "No such object", "No such interface", "does not exist"};
+    const char *text = (*error != NULL && (*error)->message != NULL) ? (*error)->message : "";
+    size_t i;
+    int known = 0;
+    for (i = 0; i < sizeof stale / sizeof stale[0]; i++) known |= strstr(text, stale[i]) != NULL;
+    if (!known) return 0; /* a refusal or a timeout: said as it is, not tried again */
     if (*error != NULL) {
         lib.error_free(*error);
         *error = NULL;

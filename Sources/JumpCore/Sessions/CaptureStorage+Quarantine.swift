@@ -20,6 +20,8 @@ extension CaptureStorage {
         let id = String(Secrets.sessionID().prefix(12))
         switch reason {
         case .unreadable:
+            // A session set aside keeps no credential: the secrets its file names go (best effort).
+            if let item = itemOfSavedSession() { clearSecretItem(item) }
             var keys: [String] = []
             var failure: JumpError?
             for name in [settings.sessionFileName, settings.journalFileName] where failure == nil {
@@ -32,6 +34,8 @@ extension CaptureStorage {
             }
             st.journalEpoch = nil
             st.journalOnStorage = false
+            // The file that needed the Secret Service is gone: the next session may be saved where this client can.
+            if failure == nil { st.secretServiceNeeded = nil }
             if !keys.isEmpty {
                 st.quarantine.append(QuarantineEntry(id: id, reason: reason, uuid: nil, message: message, keys: keys))
                 do throws(JumpError) { try saveQuarantineIndex(&st) } catch { failure = failure ?? error }

@@ -91,8 +91,8 @@ struct CaptureStorage: Sendable {
         guard apart else { return (session, nil) }
         guard let secrets else {
             throw JumpError(.storage, "the saved session's secrets are in the Secret Service, which this client cannot "
-                            + "use (\(secretServiceProblem ?? "unknown")): make it available and restore (or create the "
-                            + "client again), or sign out to discard the session",
+                            + "use (\(secretServiceProblem ?? "unknown")): make it available and create the client "
+                            + "again, or sign out to discard the session",
                             detail: ["reason": "secret_service_unavailable", "secret_store": "secret-service"])
         }
         let item = secretItem(for: session)
@@ -140,15 +140,21 @@ struct CaptureStorage: Sendable {
 
     /// Erases the session entry (the session ended without a sign-out: persist with none) and its secrets.
     func eraseWhole(_ st: inout State) throws(JumpError) {
-        try sessionEntry.erase()
         if let item = st.secretItem, let secrets {
             try secrets.clear(item)
             st.secretItem = nil
         }
+        try sessionEntry.erase()
+    }
+
+    /// The item the saved session's file names, read without the keyring (a session whose restore failed).
+    func itemOfSavedSession() -> String? {
+        guard secrets != nil, let (saved, apart) = (try? SessionCodec.load(from: sessionEntry)) ?? nil, apart else { return nil }
+        return secretItem(for: saved)
     }
 
     /// Best effort: an item left behind holds the secrets of a session no file names any more.
-    private func clearSecretItem(_ item: String) {
+    func clearSecretItem(_ item: String) {
         do throws(JumpError) { try secrets?.clear(item) } catch {
             Log.warning("the secrets of an earlier session could not be removed from the Secret Service: \(error.message)")
         }
@@ -164,16 +170,17 @@ struct CaptureStorage: Sendable {
         if st.journalOnStorage, (try? journalEntry.erase()) != nil { st.journalOnStorage = false }
     }
 
-    /// Erases the session and its journal (sign-out); a failure is remembered and thrown.
+    /// Erases the session and its journal (sign-out); a failure is remembered and thrown. The secrets go
+    /// first: a file left by a failure after them is a session to sign in again, never a stray secret.
     func eraseSession(_ st: inout State) throws(JumpError) {
         st.journalEpoch = nil
         do throws(JumpError) {
-            try sessionEntry.erase()
-            try journalEntry.erase()
-            if let item = st.secretItem, let secrets {
+            if let item = st.secretItem ?? itemOfSavedSession(), let secrets {
                 try secrets.clear(item)
                 st.secretItem = nil
             }
+            try sessionEntry.erase()
+            try journalEntry.erase()
         } catch {
             st.storageError = error
             throw error

@@ -3,9 +3,15 @@ extension EngageSession {
     /// Kept per provider with the session's other secrets, for sharing later (also after a restart).
     func rememberDeviceToken(provider: String, deviceToken: String, identifier: String?) {
         state.withLock { s in
-            var tokens = s.deviceTokens ?? loadDeviceTokens()
+            let saved = s.deviceTokens ?? loadDeviceTokens()
+            var tokens = saved ?? [:]
             tokens[provider] = ["device_token": .string(deviceToken), "identifier": .optional(identifier)]
             s.deviceTokens = tokens
+            // Saved tokens that cannot be read (a locked keyring) are not written over with this one alone.
+            guard saved != nil else {
+                Log.warning("the sharing token is kept in memory only: the saved sharing tokens cannot be read")
+                return
+            }
             do throws(JumpError) {
                 try socialStore.save(Jansson.serializedBytes(["version": 1, "providers": .object(tokens)]))
             } catch {
@@ -27,10 +33,12 @@ extension EngageSession {
         }
     }
 
-    private func loadDeviceTokens() -> [String: JSON] {
-        guard let bytes = try? socialStore.load(), let saved = try? Jansson.parse(bytes, what: "the saved sharing tokens") else {
-            return [:]
-        }
+    /// The saved tokens; nil when they cannot be read (an unreadable store is not an empty one).
+    private func loadDeviceTokens() -> [String: JSON]? {
+        let bytes: [UInt8]?
+        do throws(JumpError) { bytes = try socialStore.load() } catch { return nil }
+        guard let bytes else { return [:] }
+        guard let saved = try? Jansson.parse(bytes, what: "the saved sharing tokens") else { return nil }
         return saved["providers"]?.objectValue ?? [:]
     }
 

@@ -53,8 +53,9 @@ struct ClientStorage: Sendable {
 
     /// The store of an entry that is a secret as a whole: in the Secret Service when it is used.
     func secretEntry(_ name: String) -> any SessionStore {
-        guard let secrets else { return entry(name) }
-        return SecretEntryStore(service: secrets, name: name, legacyFile: entry(name))
+        if let secrets { return SecretEntryStore(service: secrets, name: name, file: entry(name)) }
+        guard placement == .file, let secretServiceProblem else { return entry(name) }
+        return MarkedEntryStore(file: entry(name), name: name, problem: secretServiceProblem)
     }
 
     /// The Secret Service for `mode` (the secretStore key), or nil for files and why. "auto" without one says so

@@ -54,17 +54,22 @@ struct SecretService: Sendable {
 }
 
 /// An entry that is a secret as a whole (sign-in-token credentials, sharing device tokens), kept in the Secret
-/// Service as text. A file of the same name left by an earlier version (or by secretStore "file") is read
-/// when the item is absent and removed at the next save: that is its migration.
+/// Service as text. Its file holds only a marker saying so, so that a client that cannot reach the keyring
+/// (secretStore "file", or "auto" that found none) refuses the entry (MarkedEntryStore) rather than taking it
+/// for "nothing saved". A file of the same name with content, left by an earlier version or by secretStore
+/// "file", is what load returns until the next save moves it to the keyring: that is its migration.
 struct SecretEntryStore: SessionStore {
     let service: SecretService
     let name: String
-    /// The same entry as a file, read only for migration and removed with every save and erase.
-    let legacyFile: any SessionStore
+    /// The entry's file: the marker, or content not yet migrated.
+    let file: any SessionStore
+
+    /// The file's content when the entry is in the keyring.
+    static let marker = Array(#"{"secrets_in":"secret-service"}"#.utf8)
 
     func load() throws(JumpError) -> [UInt8]? {
-        if let text = try service.lookup(name) { return Array(text.utf8) }
-        return try legacyFile.load()
+        if let bytes = try file.load(), bytes != SecretEntryStore.marker { return bytes }
+        return try service.lookup(name).map { Array($0.utf8) }
     }
 
     func save(_ bytes: [UInt8]) throws(JumpError) {
@@ -72,11 +77,41 @@ struct SecretEntryStore: SessionStore {
             throw JumpError(.storage, "the entry \(name) is not text, so the Secret Service cannot keep it")
         }
         try service.store(name, text, label: "libjump \(name)")
-        try legacyFile.erase()
+        try file.save(SecretEntryStore.marker)
     }
 
+    /// The file first: with the marker gone, an item left by a failure below is never read again.
     func erase() throws(JumpError) {
+        try file.erase()
         try service.clear(name)
-        try legacyFile.erase()
+    }
+}
+
+/// A whole-secret entry's file for a client that does not use the Secret Service: an entry kept there
+/// (SecretEntryStore's marker) is JUMP_E_STORAGE with the reason, never "nothing saved", and is not written
+/// over with a file copy of a secret (never a silent downgrade). Erase is allowed: it is how sign-out discards it.
+struct MarkedEntryStore: SessionStore {
+    let file: any SessionStore
+    let name: String
+    /// Why the Secret Service is not used by this client.
+    let problem: String
+
+    func load() throws(JumpError) -> [UInt8]? {
+        let bytes = try file.load()
+        if bytes == SecretEntryStore.marker { throw unavailable() }
+        return bytes
+    }
+
+    func save(_ bytes: [UInt8]) throws(JumpError) {
+        if try file.load() == SecretEntryStore.marker { throw unavailable() }
+        try file.save(bytes)
+    }
+
+    func erase() throws(JumpError) { try file.erase() }
+
+    private func unavailable() -> JumpError {
+        JumpError(.storage, "the entry \(name) is kept in the Secret Service, which this client cannot use (\(problem)): "
+                  + "make it available and create the client again, or sign out to discard it",
+                  detail: ["reason": "secret_service_unavailable", "secret_store": "secret-service", "entry": .string(name)])
     }
 }

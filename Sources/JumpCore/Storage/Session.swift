@@ -107,7 +107,9 @@ enum SessionCodec {
             "credential_serial": .int(session.credentialSerial),
             "access_token": .string(session.accessToken),
             "refresh_secret": .optional(session.refreshSecret),
-            "pending_refresh_token": .optional(session.pendingRefresh?.accessToken),
+            "access_token_expires_at": session.accessTokenExpiresAt.map(JSON.int) ?? .null,
+            "reauthentication_required": .bool(session.reauthenticationRequired),
+            "pending_refresh": pendingRefreshJSON(session.pendingRefresh),
         ]
     }
 
@@ -121,10 +123,15 @@ enum SessionCodec {
         }
         session.accessToken = token
         session.refreshSecret = secrets["refresh_secret"]?.stringValue
-        // A save of the secrets that worked before the file's save could not: the secrets are the newer.
+        // The secrets are written first: after a crash between the two writes they are the newer, and the
+        // pending refresh (saved with its token) is theirs.
         session.credentialSerial = max(session.credentialSerial, secrets["credential_serial"]?.intValue ?? 0)
-        if let old = secrets["pending_refresh_token"]?.stringValue { session.pendingRefresh?.accessToken = old }
-        else { session.pendingRefresh = nil }
+        session.pendingRefresh = pendingRefresh(secrets["pending_refresh"])
+        // What goes with the token: its lifetime and whether it can still be refreshed.
+        if let expiry = secrets["access_token_expires_at"] {
+            session.accessTokenExpiresAt = expiry.intValue.map { min(max($0, 0), Int64(Int32.max) * 4) }
+        }
+        if let reauth = secrets["reauthentication_required"]?.boolValue { session.reauthenticationRequired = reauth }
     }
 
     static func document(_ session: Session, secretsApart: Bool = false) -> JSON {
@@ -132,10 +139,7 @@ enum SessionCodec {
         guard secretsApart, var members = document.objectValue else { return document }
         members["access_token"] = nil
         members["refresh_secret"] = nil
-        if var pending = members["pending_refresh"]?.objectValue {
-            pending["access_token"] = nil
-            members["pending_refresh"] = .object(pending)
-        }
+        members["pending_refresh"] = nil  // it names the token being refreshed: kept with the secrets
         members[secretsKey] = .string(secretsInSecretService)
         return .object(members)
     }
@@ -156,15 +160,25 @@ enum SessionCodec {
             "credential_serial": .int(session.credentialSerial),
             "pending_appends": .array(session.pendingAppends.map(\.json)),
             "unanswered_values": .object(session.unansweredValues),
-            "pending_refresh": session.pendingRefresh.map { p -> JSON in
-                ["access_token": .string(p.accessToken), "date": .string(p.date), "started_at": .int(p.startedAt)]
-            } ?? .null,
+            "pending_refresh": pendingRefreshJSON(session.pendingRefresh),
             "record": [
                 "baseline": session.record.baseline,
                 "edits": .array(session.record.snapshotEdits.map(\.json)),
                 "next_local_id": .int(session.record.nextLocalID),
             ],
         ]
+    }
+
+    private static func pendingRefreshJSON(_ pending: PendingRefresh?) -> JSON {
+        guard let p = pending else { return .null }
+        return ["access_token": .string(p.accessToken), "date": .string(p.date), "started_at": .int(p.startedAt)]
+    }
+
+    private static func pendingRefresh(_ p: JSON?) -> PendingRefresh? {
+        guard let p, let old = p["access_token"]?.stringValue, let date = p["date"]?.stringValue else { return nil }
+        // Clamped like every time read from storage: a broken value must not overflow later arithmetic.
+        return PendingRefresh(accessToken: old, date: date,
+                              startedAt: min(max(p["started_at"]?.intValue ?? 0, 0), Int64(Int32.max) * 4))
     }
 
     /// The session of a saved document, with empty secrets when they are kept apart (restoreSecrets).
@@ -203,13 +217,8 @@ enum SessionCodec {
             record = UserRecord(baseline: baseline, edits: edits,
                                 nextLocalID: document["record"]?["next_local_id"]?.intValue ?? -1)
         }
-        var pending: PendingRefresh?
-        if let p = document["pending_refresh"], let old = p["access_token"]?.stringValue ?? (secretsApart ? "" : nil),
-           let date = p["date"]?.stringValue {
-            // Clamped like every time read from storage: a broken value must not overflow later arithmetic.
-            pending = PendingRefresh(accessToken: old, date: date,
-                                     startedAt: min(max(p["started_at"]?.intValue ?? 0, 0), Int64(Int32.max) * 4))
-        }
+        // With the secrets apart, the pending refresh comes back with them (restoreSecrets).
+        let pending = secretsApart ? nil : pendingRefresh(document["pending_refresh"])
         let session = Session(
             sessionID: document["session_id"]?.stringValue ?? "",
             accessToken: token,

@@ -201,12 +201,22 @@ def test_sign_in_token_credentials_go_to_the_keyring(emu, storage, on_bus) -> No
     with jump.Client(config) as client:
         client.sign_in_with_token(mint(emu, user))
         token = client.access_token()
-    assert not any(p.name.startswith("credential-") for p in Path(storage).iterdir())
+    [credential] = [p for p in Path(storage).iterdir() if p.name.startswith("credential-")]
+    assert json.loads(credential.read_text()) == {"secrets_in": "secret-service"}  # a marker, no secret
     assert token.encode() not in file_bytes(storage)
     assert any(i.get("attribute.entry", "").startswith("credential-") for i in on_bus.items())
+    # A client that does not use the keyring is told where the credential is, not "signed out".
+    with jump.Client({**config, "secretStore": "file"}) as blind:
+        status = blind.status
+        # The gist (no secret, in a file) still says who is signed in; the credential's absence is an error.
+        assert status["user_id"] == user and status["restore_error"]["reason"] == "secret_service_unavailable"
+        with pytest.raises(jump.StorageError):  # and writes no file copy of another credential over it
+            blind.sign_in_with_token(mint(emu, new_user(emu)))
+    assert json.loads(credential.read_text()) == {"secrets_in": "secret-service"}
     with jump.Client(config) as again:
         assert again.status["signed_in"] and again.status["user_id"] == user
         again.sign_out()
+    assert not credential.exists()
 
 
 def test_required_secret_service_without_a_bus_is_a_storage_error(make_config, monkeypatch) -> None:
@@ -287,7 +297,7 @@ def test_the_daemon_killed_mid_run_loses_nothing(make_config, emu, storage, on_b
         finally:
             on_bus.start()
         client.refresh_access_token()  # the next save reaches the keyring again
-        assert client.state["storage_error"] is None
+        assert client.state["storage_error"] is None, json.dumps(client.state["storage_error"])
         token = client.access_token()
     with jump.Client(make_config()) as again:
         assert again.is_signed_in and again.state["uuid"] == uuid and again.access_token() == token
@@ -309,3 +319,35 @@ def test_a_file_only_session_migrates_into_the_keyring(make_config, emu, storage
     with jump.Client(make_config()) as again:
         assert again.access_token() == token
         again.sign_out()
+
+
+def test_a_refresh_whose_answer_could_not_be_saved_is_replayed_from_the_keyring(make_config, emu, storage,
+                                                                                on_bus) -> None:
+    """The pending refresh (saved before it is sent) lives with the secrets: with the keyring gone when the
+    answer comes, a restart replays the very request and gets the same new token, not a dead session."""
+    import contextlib
+    import threading
+
+    with jump.Client(make_config()) as client:
+        uuid = client.register_traditional({"email": unique_email()}, PASSWORD)["uuid"]
+        emu.clear_counters()
+        emu.fault("delay", "/oauth/refresh_access_token", delay_ms=1500)
+        def refresh() -> None:
+            with contextlib.suppress(jump.JumpError):  # its own save fails: it may report that
+                client.refresh_access_token()
+
+        refresher = threading.Thread(target=refresh)
+        refresher.start()
+        deadline = time.monotonic() + 10
+        while emu.counters().get("POST /oauth/refresh_access_token", 0) < 1 and time.monotonic() < deadline:
+            time.sleep(0.005)
+        on_bus.kill()  # the answer arrives with nothing able to save it
+        refresher.join(30)
+        assert client.state["storage_error"] is not None
+        on_bus.start()
+    assert "pending_refresh" not in session_document(storage)
+    with jump.Client(make_config()) as restarted:
+        assert restarted.state["uuid"] == uuid
+        restarted.fetch_record()
+        assert emu.counters().get("POST /oauth/refresh_access_token") == 2  # the refresh, then its replay
+        restarted.sign_out()
