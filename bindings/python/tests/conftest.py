@@ -120,6 +120,27 @@ def client(make_config) -> Iterator["jump.Client"]:
         yield c
 
 
+def refresh_on_the_wire(client: "jump.Client", emu: "Emulator", delay_ms: int = 1500) -> threading.Thread:
+    """Starts ``client.refresh_access_token()`` on a thread, its request held by the emulator for ``delay_ms``,
+    and returns (the thread, to join) once the request has reached the emulator: what a test does meanwhile
+    happens while the answer is on its way. The refresh's own error, if any (its save failing), is dropped."""
+    emu.clear_counters()
+    emu.fault("delay", "/oauth/refresh_access_token", delay_ms=delay_ms)
+
+    def refresh() -> None:
+        try:
+            client.refresh_access_token()
+        except jump.JumpError:
+            pass  # its own save fails: it may report that
+
+    refresher = threading.Thread(target=refresh)
+    refresher.start()
+    deadline = time.monotonic() + 10
+    while emu.counters().get("POST /oauth/refresh_access_token", 0) < 1 and time.monotonic() < deadline:
+        time.sleep(0.005)
+    return refresher
+
+
 def wait_for(predicate, timeout: float = 10.0, interval: float = 0.02) -> bool:
     """Poll ``predicate`` until it is true or ``timeout`` passes (events arrive on libjump's thread)."""
     deadline = time.monotonic() + timeout

@@ -22,7 +22,7 @@ import pytest
 
 import jump
 
-from conftest import PASSWORD, unique_email
+from conftest import PASSWORD, refresh_on_the_wire, unique_email
 
 ABOUT = "/aboutMe"
 A_EDIT = "A's unsynced private note"
@@ -322,17 +322,7 @@ def test_refresh_answer_lost_still_works_after_restart(make_config, emu) -> None
         config.set_storage(store)
         with jump.Client(config) as client:
             client.sign_in(email, PASSWORD)
-            emu.clear_counters()
-            emu.fault("delay", "/oauth/refresh_access_token", delay_ms=1500)
-            def refresh() -> None:
-                with contextlib.suppress(jump.JumpError):  # its own save fails: it may report that
-                    client.refresh_access_token()
-
-            refresher = threading.Thread(target=refresh)
-            refresher.start()
-            deadline = time.monotonic() + 10
-            while emu.counters().get("POST /oauth/refresh_access_token", 0) < 1 and time.monotonic() < deadline:
-                time.sleep(0.005)
+            refresher = refresh_on_the_wire(client, emu)
             store.fail_saves = True  # the answer arrives with nothing able to save it
             refresher.join(30)
             store.fail_saves = False

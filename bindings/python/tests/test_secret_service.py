@@ -21,7 +21,7 @@ import pytest
 
 import jump
 
-from conftest import PASSWORD, unique_email
+from conftest import PASSWORD, refresh_on_the_wire, unique_email
 
 LOGIN_COLLECTION = "/org/freedesktop/secrets/collection/login"
 KEYRING_PASSWORD = b"keyring-password"
@@ -325,22 +325,9 @@ def test_a_refresh_whose_answer_could_not_be_saved_is_replayed_from_the_keyring(
                                                                                 on_bus) -> None:
     """The pending refresh (saved before it is sent) lives with the secrets: with the keyring gone when the
     answer comes, a restart replays the very request and gets the same new token, not a dead session."""
-    import contextlib
-    import threading
-
     with jump.Client(make_config()) as client:
         uuid = client.register_traditional({"email": unique_email()}, PASSWORD)["uuid"]
-        emu.clear_counters()
-        emu.fault("delay", "/oauth/refresh_access_token", delay_ms=1500)
-        def refresh() -> None:
-            with contextlib.suppress(jump.JumpError):  # its own save fails: it may report that
-                client.refresh_access_token()
-
-        refresher = threading.Thread(target=refresh)
-        refresher.start()
-        deadline = time.monotonic() + 10
-        while emu.counters().get("POST /oauth/refresh_access_token", 0) < 1 and time.monotonic() < deadline:
-            time.sleep(0.005)
+        refresher = refresh_on_the_wire(client, emu)
         on_bus.kill()  # the answer arrives with nothing able to save it
         refresher.join(30)
         assert client.state["storage_error"] is not None
