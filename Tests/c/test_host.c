@@ -171,11 +171,19 @@ static void end_held_sign_in(held_sign_in *h) {
     free(h->email);
 }
 
+/* Reaps a forked child and checks it exited with 0 (each of its checks sets a bit of its exit code). */
+static void check_child_exit(pid_t pid) {
+    int status = 0;
+    REQUIRE(pid > 0);
+    REQUIRE(waitpid(pid, &status, 0) == pid);
+    CHECK_MSG(WIFEXITED(status), "the child died of a signal");
+    CHECK_EQ_INT(WIFEXITED(status) ? WEXITSTATUS(status) : -1, 0);
+}
+
 TEST(request_in_flight_at_fork_completes_cancelled_in_child) {
     held_sign_in h;
     json_t *payload;
     pid_t pid;
-    int status = 0;
     REQUIRE_EMULATOR();
     REQUIRE(start_held_sign_in(&h, "forkflight"));
     pid = fork();
@@ -200,10 +208,7 @@ TEST(request_in_flight_at_fork_completes_cancelled_in_child) {
         J.client_free(fresh);
         _exit(code);
     }
-    REQUIRE(pid > 0);
-    REQUIRE(waitpid(pid, &status, 0) == pid);
-    CHECK_MSG(WIFEXITED(status), "the child died of a signal");
-    CHECK_EQ_INT(WIFEXITED(status) ? WEXITSTATUS(status) : -1, 0);
+    check_child_exit(pid);
     /* In the parent the request goes on and succeeds. */
     CHECK_OK(J.request_wait(h.request, 15000));
     payload = recorder_payload(&h.r, 0);
@@ -219,7 +224,6 @@ TEST(request_in_flight_at_fork_completes_cancelled_in_child) {
 TEST(a_forked_child_that_does_not_use_libjump_gets_no_thread_from_it) {
     held_sign_in h;
     pid_t pid;
-    int status = 0;
     REQUIRE_EMULATOR();
     REQUIRE(start_held_sign_in(&h, "forkexec"));
     pid = fork();
@@ -234,10 +238,7 @@ TEST(a_forked_child_that_does_not_use_libjump_gets_no_thread_from_it) {
         if (recorder_calls(&h.r) != 1) code |= 8;
         _exit(code);
     }
-    REQUIRE(pid > 0);
-    REQUIRE(waitpid(pid, &status, 0) == pid);
-    CHECK_MSG(WIFEXITED(status), "the child died of a signal");
-    CHECK_EQ_INT(WIFEXITED(status) ? WEXITSTATUS(status) : -1, 0);
+    check_child_exit(pid);
     CHECK_OK(J.request_wait(h.request, 15000));
     end_held_sign_in(&h);
 }
