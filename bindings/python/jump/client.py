@@ -116,7 +116,7 @@ class Client(NativeHandle):
     @property
     def state(self) -> ClientState:
         """``{"signed_in", "uuid", "email", "reauthentication_required", "access_token_expires_at",
-        "unsynced_changes", "restore_error", "storage_error", "flow_version", "quarantine"}``."""
+        "unsynced_changes", "restore_error", "storage_error", "flow_version", "quarantine", "secret_store"}``."""
         return cast("ClientState", self._json_call(_native.lib.jump_client_state))
 
     @property
