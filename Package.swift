@@ -39,9 +39,11 @@ let package = Package(
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         // The Secret Service through libsecret, loaded with dlopen (no link-time dependency; Sources/CSecretService).
         .target(name: "CSecretService", linkerSettings: [.linkedLibrary("dl")]),
+        // Fibers: an _async operation's stack, switched with ucontext (docs/design-io.md).
+        .target(name: "CFiber"),
         .target(
             name: "JumpCore",
-            dependencies: ["CJansson", "CCurl", "CCrypto", "CSecretService"],
+            dependencies: ["CJansson", "CCurl", "CCrypto", "CSecretService", "CFiber"],
             swiftSettings: leanSwift
         ),
         .target(

@@ -8,6 +8,7 @@ static inline CURLcode jump_curl_setopt_ptr(CURL *h, CURLoption o, const void *v
 static inline CURLcode jump_curl_setopt_off(CURL *h, CURLoption o, curl_off_t v) { return curl_easy_setopt(h, o, v); }
 static inline CURLcode jump_curl_setopt_write(CURL *h, CURLoption o,
         size_t (*cb)(char *, size_t, size_t, void *)) { return curl_easy_setopt(h, o, cb); }
+static inline CURLMcode jump_curl_multi_setopt_long(CURLM *m, CURLMoption o, long v) { return curl_multi_setopt(m, o, v); }
 static inline CURLcode jump_curl_response_code(CURL *h, long *out) { return curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, out); }
 static inline CURLcode jump_curl_content_type(CURL *h, char **out) { return curl_easy_getinfo(h, CURLINFO_CONTENT_TYPE, out); }
 

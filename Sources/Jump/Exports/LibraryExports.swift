@@ -71,7 +71,8 @@ public func jump_set_log_callback(_ callback: CCallback?, _ userdata: UnsafeMuta
         if let target {
             Log.setSink { level, message in
                 let line: JSON = ["version": 1, "kind": "log", "level": .string(level.rawValue), "message": .string(message)]
-                target.invoke(Jansson.serialize(line))
+                let text = Jansson.serialize(line)
+                Fiber.onThreadStack { target.invoke(text) }
             }
         } else {
             Log.setSink(nil)

@@ -218,7 +218,7 @@ private struct URLOpener: @unchecked Sendable {
     let userdata: UnsafeMutableRawPointer?
 
     func open(_ url: String) throws(JumpError) {
-        let status = url.withCString { function(userdata, $0) }
+        let status = Fiber.onThreadStack { url.withCString { function(userdata, $0) } }
         guard status == JumpStatus.ok.rawValue else {
             throw JumpError(JumpStatus(rawValue: status) ?? .server, "the host's open_url callback failed (status \(status))",
                             detail: ["callback_status": .int(Int64(status))])

@@ -1,7 +1,8 @@
 import JumpCore
 
-/// The shape every *_async export shares: validate on the caller's thread, run the work on a libjump
-/// thread, deliver exactly one completion through the client's callback path. The work comes from the prepare
+/// The shape every *_async export shares: validate on the caller's thread, run the work on a fiber of
+/// libjump's pool (which parks, holding no thread, while it waits for an answer: docs/design-io.md),
+/// deliver exactly one completion through the client's callback path. The work comes from the prepare
 /// step the export shares with its synchronous twin (SyncLaunch), so arguments are read in one place.
 enum AsyncLaunch {
     /// nil cancellation: the synchronous form, which cannot be cancelled.
@@ -34,7 +35,7 @@ enum AsyncLaunch {
         let request = RequestBox()
         if let out { out.pointee = HandleRegistry.shared.register(request, as: .request) }
         InFlightRequests.shared.add(.init(request: request, box: box, target: target, operation: operation))
-        WorkerThread.start {
+        FiberPool.shared.start {
             let result: Result<JSON, JumpError>
             do throws(JumpError) {
                 result = .success(try work(box.client, request.cancellation))

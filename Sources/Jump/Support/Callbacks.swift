@@ -78,7 +78,8 @@ struct HostDispatcher: @unchecked Sendable {
     let context: UnsafeMutableRawPointer?
 
     func post(_ job: @escaping @Sendable () -> Void) {
-        dispatch(context, runHostJob, Unmanaged.passRetained(HostJob(job)).toOpaque())
+        let job = Unmanaged.passRetained(HostJob(job)).toOpaque()
+        Fiber.onThreadStack { dispatch(context, runHostJob, job) }
     }
 }
 

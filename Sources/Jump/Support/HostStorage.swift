@@ -6,7 +6,8 @@ public typealias CStorageSave = @convention(c) (UnsafeMutableRawPointer?, Unsafe
 public typealias CStorageErase = @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?) -> Int32
 
 /// The host's storage callbacks (jump_config_set_storage). context_free runs once, when the last config or
-/// client holding them goes, on a libjump thread (host code never runs on a thread pool worker).
+/// client holding them goes, on a libjump thread (host code never runs on a thread pool worker). From an
+/// _async operation they run on its pool thread's own stack, never a fiber's (Fiber.onThreadStack).
 final class HostStorage: @unchecked Sendable {
     fileprivate let load: CStorageLoad
     fileprivate let save: CStorageSave
@@ -45,7 +46,7 @@ private struct HostStorageEntry: SessionStore {
         let sink = LoadedBytes()
         let context = Unmanaged.passRetained(sink)
         defer { context.release() }
-        let status = key.withCString { storage.load(storage.context, $0, receiveLoadedBytes, context.toOpaque()) }
+        let status = Fiber.onThreadStack { key.withCString { storage.load(storage.context, $0, receiveLoadedBytes, context.toOpaque()) } }
         switch status {
         case JumpStatus.ok.rawValue:
             let (bytes, received, tooLarge) = sink.state.withLock { ($0.bytes, $0.received, $0.tooLarge) }
@@ -60,16 +61,18 @@ private struct HostStorageEntry: SessionStore {
     }
 
     func save(_ bytes: [UInt8]) throws(JumpError) {
-        let status = key.withCString { key in
-            bytes.withUnsafeBufferPointer { buffer in
-                buffer.withMemoryRebound(to: CChar.self) { storage.save(storage.context, key, $0.baseAddress ?? key, UInt($0.count)) }
+        let status = Fiber.onThreadStack {
+            key.withCString { key in
+                bytes.withUnsafeBufferPointer { buffer in
+                    buffer.withMemoryRebound(to: CChar.self) { storage.save(storage.context, key, $0.baseAddress ?? key, UInt($0.count)) }
+                }
             }
         }
         if status != JumpStatus.ok.rawValue { throw failure("could not save", status) }
     }
 
     func erase() throws(JumpError) {
-        let status = key.withCString { storage.erase(storage.context, $0) }
+        let status = Fiber.onThreadStack { key.withCString { storage.erase(storage.context, $0) } }
         if status != JumpStatus.ok.rawValue && status != JumpStatus.notFound.rawValue { throw failure("could not erase", status) }
     }
 

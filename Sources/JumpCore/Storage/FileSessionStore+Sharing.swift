@@ -85,7 +85,7 @@ extension FileSessionStore {
                 return
             case .wait:
                 if Clock.monotonicMilliseconds() >= deadline { throw lockTimeout() }
-                usleep(2_000)
+                Fiber.pause(milliseconds: 2)
             case .take:
                 let result = takeFileLock(deadline: deadline)
                 sharing.withLock { s in
@@ -135,7 +135,7 @@ extension FileSessionStore {
                 close(fd)
                 return .failure(lockTimeout())
             }
-            usleep(pause)
+            Fiber.pause(milliseconds: Int(pause / 1000))
             pause = min(pause * 2, 20_000)
         }
         return .success(fd)

@@ -6,7 +6,15 @@ import Glibc
 /// (CPython does), which libdispatch takes as fatal.
 public enum WorkerThread {
     public static func start(_ job: @escaping @Sendable () -> Void) {
-        let box = Unmanaged.passRetained(JobBox(job)).toOpaque()
+        if !start(named: "jump-work", job) {
+            job()  // no thread to be had: do the work here rather than lose the completion
+        }
+    }
+
+    /// Starts `job` on a new detached thread called `name`; false when the system gives no thread.
+    @discardableResult
+    public static func start(named name: String, _ job: @escaping @Sendable () -> Void) -> Bool {
+        let box = Unmanaged.passRetained(JobBox(name, job)).toOpaque()
         var attributes = pthread_attr_t()
         pthread_attr_init(&attributes)
         defer { pthread_attr_destroy(&attributes) }
@@ -16,15 +24,16 @@ public enum WorkerThread {
         var thread = pthread_t()
         let created = pthread_create(&thread, &attributes, { context in
             guard let context else { return nil }
-            WorkerThread.nameThisThread("jump-work")
             let job = Unmanaged<JobBox>.fromOpaque(context).takeRetainedValue()
+            WorkerThread.nameThisThread(job.name)
             job.run()
             return nil
         }, box)
         if created != 0 {
-            // No thread to be had: do the work here rather than lose the completion.
-            Unmanaged<JobBox>.fromOpaque(box).takeRetainedValue().run()
+            Unmanaged<JobBox>.fromOpaque(box).release()
+            return false
         }
+        return true
     }
 
     /// Names the calling thread (what debuggers, `top -H` and host code see). Through procfs, because
@@ -37,7 +46,11 @@ public enum WorkerThread {
     }
 
     private final class JobBox {
+        let name: String
         let run: @Sendable () -> Void
-        init(_ run: @escaping @Sendable () -> Void) { self.run = run }
+        init(_ name: String, _ run: @escaping @Sendable () -> Void) {
+            self.name = name
+            self.run = run
+        }
     }
 }

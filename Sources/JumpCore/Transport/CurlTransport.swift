@@ -4,7 +4,7 @@ import Glibc
 /// libcurl once per process, at the first request: its initialisation (OpenSSL's) is most of what creating a
 /// client would otherwise cost, and a client restored from storage may never send one. A Swift global
 /// initializer runs exactly once; curl_global_init itself is thread-safe where libcurl says so.
-private let curlGlobalInit: CURLcode = curl_global_init(Int(CURL_GLOBAL_DEFAULT))
+let curlGlobalInit: CURLcode = curl_global_init(Int(CURL_GLOBAL_DEFAULT))
 
 /// Whether this libcurl's curl_global_init may run while other threads use libcurl (CURL_VERSION_THREADSAFE,
 /// 7.84 and later); if not, it runs when the first client is created, as libcurl asks.
@@ -62,12 +62,18 @@ public final class CurlTransport: Transport {
         }
     }
 
+    /// A request from a fiber goes through the process's I/O loop with a handle of the loop's pool; any
+    /// other blocks its thread on a handle of this client's own.
     private func takeHandle() -> EasyHandle? {
+        _ = curlGlobalInit
+        if Fiber.isRunning, let loop = IOLoop.shared {
+            if let easy = loop.idleHandles.withLock({ $0.popLast() }) { return EasyHandle(easy: easy, loop: loop) }
+            return curl_easy_init().map { EasyHandle(easy: $0, loop: loop) }
+        }
         if let pooled = idle.withLock({ $0.popLast() }) {
             if pooled.epoch == ForkSafety.epoch { return pooled }
             idle.withLock { $0.removeAll() }  // all made before the fork: left, not cleaned up
         }
-        _ = curlGlobalInit
         guard let easy = curl_easy_init() else { return nil }
         guard let multi = curl_multi_init() else {
             curl_easy_cleanup(easy)
@@ -78,10 +84,19 @@ public final class CurlTransport: Transport {
 
     private func returnHandle(_ handle: EasyHandle) {
         curl_easy_reset(handle.easy)
-        let pooled = idle.withLock { pool -> Bool in
-            guard pool.count < 8 else { return false }
-            pool.append(handle)
-            return true
+        let pooled: Bool
+        if let loop = handle.loop {
+            pooled = loop.idleHandles.withLock { pool -> Bool in
+                guard pool.count < IOLoop.idleHandlesKept else { return false }
+                pool.append(handle.easy)
+                return true
+            }
+        } else {
+            pooled = idle.withLock { pool -> Bool in
+                guard pool.count < 8 else { return false }
+                pool.append(handle)
+                return true
+            }
         }
         if !pooled { handle.cleanup() }
     }
@@ -151,20 +166,25 @@ public final class CurlTransport: Transport {
         return .success(response)
     }
 
-    /// Runs the transfer to its end, polling so that a cancellation is seen within pollMilliseconds.
+    /// Runs the transfer to its end: on the I/O loop for a handle of the loop's (the fiber parks until it is
+    /// over), else here, polling so that a cancellation is seen within pollMilliseconds.
     private func drive(_ handle: EasyHandle, cancellation: Cancellation?) -> CURLcode {
-        guard curl_multi_add_handle(handle.multi, handle.easy) == CURLM_OK else { return CURLE_FAILED_INIT }
-        defer { curl_multi_remove_handle(handle.multi, handle.easy) }
+        if let loop = handle.loop {
+            return loop.perform(handle.easy, cancellation: cancellation) ?? CURLE_FAILED_INIT
+        }
+        guard let multi = handle.multi else { return CURLE_FAILED_INIT }
+        guard curl_multi_add_handle(multi, handle.easy) == CURLM_OK else { return CURLE_FAILED_INIT }
+        defer { curl_multi_remove_handle(multi, handle.easy) }
         var running: Int32 = 1
         while running > 0 {
-            guard curl_multi_perform(handle.multi, &running) == CURLM_OK else { return CURLE_FAILED_INIT }
+            guard curl_multi_perform(multi, &running) == CURLM_OK else { return CURLE_FAILED_INIT }
             if running == 0 { break }
             if cancellation?.isCancelled == true { return CURLE_ABORTED_BY_CALLBACK }
-            guard curl_multi_poll(handle.multi, nil, 0, Self.pollMilliseconds, nil) == CURLM_OK else { return CURLE_FAILED_INIT }
+            guard curl_multi_poll(multi, nil, 0, Self.pollMilliseconds, nil) == CURLM_OK else { return CURLE_FAILED_INIT }
         }
         var result = CURLE_FAILED_INIT
         var remaining: Int32 = 0
-        while let message = curl_multi_info_read(handle.multi, &remaining) {
+        while let message = curl_multi_info_read(multi, &remaining) {
             if message.pointee.msg == CURLMSG_DONE { result = message.pointee.data.result }
         }
         return result
@@ -190,18 +210,31 @@ public final class CurlTransport: Transport {
     }
 }
 
-/// A CURL* and the CURLM* that drives it; they may cross threads (libcurl allows a handle to move between
-/// threads, used by one at a time).
+/// A CURL* and what drives it: the CURLM* of its own (a blocking request), or the process's I/O loop (a
+/// fiber's). They may cross threads (libcurl allows a handle to move between threads, used by one at a time).
 private struct EasyHandle: @unchecked Sendable {
     let easy: UnsafeMutableRawPointer
-    let multi: UnsafeMutableRawPointer
+    let multi: UnsafeMutableRawPointer?
+    let loop: IOLoop?
     /// Made before a fork(): its connections are shared with the other process, so neither reuses nor closes
     /// them here (closing a TLS connection writes to a socket the parent still uses); the handle is left.
     let epoch = ForkSafety.epoch
 
+    init(easy: UnsafeMutableRawPointer, multi: UnsafeMutableRawPointer) {
+        self.easy = easy
+        self.multi = multi
+        loop = nil
+    }
+
+    init(easy: UnsafeMutableRawPointer, loop: IOLoop) {
+        self.easy = easy
+        multi = nil
+        self.loop = loop
+    }
+
     func cleanup() {
         curl_easy_cleanup(easy)
-        curl_multi_cleanup(multi)
+        if let multi { curl_multi_cleanup(multi) }
     }
 }
 

@@ -1,0 +1,168 @@
+/*
+ * fiber.c - see include/fiber.h. Nothing here may block or allocate after jump_fiber_new: a switch is a
+ * swapcontext plus the sanitizers' and Swift's bookkeeping.
+ */
+#define _GNU_SOURCE
+#include "fiber.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <ucontext.h>
+#include <unistd.h>
+
+/* The Swift runtime (linked statically into libjump.so): the exclusivity-checking accesses a Swift task takes
+ * with it between threads. A fiber is resumed on any pool thread, so it takes its own the same way. */
+__attribute__((swiftcall)) extern void swift_task_enterThreadLocalContext(char *state);
+__attribute__((swiftcall)) extern void swift_task_exitThreadLocalContext(char *state);
+
+/* The sanitizers' fiber interfaces, present only when their runtime is loaded (make sanitize preloads it). */
+extern void __sanitizer_start_switch_fiber(void **fake_stack_save, const void *bottom, size_t size) __attribute__((weak));
+extern void __sanitizer_finish_switch_fiber(void *fake_stack_save, const void **bottom_old, size_t *size_old) __attribute__((weak));
+extern void *__tsan_get_current_fiber(void) __attribute__((weak));
+extern void *__tsan_create_fiber(unsigned flags) __attribute__((weak));
+extern void __tsan_destroy_fiber(void *fiber) __attribute__((weak));
+extern void __tsan_switch_to_fiber(void *fiber, unsigned flags) __attribute__((weak));
+
+enum { FIBER_NEW, FIBER_RUNNING, FIBER_SUSPENDED, FIBER_FINISHED };
+
+struct jump_fiber {
+    ucontext_t context;   /* the fiber's registers while it is not running */
+    ucontext_t *caller;   /* the resuming thread's registers while it runs */
+    void *mapping;        /* guard page + stack */
+    size_t mapped;
+    void *stack;          /* the usable stack, above the guard page */
+    size_t stack_size;
+    void (*entry)(void *);
+    void *argument;
+    int state;
+    /* Swift's per-task exclusivity state: two words, zero while the fiber holds no access. */
+    _Alignas(void *) char swift_state[2 * sizeof(void *)];
+    /* AddressSanitizer: the fiber's fake stack while it is switched out, and the stack it was resumed from. */
+    void *asan_fake_stack;
+    const void *caller_stack;
+    size_t caller_stack_size;
+    /* ThreadSanitizer: the fiber's own context and its resumer's. */
+    void *tsan_fiber;
+    void *tsan_caller;
+};
+
+static __thread jump_fiber *running_here;
+
+jump_fiber *jump_fiber_current(void) { return running_here; }
+
+void *jump_fiber_current_argument(void) { return running_here != NULL ? running_here->argument : NULL; }
+
+/* After a switch into the fiber, on its stack. */
+static void arrived_in_fiber(jump_fiber *fiber) {
+    if (__sanitizer_finish_switch_fiber)
+        __sanitizer_finish_switch_fiber(fiber->asan_fake_stack, &fiber->caller_stack, &fiber->caller_stack_size);
+}
+
+/* Before a switch out of the fiber, on its stack (finished: for the last time). */
+static void leaving_fiber(jump_fiber *fiber, int finished) {
+    if (__sanitizer_start_switch_fiber)
+        __sanitizer_start_switch_fiber(finished ? NULL : &fiber->asan_fake_stack, fiber->caller_stack,
+                                       fiber->caller_stack_size);
+    if (__tsan_switch_to_fiber) __tsan_switch_to_fiber(fiber->tsan_caller, 0);
+}
+
+/* The fiber's first frame. Reads the thread-local once, before anything can move it to another thread. */
+static void fiber_main(void) {
+    jump_fiber *fiber = running_here;
+    arrived_in_fiber(fiber);
+    fiber->entry(fiber->argument);
+    fiber->state = FIBER_FINISHED;
+    leaving_fiber(fiber, 1);
+    setcontext(fiber->caller);
+    abort(); /* setcontext returns only on failure, with a valid context it does not */
+}
+
+jump_fiber *jump_fiber_new(size_t stack_bytes, void (*entry)(void *), void *argument) {
+    long page_size = sysconf(_SC_PAGESIZE);
+    size_t page = page_size > 0 ? (size_t)page_size : 4096;
+    if (entry == NULL || stack_bytes > ((size_t)1 << 30)) return NULL;
+    size_t usable = (stack_bytes + page - 1) / page * page;
+    if (usable < 16 * page) usable = 16 * page;
+    jump_fiber *fiber = calloc(1, sizeof *fiber);
+    if (fiber == NULL) return NULL;
+    fiber->mapped = usable + page;
+    fiber->mapping = mmap(NULL, fiber->mapped, PROT_READ | PROT_WRITE,
+                          MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
+    if (fiber->mapping == MAP_FAILED) {
+        free(fiber);
+        return NULL;
+    }
+    if (mprotect(fiber->mapping, page, PROT_NONE) != 0) { /* the guard page: an overflow faults, never scribbles */
+        munmap(fiber->mapping, fiber->mapped);
+        free(fiber);
+        return NULL;
+    }
+    fiber->stack = (char *)fiber->mapping + page;
+    fiber->stack_size = usable;
+    fiber->entry = entry;
+    fiber->argument = argument;
+    fiber->state = FIBER_NEW;
+    if (getcontext(&fiber->context) != 0) {
+        munmap(fiber->mapping, fiber->mapped);
+        free(fiber);
+        return NULL;
+    }
+    fiber->context.uc_stack.ss_sp = fiber->stack;
+    fiber->context.uc_stack.ss_size = fiber->stack_size;
+    fiber->context.uc_link = NULL;
+    makecontext(&fiber->context, fiber_main, 0);
+    if (__tsan_create_fiber) fiber->tsan_fiber = __tsan_create_fiber(0);
+    return fiber;
+}
+
+void jump_fiber_set_argument(jump_fiber *fiber, void *argument) {
+    if (fiber != NULL && fiber->state == FIBER_NEW) fiber->argument = argument;
+}
+
+int jump_fiber_resume(jump_fiber *fiber) {
+    if (fiber == NULL || running_here != NULL) return -1;
+    if (fiber->state != FIBER_NEW && fiber->state != FIBER_SUSPENDED) return -1;
+    ucontext_t here;
+    fiber->caller = &here;
+    fiber->state = FIBER_RUNNING;
+    running_here = fiber;
+    swift_task_enterThreadLocalContext(fiber->swift_state);
+    void *fake_stack = NULL;
+    if (__sanitizer_start_switch_fiber) __sanitizer_start_switch_fiber(&fake_stack, fiber->stack, fiber->stack_size);
+    if (__tsan_switch_to_fiber) {
+        fiber->tsan_caller = __tsan_get_current_fiber();
+        __tsan_switch_to_fiber(fiber->tsan_fiber, 0);
+    }
+    int switched = swapcontext(&here, &fiber->context);
+    if (__sanitizer_finish_switch_fiber) __sanitizer_finish_switch_fiber(fake_stack, NULL, NULL);
+    swift_task_exitThreadLocalContext(fiber->swift_state);
+    running_here = NULL;
+    if (switched != 0) {
+        fiber->state = FIBER_SUSPENDED; /* never ran: it can be resumed again */
+        return -1;
+    }
+    return fiber->state == FIBER_FINISHED ? 1 : 0;
+}
+
+int jump_fiber_suspend(void) {
+    jump_fiber *fiber = running_here;
+    if (fiber == NULL) return -1;
+    fiber->state = FIBER_SUSPENDED;
+    leaving_fiber(fiber, 0);
+    /* From here on this code may continue on another thread: only `fiber` is used, never the thread-local. */
+    if (swapcontext(&fiber->context, fiber->caller) != 0) {
+        arrived_in_fiber(fiber);
+        fiber->state = FIBER_RUNNING;
+        return -1;
+    }
+    arrived_in_fiber(fiber);
+    return 0;
+}
+
+void jump_fiber_free(jump_fiber *fiber) {
+    if (fiber == NULL || fiber->state == FIBER_RUNNING || fiber->state == FIBER_SUSPENDED) return;
+    if (fiber->tsan_fiber != NULL && __tsan_destroy_fiber) __tsan_destroy_fiber(fiber->tsan_fiber);
+    munmap(fiber->mapping, fiber->mapped);
+    free(fiber);
+}

@@ -1,0 +1,40 @@
+#ifndef JUMP_CFIBER_H
+#define JUMP_CFIBER_H
+/*
+ * Fibers: an _async operation's stack, so that the operation can wait for its answer without holding a
+ * thread (docs/design-io.md). A fiber runs on whichever pool thread resumes it and gives the thread back at
+ * each wait. glibc's ucontext does the switching; ThreadSanitizer and AddressSanitizer are told of each
+ * switch, and Swift's exclusivity-checking state follows the fiber from thread to thread, as it follows a
+ * Swift task.
+ */
+#include <stddef.h>
+
+typedef struct jump_fiber jump_fiber;
+
+/* A fiber that will run entry(argument) on a stack of stack_bytes (rounded up to pages, plus a guard page),
+ * reserved but only touched as used. NULL when the system gives no memory. Owned by the caller until
+ * jump_fiber_free. */
+jump_fiber *jump_fiber_new(size_t stack_bytes, void (*entry)(void *), void *argument);
+
+/* Replaces the argument entry will get (before the fiber first runs). */
+void jump_fiber_set_argument(jump_fiber *fiber, void *argument);
+
+/* Runs the fiber on the calling thread until it suspends or its entry returns: 1 when it has finished,
+ * 0 when it suspended (resume it again later, from any thread), -1 when it could not be resumed (it has
+ * finished, or runs elsewhere). Never called from inside a fiber. */
+int jump_fiber_resume(jump_fiber *fiber);
+
+/* From inside a fiber: gives the thread back to whoever resumed it (jump_fiber_resume returns 0). Returns
+ * when the fiber is resumed again, perhaps on another thread. 0 on success, -1 outside a fiber. */
+int jump_fiber_suspend(void);
+
+/* The fiber running on this thread, or NULL on a thread's own stack. */
+jump_fiber *jump_fiber_current(void);
+
+/* The argument the running fiber was made with (NULL on a thread's own stack). */
+void *jump_fiber_current_argument(void);
+
+/* Frees a fiber that has finished or never ran (its stack goes back to the system). */
+void jump_fiber_free(jump_fiber *fiber);
+
+#endif

@@ -1,0 +1,98 @@
+import CFiber
+import Glibc
+
+/// An `_async` operation's own stack (docs/design-io.md). The operation's code is the same code a synchronous
+/// call runs; where that call would block its thread (a request on the wire, a refresh flight, a gate, a
+/// pause), a fiber parks instead and gives its pool thread to another fiber, and whatever it waited for
+/// wakes it. Nothing parks while holding a `Lock` (docs/conventions.md: no request under a lock), so a
+/// fiber moves between threads only where it holds no mutex.
+public final class Fiber: @unchecked Sendable {  // `afterSwitch` is touched only by the thread running the fiber
+    /// Reserved per fiber, touched only as used: what a "jump-work" thread had (records are walked, answers
+    /// parsed, bounded by JUMP_JSON_MAX_DEPTH). Host code never runs on it (`onThreadStack`).
+    static let stackBytes = 1 << 20
+
+    fileprivate let raw: OpaquePointer
+    private let job: @Sendable () -> Void
+
+    /// What the pool thread does once the fiber is off its stack.
+    enum AfterSwitch {
+        /// Waits: `arrange` gets the waker that puts the fiber back in the pool's queue.
+        case park((Waker) -> Void)
+        /// Runs `body` on the thread's own stack, then goes on with the fiber on the same thread.
+        case runHere(() -> Void)
+    }
+    var afterSwitch: AfterSwitch?
+
+    /// nil when the system gives no memory for the stack.
+    init?(_ job: @escaping @Sendable () -> Void) {
+        self.job = job
+        // The fiber's argument is this object, unretained: the pool holds it until it finishes.
+        guard let raw = jump_fiber_new(Self.stackBytes, { argument in
+            guard let argument else { return }
+            Unmanaged<Fiber>.fromOpaque(argument).takeUnretainedValue().job()
+        }, nil) else { return nil }
+        self.raw = raw
+        jump_fiber_set_argument(raw, Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    deinit { jump_fiber_free(raw) }
+
+    /// Runs the fiber on this thread: true once it has finished, false when it parked or asks for a step
+    /// on the thread's stack (`afterSwitch`).
+    func resume() -> Bool { jump_fiber_resume(raw) != 0 }
+
+    /// The fiber running on this thread; nil on a thread's own stack.
+    static var current: Fiber? {
+        guard let argument = jump_fiber_current_argument() else { return nil }
+        return Unmanaged<Fiber>.fromOpaque(argument).takeUnretainedValue()
+    }
+
+    /// Whether the caller runs on a fiber: where it may park instead of blocking.
+    public static var isRunning: Bool { jump_fiber_current_argument() != nil }
+
+    /// Parks the running fiber: `arrange` runs on the pool thread's stack once the fiber is off it, and sees
+    /// to it that the waker is woken exactly once, from any thread. Returns when woken (true), or at once
+    /// (false) outside a fiber, when the caller must wait its own way.
+    static func park(_ arrange: @escaping (Waker) -> Void) -> Bool {
+        guard let fiber = current else { return false }
+        fiber.afterSwitch = .park(arrange)
+        guard jump_fiber_suspend() == 0 else {
+            fiber.afterSwitch = nil
+            return false
+        }
+        return true
+    }
+
+    /// Waits `milliseconds`: a fiber parks on the I/O loop's clock, a thread sleeps.
+    static func pause(milliseconds: Int) {
+        if isRunning, let loop = IOLoop.shared, loop.pause(milliseconds: milliseconds) { return }
+        usleep(UInt32(clamping: max(0, milliseconds) * 1000))
+    }
+
+    /// Runs `body` on the thread's own stack: host code (storage callbacks, a dispatcher, the log callback)
+    /// never runs on a fiber's stack, which a host runtime's stack scanning or thread-state lookups would not
+    /// know. The fiber stays on the same thread throughout, so a lock held around this call stays held by
+    /// that thread. Outside a fiber it is a plain call.
+    public static func onThreadStack<Result>(_ body: () -> Result) -> Result {
+        guard let fiber = current else { return body() }
+        var result: Result? = nil
+        withoutActuallyEscaping(body) { body in
+            fiber.afterSwitch = .runHere { result = body() }
+            if jump_fiber_suspend() != 0 { fiber.afterSwitch = nil }
+        }
+        if let result { return result }
+        return body()  // the switch failed: run it here rather than not at all
+    }
+}
+
+/// Puts a parked fiber back in its pool's queue: once.
+public final class Waker: Sendable {
+    private let target: Lock<(fiber: Fiber, pool: FiberPool)?>
+
+    init(_ fiber: Fiber, _ pool: FiberPool) { target = Lock((fiber, pool)) }
+
+    public func wake() {
+        guard let (fiber, pool) = target.withLock({ t -> (Fiber, FiberPool)? in defer { t = nil }; return t }) else { return }
+        pool.enqueue(fiber)
+    }
+}

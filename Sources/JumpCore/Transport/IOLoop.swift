@@ -1,0 +1,148 @@
+import CCurl
+import Glibc
+
+/// The process's one libcurl multi handle, driven by one libjump thread ("jump-io"): every request a fiber
+/// sends waits here without holding a thread, and clients of the same server share its connections
+/// (docs/design-io.md). Other threads hand it work under a lock and wake it with curl_multi_wakeup; only
+/// the loop's thread touches the multi handle otherwise. A forked child gets a loop of its own at its first
+/// request: the parent's is left as it is.
+final class IOLoop: @unchecked Sendable {  // `active` and `timers` are touched only by the loop's thread
+    /// Connections kept per host, and in all: a burst of clients shares these instead of opening one each.
+    static let maxHostConnections = 64
+    static let maxConnections = 128
+    /// Easy handles kept for reuse between requests (process-wide, whatever the number of clients).
+    static let idleHandlesKept = 32
+
+    private static let current = ForkSafety.processWide(Lock<(epoch: UInt64, loop: IOLoop?)>((0, nil)))
+
+    /// This process's loop, started at the first call; nil when libcurl or the system refuse one (the caller
+    /// then blocks its own thread, as a synchronous call does).
+    static var shared: IOLoop? {
+        let epoch = ForkSafety.epoch
+        return current.withLock { c -> IOLoop? in
+            if c.epoch != epoch || c.loop == nil { c = (epoch, IOLoop()) }
+            return c.loop
+        }
+    }
+
+    final class Transfer: @unchecked Sendable {  // `result` is written by the loop before the waker runs
+        let easy: UnsafeMutableRawPointer
+        let cancellation: Cancellation?
+        let waker: Waker
+        var result = CURLE_FAILED_INIT
+
+        init(easy: UnsafeMutableRawPointer, cancellation: Cancellation?, waker: Waker) {
+            self.easy = easy
+            self.cancellation = cancellation
+            self.waker = waker
+        }
+    }
+
+    private struct Inbox {
+        var adds: [Transfer] = []
+        var cancels: [Transfer] = []
+        var timers: [(deadline: Int64, waker: Waker)] = []
+    }
+
+    private let multi: UnsafeMutableRawPointer
+    private let inbox = Lock(Inbox())
+    private var active: [UnsafeMutableRawPointer: Transfer] = [:]
+    private var timers: [(deadline: Int64, waker: Waker)] = []
+    let idleHandles = Lock<[UnsafeMutableRawPointer]>([])
+
+    private init?() {
+        _ = curlGlobalInit
+        guard let multi = curl_multi_init() else { return nil }
+        self.multi = multi
+        _ = jump_curl_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, Self.maxHostConnections)
+        _ = jump_curl_multi_setopt_long(multi, CURLMOPT_MAXCONNECTS, Self.maxConnections)
+        guard WorkerThread.start(named: "jump-io", { [self] in run() }) else {
+            curl_multi_cleanup(multi)
+            return nil
+        }
+    }
+
+    /// From a fiber: sends the transfer set up on `easy` and returns its result once it is over, the fiber
+    /// parked meanwhile. nil outside a fiber (the caller drives the transfer itself).
+    func perform(_ easy: UnsafeMutableRawPointer, cancellation: Cancellation?) -> CURLcode? {
+        var transfer: Transfer? = nil
+        let parked = Fiber.park { [self] waker in
+            let submitted = Transfer(easy: easy, cancellation: cancellation, waker: waker)
+            transfer = submitted
+            inbox.withLock { $0.adds.append(submitted) }
+            cancellation?.whenCancelled { [self] in
+                inbox.withLock { $0.cancels.append(submitted) }
+                curl_multi_wakeup(multi)
+            }
+            curl_multi_wakeup(multi)
+        }
+        guard parked, let transfer else { return nil }
+        cancellation?.whenCancelled(nil)
+        return transfer.result
+    }
+
+    /// From a fiber: parks it for `milliseconds`; false outside a fiber.
+    func pause(milliseconds: Int) -> Bool {
+        let deadline = Clock.monotonicMilliseconds() + Int64(max(0, milliseconds))
+        return Fiber.park { [self] waker in
+            inbox.withLock { $0.timers.append((deadline, waker)) }
+            curl_multi_wakeup(multi)
+        }
+    }
+
+    private func run() {
+        while true {
+            let work = inbox.withLock { box -> Inbox in
+                defer { box = Inbox() }
+                return box
+            }
+            for transfer in work.adds {
+                if transfer.cancellation?.isCancelled == true {
+                    finish(transfer, CURLE_ABORTED_BY_CALLBACK)
+                } else if curl_multi_add_handle(multi, transfer.easy) == CURLM_OK {
+                    active[transfer.easy] = transfer
+                } else {
+                    finish(transfer, CURLE_FAILED_INIT)
+                }
+            }
+            for transfer in work.cancels where active[transfer.easy] === transfer {
+                active[transfer.easy] = nil
+                curl_multi_remove_handle(multi, transfer.easy)
+                finish(transfer, CURLE_ABORTED_BY_CALLBACK)
+            }
+            timers.append(contentsOf: work.timers)
+
+            var running: Int32 = 0
+            _ = curl_multi_perform(multi, &running)
+            var remaining: Int32 = 0
+            while let message = curl_multi_info_read(multi, &remaining) {
+                guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle else { continue }
+                let code = message.pointee.data.result  // read before the removal frees the message
+                guard let transfer = active.removeValue(forKey: easy) else { continue }
+                curl_multi_remove_handle(multi, easy)
+                finish(transfer, code)
+            }
+
+            let now = Clock.monotonicMilliseconds()
+            var next: Int64 = 60_000
+            timers.removeAll { timer in
+                if timer.deadline <= now {
+                    timer.waker.wake()
+                    return true
+                }
+                next = min(next, timer.deadline - now)
+                return false
+            }
+            // libcurl's own timeouts and retries are due within its timeout; a wakeup ends the wait early.
+            var curlTimeout = -1
+            _ = curl_multi_timeout(multi, &curlTimeout)
+            if curlTimeout >= 0 { next = min(next, Int64(curlTimeout)) }
+            _ = curl_multi_poll(multi, nil, 0, Int32(clamping: next), nil)
+        }
+    }
+
+    private func finish(_ transfer: Transfer, _ code: CURLcode) {
+        transfer.result = code
+        transfer.waker.wake()
+    }
+}
