@@ -12,12 +12,15 @@
 #   Memory     peak RSS growth of jump_client_sign_in receiving a 31 MiB answer (100 000-element plural, session
 #              saved to disk) vs the answer's size (goal: <= 3x), and vs the same POST by hand (libcurl +
 #              json_loadb + json_dump_file); a forked Tests/c/tiny_server.h process serves the answer
+#   Many       1 000 clients at once (own users, :memory:): sign_in_async, edit + sync_async, fetch_record_async
+#              for every client, wall time of the 3 phases and peak threads vs the same requests by hand on ONE
+#              libcurl multi handle (curl_multi_poll, one thread); issue 26's goal: <= 1.2x, <= cores + 4 threads
 #   FFI        the same call from Node.js (N-API) and C# (Mono) vs each runtime's no-op FFI call
 #   Size       stripped libjump.so and its NEEDED list; vs an empty Swift library linked the same way
 #              (benchmarks/floor: the static Swift runtime alone, the floor under any Swift C-ABI library)
 # Medians throughout; ratio = libjump / baseline. Knobs: BENCH_SIGNIN_N, BENCH_SOCIAL_N, BENCH_COLDSTART_N,
-# BENCH_FFI_CALLS, BENCH_FFI_ROUNDS, BENCH_MEMORY_N. Needs build/lib/libjump.so and build/bin/jump-emulator
-# (`make bench` builds both).
+# BENCH_FFI_CALLS, BENCH_FFI_ROUNDS, BENCH_MEMORY_N, BENCH_MANY_N, BENCH_MANY_CLIENTS, BENCH_MANY_HOST_CONNECTIONS.
+# Needs build/lib/libjump.so and build/bin/jump-emulator (`make bench` builds both).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -50,6 +53,10 @@ if [ "${1:-}" != "--with-emulator" ]; then
         -lcurl -ljansson -ldl
     "$cc" -std=c99 -O2 -Wall -Wextra -Werror -Iinclude -ITests/c -o "$out/bench_memory" benchmarks/bench_memory.c \
         -lcurl -ljansson -ldl -lpthread
+    "$cc" -std=c99 -O2 -Wall -Wextra -Werror -Iinclude -o "$out/bench_many" benchmarks/bench_many.c \
+        -lcurl -ljansson -ldl -lpthread
+    # bench_many holds 2 000 sockets or more at once, and the emulator (started below) its side of 1 000.
+    ulimit -Sn "$(ulimit -Hn)" 2>/dev/null || true
     # bcrypt at its production cost would make every sign-in measure the emulator's hashing, not libjump.
     export JUMP_EMULATOR_ARGS="${JUMP_EMULATOR_ARGS:---password-hash-cost 4}"
     export JUMP_LIBRARY_PATH=$lib
@@ -94,6 +101,10 @@ rm -rf "$out/record-state"
 echo "memory: peak RSS of a sign-in with a 31 MiB answer, libjump vs libcurl + jansson (${BENCH_MEMORY_N:-3} of each)..." >&2
 rm -rf "$out/memory-state"
 "$out/bench_memory" "$lib" "$config" "$out/memory-state" >>"$rows"
+
+echo "many clients: ${BENCH_MANY_CLIENTS:-1000} at once, libjump _async vs one libcurl multi handle (${BENCH_MANY_N:-3} rounds)..." >&2
+# An emulator of its own, in memory: its SQLite fsyncs (one per sign-in and write) are not what this measures.
+JUMP_EMULATOR_ARGS="${JUMP_EMULATOR_ARGS:-} --db :memory:" bash scripts/with-emulator.sh "$out/bench_many" "$lib" >>"$rows"
 
 row() { local IFS=$'\t'; echo "ROW$IFS$*" >>"$rows"; } # group measurement value unit baseline value ratio note
 ratio_of() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (b > 0) ? a / b : 0 }'; }
