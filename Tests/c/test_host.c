@@ -166,6 +166,8 @@ static int start_held_sign_in(held_sign_in *h, const char *label) {
 static void end_held_sign_in(held_sign_in *h) {
     J.request_free(h->request);
     J.client_free(h->client);
+    /* userdata_free comes after the callback, on libjump's thread: the recorder must outlive it. */
+    CHECK_MSG(recorder_wait_frees(&h->r, 1, 5000), "userdata_free never ran");
     recorder_destroy(&h->r);
     free(h->uuid);
     free(h->email);

@@ -1794,3 +1794,44 @@ TEST(error_last_jansson_with_null_out_reports_its_own_failure) {
     CHECK_STR_EQ(json_str(detail, "argument"), "out");
     json_decref(detail);
 }
+
+/* ---- a log line costs the same stack however many came before it ---- */
+
+static void count_log_line(void *userdata, const char *line) {
+    (void)line;
+    ++*(long *)userdata;
+}
+
+/* A client of a closed port: each flow download fails at once, with one log line. */
+static jump_client *client_of_a_closed_port(void) {
+    char extra[200];
+    snprintf(extra, sizeof extra,
+             "{\"captureDomain\":\"http://127.0.0.1:%d\",\"captureFlowDomain\":\"http://127.0.0.1:%d\","
+             "\"storageDirectory\":\":memory:\"}", emu_closed_port(), emu_closed_port());
+    return new_client(NULL, extra);
+}
+
+static jump_status failed_download_logs_a_line(probe_ctx *ctx) {
+    return J.client_load_flow(ctx->client);
+}
+
+/* The log sink used to come back from its lock wrapped in two more reabstraction thunks at every line, so
+ * the n-th line recursed 2n frames deep: after some thousands of lines, a host thread's stack overflowed. */
+TEST(log_lines_cost_the_same_stack_however_many_came_before) {
+    enum { LINES = 10000 };
+    long lines = 0;
+    probe_ctx ctx;
+    int i;
+    REQUIRE_EMULATOR();
+    install_label_hook();
+    memset(&ctx, 0, sizeof ctx);
+    ctx.client = client_of_a_closed_port();
+    REQUIRE(ctx.client != NULL);
+    CHECK_OK(J.set_log_callback(count_log_line, &lines, NULL));
+    for (i = 0; i < LINES; i++) CHECK_STATUS(J.client_load_flow(ctx.client), JUMP_E_NETWORK);
+    snprintf(probe_label, sizeof probe_label, "a log line after %ld others, on a %zu KiB stack", lines, SMALL_STACK / 1024);
+    CHECK_STATUS(run_on_small_stack(failed_download_logs_a_line, &ctx), JUMP_E_NETWORK);
+    CHECK_MSG(lines > LINES, "%ld log lines for %d failed downloads", lines, LINES + 1);
+    CHECK_OK(J.set_log_callback(NULL, NULL, NULL));
+    J.client_free(ctx.client);
+}

@@ -56,6 +56,7 @@ extension CaptureSession {
                             detail: ["server": .object(object.filter { CaptureErrors.bodyFields.contains($0.key) })])
         }
         let flow = try Flow(document: .object(object))
-        return (flow, Jansson.serializedBytes(flow.document))
+        let bytes = Jansson.serializedBytes(flow.document)
+        return (SharedFlows.intern(flow, bytes: bytes), bytes)
     }
 }

@@ -13,7 +13,7 @@ public final class TokenSession: Sendable {
     /// Credential changes (sign-in with a token, API key, identify) happen one at a time.
     let credentialGate = Gate()
     /// What the server saying "this user is gone" signs out: the whole client (set by it).
-    private let everything = Lock<(@Sendable () -> Void)?>(nil)
+    private let everything = Lock<ClosureBox<@Sendable () -> Void>?>(nil)
 
     init(settings: CaptureSettings, transport: any Transport, storage: ClientStorage, events: EventSink) {
         self.settings = settings
@@ -26,9 +26,9 @@ public final class TokenSession: Sendable {
 
     func emit(_ event: ClientEvent) { events.emit(event) }
 
-    func onUserInvalidated(_ signOut: @escaping @Sendable () -> Void) { everything.withLock { $0 = signOut } }
+    func onUserInvalidated(_ signOut: @escaping @Sendable () -> Void) { everything.withLock { $0 = ClosureBox(signOut) } }
 
-    func signOutEverything() { everything.withLock { $0 }?() }
+    func signOutEverything() { everything.withLock { $0 }?.function() }
 
     /// Whether a credential is held, or one could not be read.
     var holdsCredential: Bool { state.withLock { $0.tokens.credential != nil || $0.credentialRestoreError != nil } }

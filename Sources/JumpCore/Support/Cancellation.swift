@@ -4,13 +4,13 @@ import Synchronization
 /// registers an observer, so that a cancellation removes it from the loop at once.
 public final class Cancellation: Sendable {
     private let flag = Atomic<Bool>(false)
-    private let observer = Lock<(@Sendable () -> Void)?>(nil)
+    private let observer = Lock<ClosureBox<@Sendable () -> Void>?>(nil)
 
     public init() {}
 
     public func cancel() {
         flag.store(true, ordering: .releasing)
-        observer.withLock { $0 }?()
+        observer.withLock { $0 }?.function()
     }
 
     public var isCancelled: Bool { flag.load(ordering: .acquiring) }
@@ -21,7 +21,7 @@ public final class Cancellation: Sendable {
 
     /// `action` runs at the next cancel(), or now if it came already; nil removes it.
     func whenCancelled(_ action: (@Sendable () -> Void)?) {
-        observer.withLock { $0 = action }
-        if action != nil, isCancelled { action?() }
+        observer.withLock { $0 = action.map(ClosureBox.init) }
+        if let action, isCancelled { action() }
     }
 }

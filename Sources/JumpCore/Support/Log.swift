@@ -6,16 +6,16 @@ public enum Log {
 
     public typealias Sink = @Sendable (Level, String) -> Void
 
-    private static let sink = ForkSafety.processWide(Lock<Sink?>(nil))
+    private static let sink = ForkSafety.processWide(Lock<ClosureBox<Sink>?>(nil))
 
-    public static func setSink(_ newSink: Sink?) { sink.withLock { $0 = newSink } }
+    public static func setSink(_ newSink: Sink?) { sink.withLock { $0 = newSink.map(ClosureBox.init) } }
 
     static func debug(_ message: @autoclosure () -> String) { emit(.debug, message) }
     static func info(_ message: @autoclosure () -> String) { emit(.info, message) }
     static func warning(_ message: @autoclosure () -> String) { emit(.warning, message) }
 
     private static func emit(_ level: Level, _ message: () -> String) {
-        guard let current = sink.withLock({ $0 }) else { return }
+        guard let current = sink.withLock({ $0 })?.function else { return }
         current(level, SecretScrubber.scrub(message()))
     }
 }
