@@ -20,7 +20,8 @@
  *    of a host thread, even one of 128 KiB).
  *  - Thread safety: every handle may be used from any thread at once; a client serializes its own state.
  *  - Host code run by libjump (storage callbacks, open_url, authenticate) runs on the calling thread, or
- *    for an _async call on a thread libjump owns (named "jump-work"), never on a thread pool worker.
+ *    for an _async call on a thread libjump owns (named "jump-work": at most one per core, whatever the
+ *    number of calls in flight), never on a thread pool worker.
  *  - Callbacks (and userdata_free) run on a plain thread owned by libjump (named "jump-events"; never the
  *    caller's thread, never a thread pool worker): one thread for every client of the process, which exits
  *    when idle, so callbacks run one at a time and in order, and a slow callback delays the others. Unless

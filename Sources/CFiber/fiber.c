@@ -78,6 +78,45 @@ static void fiber_main(void) {
     abort(); /* setcontext returns only on failure, with a valid context it does not */
 }
 
+/* Stacks of finished fibers, kept for the next ones: an operation then costs no mmap, mprotect, munmap or
+ * page faults. Taken with a try-lock only, so nothing here ever waits: when another thread holds it (or a
+ * thread of the parent held it at a fork), a stack is mapped or unmapped instead. Off under the sanitizers,
+ * whose bookkeeping of a stack ends with the fiber. */
+enum { STACKS_KEPT = 64 };
+static struct {
+    char busy;
+    int count;
+    size_t mapped;
+    void *mappings[STACKS_KEPT];
+} kept_stacks;
+
+static int stacks_reusable(void) { return __sanitizer_start_switch_fiber == NULL && __tsan_create_fiber == NULL; }
+
+static void *take_kept_stack(size_t mapped) {
+    void *mapping = NULL;
+    if (!stacks_reusable() || __atomic_test_and_set(&kept_stacks.busy, __ATOMIC_ACQUIRE)) return NULL;
+    if (kept_stacks.count > 0 && kept_stacks.mapped == mapped) mapping = kept_stacks.mappings[--kept_stacks.count];
+    __atomic_clear(&kept_stacks.busy, __ATOMIC_RELEASE);
+    return mapping;
+}
+
+/* 1 when kept, 0 when the caller unmaps it. */
+static int keep_stack(void *mapping, size_t mapped) {
+    int kept = 0;
+    if (!stacks_reusable() || __atomic_test_and_set(&kept_stacks.busy, __ATOMIC_ACQUIRE)) return 0;
+    if (kept_stacks.count == 0) kept_stacks.mapped = mapped;
+    if (kept_stacks.mapped == mapped && kept_stacks.count < STACKS_KEPT) {
+        kept_stacks.mappings[kept_stacks.count++] = mapping;
+        kept = 1;
+    }
+    __atomic_clear(&kept_stacks.busy, __ATOMIC_RELEASE);
+    return kept;
+}
+
+static void release_stack(void *mapping, size_t mapped) {
+    if (!keep_stack(mapping, mapped)) munmap(mapping, mapped);
+}
+
 jump_fiber *jump_fiber_new(size_t stack_bytes, void (*entry)(void *), void *argument) {
     long page_size = sysconf(_SC_PAGESIZE);
     size_t page = page_size > 0 ? (size_t)page_size : 4096;
@@ -87,16 +126,19 @@ jump_fiber *jump_fiber_new(size_t stack_bytes, void (*entry)(void *), void *argu
     jump_fiber *fiber = calloc(1, sizeof *fiber);
     if (fiber == NULL) return NULL;
     fiber->mapped = usable + page;
-    fiber->mapping = mmap(NULL, fiber->mapped, PROT_READ | PROT_WRITE,
-                          MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
-    if (fiber->mapping == MAP_FAILED) {
-        free(fiber);
-        return NULL;
-    }
-    if (mprotect(fiber->mapping, page, PROT_NONE) != 0) { /* the guard page: an overflow faults, never scribbles */
-        munmap(fiber->mapping, fiber->mapped);
-        free(fiber);
-        return NULL;
+    fiber->mapping = take_kept_stack(fiber->mapped);
+    if (fiber->mapping == NULL) {
+        fiber->mapping = mmap(NULL, fiber->mapped, PROT_READ | PROT_WRITE,
+                              MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
+        if (fiber->mapping == MAP_FAILED) {
+            free(fiber);
+            return NULL;
+        }
+        if (mprotect(fiber->mapping, page, PROT_NONE) != 0) { /* the guard page: an overflow faults, never scribbles */
+            munmap(fiber->mapping, fiber->mapped);
+            free(fiber);
+            return NULL;
+        }
     }
     fiber->stack = (char *)fiber->mapping + page;
     fiber->stack_size = usable;
@@ -104,7 +146,7 @@ jump_fiber *jump_fiber_new(size_t stack_bytes, void (*entry)(void *), void *argu
     fiber->argument = argument;
     fiber->state = FIBER_NEW;
     if (getcontext(&fiber->context) != 0) {
-        munmap(fiber->mapping, fiber->mapped);
+        release_stack(fiber->mapping, fiber->mapped);
         free(fiber);
         return NULL;
     }
@@ -163,6 +205,6 @@ int jump_fiber_suspend(void) {
 void jump_fiber_free(jump_fiber *fiber) {
     if (fiber == NULL || fiber->state == FIBER_RUNNING || fiber->state == FIBER_SUSPENDED) return;
     if (fiber->tsan_fiber != NULL && __tsan_destroy_fiber) __tsan_destroy_fiber(fiber->tsan_fiber);
-    munmap(fiber->mapping, fiber->mapped);
+    release_stack(fiber->mapping, fiber->mapped);
     free(fiber);
 }

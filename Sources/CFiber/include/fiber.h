@@ -9,6 +9,9 @@
  */
 #include <stddef.h>
 
+/* Internal to libjump.so: never exported (the version script exports jump_* names). */
+#pragma GCC visibility push(hidden)
+
 typedef struct jump_fiber jump_fiber;
 
 /* A fiber that will run entry(argument) on a stack of stack_bytes (rounded up to pages, plus a guard page),
@@ -36,5 +39,7 @@ void *jump_fiber_current_argument(void);
 
 /* Frees a fiber that has finished or never ran (its stack goes back to the system). */
 void jump_fiber_free(jump_fiber *fiber);
+
+#pragma GCC visibility pop
 
 #endif
