@@ -1,8 +1,11 @@
 /* test_storage.c - host storage (jump_config_set_storage): an in-memory key/value store in place of
  * storageDirectory's files: save, restore, sign-out, read/write/erase failures, argument checks and the
  * context's lifetime (context_free exactly once, when no config or client uses it any more). */
+#define _GNU_SOURCE /* pthread_getattr_np: is a callback on its thread's own stack? */
 #include "harness.h"
 #include "support.h"
+
+#include <pthread.h>
 
 #include <dirent.h>
 #include <sys/stat.h>
@@ -28,6 +31,7 @@ typedef struct mem_store {
     /* counters */
     int loads, saves, erases, frees;
     int bad_keys;            /* keys that were NULL, empty, long or not printable ASCII */
+    int off_thread_stack;    /* calls whose frame was not on the calling thread's own stack */
     pthread_t free_thread;   /* thread of the (last) context_free call */
     /* switches */
     jump_status load_status; /* JUMP_OK: behave; otherwise returned by every load (without calling the sink) */
@@ -54,6 +58,19 @@ static int key_is_short_ascii(const char *key) {
     return 1;
 }
 
+/* Whether this frame lies on the calling thread's own stack (as pthread knows it), not on a stack libjump
+ * switched to: a host runtime finds its threads, and scans their stacks, by those bounds. */
+static int on_thread_stack(void) {
+    pthread_attr_t attributes;
+    void *low = NULL;
+    size_t size = 0;
+    char here = 0;
+    if (pthread_getattr_np(pthread_self(), &attributes) != 0) return 1; /* cannot tell */
+    pthread_attr_getstack(&attributes, &low, &size);
+    pthread_attr_destroy(&attributes);
+    return (char *)&here >= (char *)low && (char *)&here < (char *)low + size;
+}
+
 /* Index of key, or -1. Caller holds the mutex. */
 static int store_index(mem_store *s, const char *key) {
     int i;
@@ -70,6 +87,7 @@ static jump_status store_load(void *context, const char *key, jump_storage_sink 
     int i;
     pthread_mutex_lock(&s->mutex);
     s->loads++;
+    if (!on_thread_stack()) s->off_thread_stack++;
     if (!key_is_short_ascii(key)) s->bad_keys++;
     if (s->load_status != JUMP_OK) {
         status = s->load_status;
@@ -98,6 +116,7 @@ static jump_status store_save(void *context, const char *key, const char *data, 
     int i;
     pthread_mutex_lock(&s->mutex);
     s->saves++;
+    if (!on_thread_stack()) s->off_thread_stack++;
     if (!key_is_short_ascii(key)) s->bad_keys++;
     status = s->save_status;
     if (status == JUMP_OK && key != NULL && (data != NULL || length == 0)) {
@@ -132,6 +151,7 @@ static jump_status store_erase(void *context, const char *key) {
     int i;
     pthread_mutex_lock(&s->mutex);
     s->erases++;
+    if (!on_thread_stack()) s->off_thread_stack++;
     if (!key_is_short_ascii(key)) s->bad_keys++;
     status = s->erase_status;
     if (status == JUMP_OK && key != NULL && (i = store_index(s, key)) >= 0) {
@@ -719,4 +739,47 @@ TEST(replacing_storage_frees_the_old_context_and_null_goes_back_to_files) {
     J.client_free(client);
     J.config_free(config);
     free(uuid);
+}
+
+/* _async operations run on fibers (docs/design-io.md); the host's callbacks must still run on a thread's
+ * own stack, where the host's runtime expects them. */
+TEST(async_operations_call_host_storage_on_a_thread_stack) {
+    mem_store *s = store_new();
+    jump_config *config = storage_config(emu_tmpdir(), s);
+    jump_client *client = client_from(config);
+    jump_request *request = NULL;
+    jump_record *record = NULL;
+    recorder signed_in, synced, fetched;
+    char *email = unique_email("fiberstore");
+    char *uuid = emu_create_user(email, TEST_PASSWORD, NULL);
+    REQUIRE(client != NULL && uuid != NULL);
+    recorder_init(&signed_in);
+    recorder_init(&synced);
+    recorder_init(&fetched);
+    REQUIRE_OK(J.client_sign_in_async(client, email, TEST_PASSWORD, recorder_callback, &signed_in, recorder_free, &request));
+    CHECK_OK(J.request_wait(request, 15000));
+    J.request_free(request);
+    REQUIRE_OK(J.client_record(client, &record));
+    CHECK_OK(J.record_set_string(record, "/aboutMe", "from a fiber"));
+    REQUIRE_OK(J.client_sync_async(client, recorder_callback, &synced, recorder_free, &request));
+    CHECK_OK(J.request_wait(request, 15000));
+    J.request_free(request);
+    REQUIRE_OK(J.client_fetch_record_async(client, recorder_callback, &fetched, recorder_free, &request));
+    CHECK_OK(J.request_wait(request, 15000));
+    J.request_free(request);
+    pthread_mutex_lock(&s->mutex);
+    CHECK_MSG(s->saves > 0, "%d saves", s->saves);
+    CHECK_MSG(s->off_thread_stack == 0, "%d of %d storage calls ran off their thread's stack", s->off_thread_stack,
+              s->loads + s->saves + s->erases);
+    pthread_mutex_unlock(&s->mutex);
+    J.record_free(record);
+    J.client_free(client);
+    J.config_free(config);
+    CHECK(recorder_wait_frees(&signed_in, 1, 5000) && recorder_wait_frees(&synced, 1, 5000) &&
+          recorder_wait_frees(&fetched, 1, 5000));
+    recorder_destroy(&signed_in);
+    recorder_destroy(&synced);
+    recorder_destroy(&fetched);
+    free(uuid);
+    free(email);
 }
