@@ -54,6 +54,7 @@
 #include <unistd.h>
 
 #include "jump.h"
+#include "bench_buffer.h"
 #include "bench_load.h"
 #include "bench_stats.h"
 
@@ -156,21 +157,6 @@ static long listen_overflows(void) {
 /* The by-hand side: one multi handle, one easy handle per client, every transfer of a phase at once.   */
 /* ---------------------------------------------------------------------------------------------------- */
 
-struct buffer {
-    char *data;
-    size_t length;
-};
-
-static size_t collect(char *data, size_t size, size_t count, void *userdata) {
-    struct buffer *buffer = userdata;
-    char *grown = realloc(buffer->data, buffer->length + size * count + 1);
-    if (grown == NULL) return 0;
-    memcpy(grown + buffer->length, data, size * count);
-    buffer->data = grown;
-    buffer->length += size * count;
-    buffer->data[buffer->length] = '\0';
-    return size * count;
-}
 
 enum step { STEP_ADMIN, STEP_FLOW, STEP_SIGN_IN, STEP_UPDATE, STEP_FETCH };
 

@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include "jump.h"
+#include "bench_buffer.h"
 #include "bench_load.h"
 #include "bench_stats.h"
 
@@ -51,21 +52,6 @@ static void die(const char *what, const char *detail) {
 /* libcurl plumbing shared by the setup and the hand-written sign-in.                                   */
 /* ---------------------------------------------------------------------------------------------------- */
 
-struct buffer {
-    char *data;
-    size_t length;
-};
-
-static size_t collect(char *data, size_t size, size_t count, void *userdata) {
-    struct buffer *buffer = userdata;
-    char *grown = realloc(buffer->data, buffer->length + size * count + 1);
-    if (grown == NULL) return 0;
-    memcpy(grown + buffer->length, data, size * count);
-    buffer->data = grown;
-    buffer->length += size * count;
-    buffer->data[buffer->length] = '\0';
-    return size * count;
-}
 
 /* One request on a reused handle (so its connection is reused, as libjump pools its handles);
  * body NULL means GET. Returns the parsed JSON answer (new reference) or dies. */

@@ -53,14 +53,19 @@ jump_fiber *jump_fiber_current(void) { return running_here; }
 
 void *jump_fiber_current_argument(void) { return running_here != NULL ? running_here->argument : NULL; }
 
+/* The two steps below are inlined into the function that switches: under ThreadSanitizer every function
+ * pushes a frame on the current fiber's shadow stack and pops it on return, so a function that switches
+ * fibers between its entry and its return would pop the other fiber's frame. */
+#define SWITCH_STEP static inline __attribute__((always_inline))
+
 /* After a switch into the fiber, on its stack. */
-static void arrived_in_fiber(jump_fiber *fiber) {
+SWITCH_STEP void arrived_in_fiber(jump_fiber *fiber) {
     if (__sanitizer_finish_switch_fiber)
         __sanitizer_finish_switch_fiber(fiber->asan_fake_stack, &fiber->caller_stack, &fiber->caller_stack_size);
 }
 
 /* Before a switch out of the fiber, on its stack (finished: for the last time). */
-static void leaving_fiber(jump_fiber *fiber, int finished) {
+SWITCH_STEP void leaving_fiber(jump_fiber *fiber, int finished) {
     if (__sanitizer_start_switch_fiber)
         __sanitizer_start_switch_fiber(finished ? NULL : &fiber->asan_fake_stack, fiber->caller_stack,
                                        fiber->caller_stack_size);

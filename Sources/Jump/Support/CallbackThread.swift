@@ -9,24 +9,11 @@ import JumpCore
 final class CallbackThread: ForkParticipant {
     static let shared = ForkSafety.processWide(CallbackThread())
 
-    /// First in, first out. A popped slot is emptied as it is popped, so that nothing a job holds is released
-    /// under the lock: a job's captures may end with a CallbackTarget whose deinit posts here again.
+    /// Nothing a job holds is released under the lock (FIFO empties a slot as it pops it): a job's captures
+    /// may end with a CallbackTarget whose deinit posts here again.
     private struct Queue {
-        var jobs: [(@Sendable () -> Void)?] = []
-        var head = 0
+        var jobs = FIFO<@Sendable () -> Void>()
         var threadRunning = false
-        var isEmpty: Bool { head == jobs.count }
-
-        mutating func pop() -> (@Sendable () -> Void)? {
-            guard !isEmpty else { return nil }
-            let job = jobs[head].take()
-            head += 1
-            if head == jobs.count {
-                jobs.removeAll(keepingCapacity: true)
-                head = 0
-            }
-            return job
-        }
     }
 
     private let queue = Lock(Queue())
@@ -67,14 +54,14 @@ final class CallbackThread: ForkParticipant {
         while true {
             if !wakeup.wait(milliseconds: exitWhenIdle ? 0 : 3000) {
                 let exit = queue.withLock { q -> Bool in
-                    guard q.isEmpty else { return false }
+                    guard q.jobs.isEmpty else { return false }
                     q.threadRunning = false
                     return true
                 }
                 if exit { return }
                 continue
             }
-            queue.withLock { $0.pop() }?()
+            queue.withLock { $0.jobs.pop() }?()
         }
     }
 
@@ -85,8 +72,8 @@ final class CallbackThread: ForkParticipant {
     func forkParent() { queue.unlockAfterFork() }
     func forkChild() {
         let pending = queue.withValueWhileHeld { q -> Int in
-            q.threadRunning = !q.isEmpty
-            return q.jobs.count - q.head
+            q.threadRunning = !q.jobs.isEmpty
+            return q.jobs.count
         }
         wakeup.resetAfterFork(count: UInt(pending))
         queue.unlockAfterFork()

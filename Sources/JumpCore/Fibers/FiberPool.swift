@@ -7,24 +7,10 @@ import Glibc
 public final class FiberPool: ForkParticipant {
     public static let shared = ForkSafety.processWide(FiberPool())
 
-    /// First in, first out; a popped slot is emptied as it is popped (nothing is released under the lock).
     private struct Queue {
-        var ready: [Fiber?] = []
-        var head = 0
+        var ready = FIFO<Fiber>()
         var threads = 0
         var idle = 0
-        var waiting: Int { ready.count - head }
-
-        mutating func pop() -> Fiber? {
-            guard head < ready.count else { return nil }
-            let fiber = ready[head].take()
-            head += 1
-            if head == ready.count {
-                ready.removeAll(keepingCapacity: true)
-                head = 0
-            }
-            return fiber
-        }
     }
 
     private let queue = Lock(Queue())
@@ -49,7 +35,7 @@ public final class FiberPool: ForkParticipant {
     func enqueue(_ fiber: Fiber) {
         let spawn = queue.withLock { q -> Bool in
             q.ready.append(fiber)
-            guard q.waiting > q.idle, q.threads < threadLimit else { return false }
+            guard q.ready.count > q.idle, q.threads < threadLimit else { return false }
             q.threads += 1
             return true
         }
@@ -57,23 +43,9 @@ public final class FiberPool: ForkParticipant {
         if spawn { startThread() }
     }
 
+    /// Host code runs on this thread's stack (Fiber.onThreadStack): 1 MiB, as WorkerThread gives.
     private func startThread() {
-        let context = Unmanaged.passRetained(self).toOpaque()
-        var attributes = pthread_attr_t()
-        pthread_attr_init(&attributes)
-        defer { pthread_attr_destroy(&attributes) }
-        // Host code runs on this stack (Fiber.onThreadStack), as it did on a "jump-work" thread.
-        pthread_attr_setstacksize(&attributes, 1 << 20)
-        pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
-        var thread = pthread_t()
-        let created = pthread_create(&thread, &attributes, { context in
-            guard let context else { return nil }
-            WorkerThread.nameThisThread("jump-work")
-            Unmanaged<FiberPool>.fromOpaque(context).takeRetainedValue().work()
-            return nil
-        }, context)
-        if created != 0 {
-            Unmanaged<FiberPool>.fromOpaque(context).release()
+        if !WorkerThread.start(named: "jump-work", { [self] in work() }) {
             // No thread to be had: the fibers wait for a pool thread that exists, or run on this one.
             let alone = queue.withLock { q -> Bool in
                 q.threads -= 1
@@ -89,8 +61,8 @@ public final class FiberPool: ForkParticipant {
             let signalled = wakeup.wait(milliseconds: exitWhenIdle ? 0 : Self.idleSeconds * 1000)
             let next = queue.withLock { q -> (fiber: Fiber?, exit: Bool) in
                 q.idle -= 1
-                if signalled { return (q.pop(), false) }
-                guard q.waiting == 0 else { return (nil, false) }  // a signal is on its way
+                if signalled { return (q.ready.pop(), false) }
+                guard q.ready.isEmpty else { return (nil, false) }  // a signal is on its way
                 if !exitWhenIdle { q.threads -= 1 }
                 return (nil, true)
             }
@@ -134,6 +106,6 @@ public final class FiberPool: ForkParticipant {
 
 /// Fibers a forked child keeps but never runs.
 private final class Abandoned {
-    let fibers: [Fiber?]
-    init(_ fibers: [Fiber?]) { self.fibers = fibers }
+    let fibers: FIFO<Fiber>
+    init(_ fibers: FIFO<Fiber>) { self.fibers = fibers }
 }
