@@ -4,29 +4,19 @@ import Glibc
 struct CaptureSettings: Sendable {
     /// nil when the app uses no Capture (sign-in tokens or API keys only): Capture calls then say what is missing.
     let base: ServerURL?
-    let clientID: String?
+    /// The Capture app and its flow (captureClientId, captureAppId, captureFlowName, captureFlowVersion).
+    let clientID, appID, flowName, flowVersion: String?
     let locale: String
-    let appID: String?
-    let flowName: String?
-    let flowVersion: String?
     let flowDomain: ServerURL?
-    let signInForm: String
-    let registrationForm: String
-    let editProfileForm: String
-    let changePasswordForm: String
-    let forgotPasswordForm: String
-    let resendVerificationForm: String
-    let redirectURI: String
-    let responseType: String
+    /// The names of the flow's forms libjump submits (capture*FormName).
+    let signInForm, registrationForm, editProfileForm, changePasswordForm, forgotPasswordForm, resendVerificationForm: String
+    let redirectURI, responseType: String
     let refreshMarginSeconds: Int64
-    let connectTimeoutMs: Int
-    let requestTimeoutMs: Int
-    let maxResponseBytes: Int
+    let connectTimeoutMs, requestTimeoutMs, maxResponseBytes: Int
     /// "MyApp/2.3 libjump/0.1.0 (linux; x86_64)", or libjump's part alone.
     let userAgent: String
     /// Sign-in tokens: the token endpoint and API hosts, when not derived from the token (the emulator).
-    let authBaseOverride: ServerURL?
-    let apiBaseOverride: ServerURL?
+    let authBaseOverride, apiBaseOverride: ServerURL?
     /// The header that carries a team API key.
     let apiKeyHeader: String
     /// The cookie (and title key) a web login leaves its token in.

@@ -3,8 +3,7 @@
 struct PendingSignIn: Sendable {
     enum Completion: String, Sendable { case device, redirect }
 
-    let state: String
-    let provider: String
+    let state, provider: String
     let purpose: SocialPurpose
     let completion: Completion
     /// scheme://host[:port]/path the browser must end on (no query).

@@ -19,9 +19,7 @@ struct ShareActivity: Sendable, Equatable {
     let action: String
     /// "" when the activity has none (the wire format always carries it).
     let url: String
-    let title: String?
-    let description: String?
-    let userGeneratedContent: String?
+    let title, description, userGeneratedContent: String?
     let email: EmailSpec
     let sms: SMSSpec
     /// The object sent as `activity=`: without the client-only members, with `url` always present.

@@ -3,8 +3,7 @@ struct Session: Sendable, Equatable {
     /// Minted at sign-in and kept for the session's life: every artefact saved for this session carries it,
     /// so nothing saved for another sign-in (even of the same user) is ever applied to this one.
     /// Empty for sessions saved before format 3.
-    var sessionID: String
-    var accessToken: String
+    var sessionID, accessToken: String
     /// The secret that signs refresh requests; nil when the server was given none (no refresh possible).
     var refreshSecret: String?
     /// Epoch seconds when the access token expires, when the server said (expires_in).

@@ -5,12 +5,9 @@ import GRDB
 struct EngageAppRow: Codable, Sendable, Equatable, FetchableRecord, PersistableRecord {
     static let databaseTableName = "engage_apps"
 
-    var engageAppId: String
-    var apiKey: String
-    var providersJSON: String
-    var sharingProvidersJSON: String
-    var customProviderInfoJSON: String
-    var whitelistedDomainsJSON: String
+    var engageAppId, apiKey: String
+    /// JSON texts: the providers, the sharing providers, custom providers' details, the allowed domains.
+    var providersJSON, sharingProvidersJSON, customProviderInfoJSON, whitelistedDomainsJSON: String
     var updated: Double
 
     enum CodingKeys: String, CodingKey {

@@ -8,8 +8,7 @@ struct EngageIdentityRow: Codable, Sendable, Equatable, FetchableRecord, Mutable
     var id: Int64?
     /// nil: offered by every Engage app.
     var engageAppId: String?
-    var provider: String
-    var identifier: String
+    var provider, identifier: String
     /// The Engage profile object, JSON text (see `EngageProfile`).
     var profileJSON: String
     var created: Double

@@ -6,8 +6,7 @@ import GRDB
 struct EngageTokenRow: Codable, Sendable, Equatable, FetchableRecord, PersistableRecord {
     static let databaseTableName = "engage_tokens"
 
-    var token: String
-    var engageAppId: String
+    var token, engageAppId: String
     /// Provider name as in the Engage config ("facebook", "google", a custom provider id, ...).
     var provider: String
     /// profile.identifier: the identity's stable id.
@@ -16,8 +15,7 @@ struct EngageTokenRow: Codable, Sendable, Equatable, FetchableRecord, Persistabl
     var profileJSON: String
     /// For sharing (/api/v2/activity); nil for native-token sign-ins.
     var deviceToken: String?
-    var created: Double
-    var expiresAt: Double
+    var created, expiresAt: Double
     /// nil: fresh; "registration": auth_native answered 310 (register_native may use it);
     /// "merge": auth_native answered 380 (usable as merge_token); "used": spent by a Capture call.
     var captureState: String?

@@ -6,11 +6,8 @@ import GRDB
 struct TokenPairRow: Codable, Sendable, Equatable, FetchableRecord, PersistableRecord, SnakeCaseRecord {
     static let databaseTableName = "token_pairs"
 
-    var refreshToken: String
-    var accessToken: String
-    var familyId: String
-    var issuedAt: Double
-    var accessExpiresAt: Double
+    var refreshToken, accessToken, familyId: String
+    var issuedAt, accessExpiresAt: Double
     var rotatedAt: Double?
     var successor: String?
 

@@ -8,9 +8,7 @@ import GRDB
 struct TokenUserRow: Codable, Sendable, Equatable, FetchableRecord, PersistableRecord, SnakeCaseRecord {
     static let databaseTableName = "token_users"
 
-    var userId: String
-    var teamId: String
-    var clientUserId: String
+    var userId, teamId, clientUserId: String
     /// JSON object text.
     var profile: String
     var created: Double

@@ -5,8 +5,7 @@ import GRDB
 struct UserIdentityRow: Codable, Sendable, Equatable, FetchableRecord, PersistableRecord {
     static let databaseTableName = "user_identities"
 
-    var clientId: String
-    var identifier: String
+    var clientId, identifier: String
     var userId: Int64
     /// The Engage provider name ("facebook"), what 380's `existing_provider` reports.
     var provider: String

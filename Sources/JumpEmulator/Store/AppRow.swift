@@ -4,10 +4,7 @@ import GRDB
 struct AppRow: Codable, Sendable, Equatable, FetchableRecord, PersistableRecord {
     static let databaseTableName = "apps"
 
-    var clientId: String
-    var captureAppId: String
-    var flowName: String
-    var flowVersion: String
+    var clientId, captureAppId, flowName, flowVersion: String
     /// JSON array of locale names, e.g. `["en-US","fr-FR"]`.
     var locales: String
     var thinRegistration: Bool

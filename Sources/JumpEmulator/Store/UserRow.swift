@@ -7,15 +7,12 @@ struct UserRow: Codable, Sendable, Equatable, FetchableRecord, MutablePersistabl
     static let databaseTableName = "users"
 
     var id: Int64?
-    var uuid: String
-    var clientId: String
+    var uuid, clientId: String
     /// Lowercased copies of email and username: both are unique per app and case-insensitive.
-    var emailLower: String?
-    var usernameLower: String?
+    var emailLower, usernameLower: String?
     var passwordHash: String?
     var record: String
-    var created: Double
-    var lastUpdated: Double
+    var created, lastUpdated: Double
     var nextElementId: Int64
 
     enum CodingKeys: String, CodingKey {
