@@ -65,8 +65,9 @@ public final class Fiber: @unchecked Sendable {  // `afterSwitch` is touched onl
 
     /// Waits `milliseconds`: a fiber parks on the I/O loop's clock, a thread sleeps.
     static func pause(milliseconds: Int) {
+        let milliseconds = min(max(0, milliseconds), 60_000)
         if isRunning, let loop = IOLoop.shared, loop.pause(milliseconds: milliseconds) { return }
-        usleep(UInt32(clamping: max(0, milliseconds) * 1000))
+        usleep(UInt32(milliseconds * 1000))
     }
 
     /// Runs `body` on the thread's own stack: host code (storage callbacks, a dispatcher, the log callback)

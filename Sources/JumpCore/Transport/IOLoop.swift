@@ -83,7 +83,7 @@ final class IOLoop: @unchecked Sendable {  // `active` and `timers` are touched 
 
     /// From a fiber: parks it for `milliseconds`; false outside a fiber.
     func pause(milliseconds: Int) -> Bool {
-        let deadline = Clock.monotonicMilliseconds() + Int64(max(0, milliseconds))
+        let deadline = Clock.monotonicMilliseconds() &+ Int64(min(max(0, milliseconds), 60_000))
         return Fiber.park { [self] waker in
             inbox.withLock { $0.timers.append((deadline, waker)) }
             curl_multi_wakeup(multi)
