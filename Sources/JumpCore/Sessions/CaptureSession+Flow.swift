@@ -50,6 +50,10 @@ extension CaptureSession {
         if response.status == 404 {
             throw JumpError(.notFound, "no flow at \(request.redactedURL) (HTTP 404): check captureAppId, captureFlowName, captureFlowVersion and captureLocale")
         }
+        let answer = response.body
+        if (200..<300).contains(response.status), let shared = SharedFlows.parsed(answer: answer) {
+            return (shared.flow, shared.bytes)
+        }
         let object = try ResponseDecoder.object(from: response, of: request)
         guard (200..<300).contains(response.status) else {
             throw JumpError(.server, "GET \(request.redactedURL) answered HTTP \(response.status)",
@@ -57,6 +61,6 @@ extension CaptureSession {
         }
         let flow = try Flow(document: .object(object))
         let bytes = Jansson.serializedBytes(flow.document)
-        return (SharedFlows.intern(flow, bytes: bytes), bytes)
+        return (SharedFlows.intern(flow, bytes: bytes, answer: answer), bytes)
     }
 }
