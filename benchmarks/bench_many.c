@@ -54,7 +54,7 @@
 #include <unistd.h>
 
 #include "jump.h"
-#include "bench_buffer.h"
+#include "bench_http.h"
 #include "bench_load.h"
 #include "bench_stats.h"
 
@@ -175,21 +175,6 @@ static CURLM *multi;
 static struct transfer *transfers;
 static int outstanding;
 
-/* Appends "&name=<url-encoded value>" (keys raw, values encoded: docs/protocol.md 2.1). */
-static void add_parameter(CURL *curl, char *body, size_t size, const char *name, const char *value) {
-    char *escaped = curl_easy_escape(curl, value, 0);
-    size_t used = strlen(body);
-    snprintf(body + used, size - used, "%s%s=%s", used ? "&" : "", name, escaped);
-    curl_free(escaped);
-}
-
-static void refresh_secret(char out[41]) {
-    static FILE *random;
-    unsigned char bytes[20];
-    if (random == NULL && (random = fopen("/dev/urandom", "rb")) == NULL) die("/dev/urandom", "cannot open");
-    if (fread(bytes, 1, sizeof bytes, random) != sizeof bytes) die("/dev/urandom", "short read");
-    for (int i = 0; i < 20; i++) snprintf(out + 2 * i, 3, "%02x", bytes[i]);
-}
 
 /* Starts t's next request (body NULL: GET) on its easy handle, on the multi handle. */
 static void start(struct transfer *t, enum step step, const char *path, const char *content_type, char *body) {

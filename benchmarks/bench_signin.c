@@ -29,7 +29,7 @@
 #include <unistd.h>
 
 #include "jump.h"
-#include "bench_buffer.h"
+#include "bench_http.h"
 #include "bench_load.h"
 #include "bench_stats.h"
 
@@ -81,22 +81,6 @@ static json_t *request(CURL *curl, const char *url, const char *content_type, co
     return json;
 }
 
-/* Appends "&name=<url-encoded value>" (keys go out raw, values encoded: docs/protocol.md section 2.1). */
-static void add_parameter(CURL *curl, char *body, size_t size, const char *name, const char *value) {
-    char *escaped = curl_easy_escape(curl, value, 0);
-    size_t used = strlen(body);
-    snprintf(body + used, size - used, "%s%s=%s", used ? "&" : "", name, escaped);
-    curl_free(escaped);
-}
-
-/* A fresh 40-hex-digit refresh secret per sign-in, as libjump makes. */
-static void refresh_secret(char out[41]) {
-    static FILE *random;
-    unsigned char bytes[20];
-    if (random == NULL && (random = fopen("/dev/urandom", "rb")) == NULL) die("/dev/urandom", "cannot open");
-    if (fread(bytes, 1, sizeof bytes, random) != sizeof bytes) die("/dev/urandom", "short read");
-    for (int i = 0; i < 20; i++) snprintf(out + 2 * i, 3, "%02x", bytes[i]);
-}
 
 struct replay {
     CURL *curl;
