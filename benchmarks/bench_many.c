@@ -63,16 +63,8 @@
     X(client_new) X(client_free) X(client_sign_in_async) X(client_sync_async) X(client_fetch_record_async) \
     X(client_record) X(record_set_string) X(record_get_string) X(record_free)
 
-static struct {
-#define X(name) __typeof__(&jump_##name) name;
-    JUMP_FUNCTIONS(X)
-#undef X
-} jump;
-
-static void die(const char *what, const char *detail) {
-    fprintf(stderr, "bench_many: %s: %s\n", what, detail ? detail : "");
-    exit(1);
-}
+BENCH_JUMP_TABLE;
+BENCH_DIE("bench_many");
 
 static const char *password = "bench-many-password-1";
 static const char *base_url;
