@@ -7,14 +7,15 @@
 
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <ucontext.h>
 #include <unistd.h>
 
 /* The Swift runtime (linked statically into libjump.so): the exclusivity-checking accesses a Swift task takes
  * with it between threads. A fiber is resumed on any pool thread, so it takes its own the same way. */
-__attribute__((swiftcall)) extern void swift_task_enterThreadLocalContext(char *state);
-__attribute__((swiftcall)) extern void swift_task_exitThreadLocalContext(char *state);
+extern void swift_task_enterThreadLocalContext(char *state);
+extern void swift_task_exitThreadLocalContext(char *state);
 
 /* The sanitizers' fiber interfaces, present only when their runtime is loaded (make sanitize preloads it). */
 extern void __sanitizer_start_switch_fiber(void **fake_stack_save, const void *bottom, size_t size) __attribute__((weak));
@@ -48,6 +49,7 @@ struct jump_fiber {
 };
 
 static __thread jump_fiber *running_here;
+__thread unsigned jump_locks_held;
 
 jump_fiber *jump_fiber_current(void) { return running_here; }
 
@@ -171,6 +173,7 @@ int jump_fiber_resume(jump_fiber *fiber) {
     if (fiber == NULL || running_here != NULL) return -1;
     if (fiber->state != FIBER_NEW && fiber->state != FIBER_SUSPENDED) return -1;
     ucontext_t here;
+    memset(&here, 0, sizeof here);
     fiber->caller = &here;
     fiber->state = FIBER_RUNNING;
     running_here = fiber;

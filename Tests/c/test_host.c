@@ -4,7 +4,10 @@
 #include "support.h"
 
 #include <dirent.h>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #define LONG_TOKEN_BYTES (250 * 1024)
 
@@ -369,4 +372,42 @@ TEST(queued_callbacks_release_their_userdata_on_the_callback_thread) {
     for (i = 0; i < OPERATIONS; i++) J.request_free(requests[i]);
     J.client_free(client);
     if (recorder_frees(&r) == OPERATIONS) recorder_destroy(&r);
+}
+
+/* A fetch saves the session whole, under the session's lock, and takes the shared store's flock to do it.
+ * Held by another process, that flock makes the save wait. _async operations run on fibers over a pool of
+ * cores threads: a fiber that parked there, holding the session's lock, left its pool thread to run the
+ * other fetches, which then waited on that lock forever (and so did every _async call of the process). */
+TEST(async_saves_waiting_for_the_store_lock_do_not_stop_the_pool) {
+    enum { FETCHES = 6 };
+    char dir[512];
+    jump_client *client;
+    recorder r;
+    char *uuid;
+    int fd, i;
+    REQUIRE_EMULATOR();
+    snprintf(dir, sizeof dir, "%s/locked-store", emu_tmpdir());
+    client = new_client(dir, NULL);
+    REQUIRE(client != NULL);
+    uuid = sign_in_new_user(client, NULL, NULL);
+    REQUIRE(uuid != NULL);
+    recorder_init(&r);
+    fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC); /* another open file description: another holder */
+    REQUIRE(fd >= 0);
+    REQUIRE(flock(fd, LOCK_EX) == 0);
+    for (i = 0; i < FETCHES; i++)
+        CHECK_OK(J.client_fetch_record_async(client, recorder_callback, &r, recorder_free, NULL));
+    sleep_ms(1000); /* every fetch is answered and waits for the store lock */
+    close(fd);      /* releases it */
+    CHECK_MSG(recorder_wait_calls(&r, FETCHES, 15000), "%d of %d fetches completed after the store lock was released",
+              recorder_calls(&r), FETCHES);
+    for (i = 0; i < recorder_calls(&r); i++) {
+        json_t *payload = recorder_payload(&r, i);
+        CHECK_EQ_INT(payload ? (int)json_integer_value(json_object_get(payload, "status")) : -1, 0);
+        json_decref(payload);
+    }
+    J.client_free(client);
+    CHECK(recorder_wait_frees(&r, FETCHES, 5000));
+    recorder_destroy(&r);
+    free(uuid);
 }

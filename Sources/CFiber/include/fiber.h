@@ -40,6 +40,14 @@ void *jump_fiber_current_argument(void);
 /* Frees a fiber that has finished or never ran (its stack goes back to the system). */
 void jump_fiber_free(jump_fiber *fiber);
 
+/* How many of libjump's locks (Lock.withLock) this thread holds. A fiber never parks while its thread holds
+ * one: the fiber could go on on another thread, and a fiber run meanwhile on this one would wait for a mutex
+ * its own thread holds. */
+extern __thread unsigned jump_locks_held;
+static inline void jump_lock_taken(void) { jump_locks_held++; }
+static inline void jump_lock_released(void) { jump_locks_held--; }
+static inline unsigned jump_locks_held_here(void) { return jump_locks_held; }
+
 #pragma GCC visibility pop
 
 #endif

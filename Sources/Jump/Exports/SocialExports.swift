@@ -218,7 +218,8 @@ private struct URLOpener: @unchecked Sendable {
     let userdata: UnsafeMutableRawPointer?
 
     func open(_ url: String) throws(JumpError) {
-        let status = Fiber.onThreadStack { url.withCString { function(userdata, $0) } }
+        // open_url may block until the browser is closed: off the pool (Fiber.onOwnThread).
+        let status = Fiber.onOwnThread { [self] in url.withCString { function(userdata, $0) } }
         guard status == JumpStatus.ok.rawValue else {
             throw JumpError(JumpStatus(rawValue: status) ?? .server, "the host's open_url callback failed (status \(status))",
                             detail: ["callback_status": .int(Int64(status))])

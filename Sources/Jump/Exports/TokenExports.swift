@@ -68,7 +68,7 @@ public func jump_client_identify_external_user(
             let answer = LoadedBytes()
             let context = Unmanaged.passRetained(answer)
             defer { context.release() }
-            let status = Fiber.onThreadStack { id.withCString { authenticate(userdata, $0, receiveLoadedBytes, context.toOpaque()) } }
+            let status = id.withCString { authenticate(userdata, $0, receiveLoadedBytes, context.toOpaque()) }  // synchronous only
             guard status == JumpStatus.ok.rawValue else {
                 let name = JumpStatus(rawValue: status)?.name ?? "status \(status)"
                 throw JumpError(JumpStatus(rawValue: status) ?? .cancelled,

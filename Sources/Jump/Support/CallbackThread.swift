@@ -46,7 +46,7 @@ final class CallbackThread: ForkParticipant {
         } else {
             // No thread to be had: run the jobs on this one rather than lose them.
             Unmanaged<CallbackThread>.fromOpaque(context).release()
-            run(exitWhenIdle: true)
+            Fiber.onThreadStack { run(exitWhenIdle: true) }  // host callbacks: never on a fiber's stack
         }
     }
 

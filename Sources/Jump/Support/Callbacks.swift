@@ -43,7 +43,8 @@ final class CallbackTarget: @unchecked Sendable {
 
     deinit {
         guard let userdataFree, !freed.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        guard let releaseThread else { return userdataFree(userdata) }
+        // Host code: never on a fiber's stack (the last reference may go inside an _async operation).
+        guard let releaseThread else { return Fiber.onThreadStack { userdataFree(userdata) } }
         let pending = PendingFree(free: userdataFree, userdata: userdata)
         releaseThread.post { pending.free(pending.userdata) }
     }

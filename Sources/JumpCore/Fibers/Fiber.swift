@@ -47,14 +47,19 @@ public final class Fiber: @unchecked Sendable {  // `afterSwitch` is touched onl
         return Unmanaged<Fiber>.fromOpaque(argument).takeUnretainedValue()
     }
 
-    /// Whether the caller runs on a fiber: where it may park instead of blocking.
+    /// Whether the caller runs on a fiber.
     public static var isRunning: Bool { jump_fiber_current_argument() != nil }
+
+    /// Whether the caller may park: it runs on a fiber and holds no `Lock`. Anywhere else it blocks, as a
+    /// thread does (a wait under a lock, such as the shared store's flock taken inside a save, is bounded by
+    /// the request timeout).
+    static var mayPark: Bool { isRunning && jump_locks_held_here() == 0 }
 
     /// Parks the running fiber: `arrange` runs on the pool thread's stack once the fiber is off it, and sees
     /// to it that the waker is woken exactly once, from any thread. Returns when woken (true), or at once
-    /// (false) outside a fiber, when the caller must wait its own way.
+    /// (false) where the caller may not park (`mayPark`), when it must wait its own way.
     static func park(_ arrange: @escaping (Waker) -> Void) -> Bool {
-        guard let fiber = current else { return false }
+        guard jump_locks_held_here() == 0, let fiber = current else { return false }
         fiber.afterSwitch = .park(arrange)
         guard jump_fiber_suspend() == 0 else {
             fiber.afterSwitch = nil
@@ -66,8 +71,20 @@ public final class Fiber: @unchecked Sendable {  // `afterSwitch` is touched onl
     /// Waits `milliseconds`: a fiber parks on the I/O loop's clock, a thread sleeps.
     static func pause(milliseconds: Int) {
         let milliseconds = min(max(0, milliseconds), 60_000)
-        if isRunning, let loop = IOLoop.shared, loop.pause(milliseconds: milliseconds) { return }
+        if mayPark, let loop = IOLoop.shared, loop.pause(milliseconds: milliseconds) { return }
         usleep(UInt32(milliseconds * 1000))
+    }
+
+    /// Runs `body` on a thread of its own while the fiber parks: for host code that may block for long
+    /// (`open_url` may wait until the browser is closed), which on a pool thread would hold up every other
+    /// operation of the process. Outside a fiber it is a plain call.
+    public static func onOwnThread<Result: Sendable>(_ body: @escaping @Sendable () -> Result) -> Result {
+        guard mayPark else { return body() }
+        let outcome = OneShot<Result>()
+        guard WorkerThread.start(named: "jump-work", { outcome.set(body()) }), let result = outcome.wait() else {
+            return onThreadStack(body)  // no thread to be had
+        }
+        return result
     }
 
     /// Runs `body` on the thread's own stack: host code (storage callbacks, a dispatcher, the log callback)

@@ -51,7 +51,8 @@ public final class FiberPool: ForkParticipant {
                 q.threads -= 1
                 return q.threads == 0
             }
-            if alone { work(exitWhenIdle: true) }
+            // Never on a fiber or the I/O loop's thread: the next enqueue tries again for a thread.
+            if alone, !Fiber.isRunning, !IOLoop.isLoopThread { work(exitWhenIdle: true) }
         }
     }
 

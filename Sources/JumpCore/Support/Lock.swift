@@ -1,3 +1,4 @@
+import CFiber
 import Glibc
 
 /// A value guarded by a pthread mutex: libjump's lock, in every module. Not `Synchronization.Mutex`: on
@@ -26,7 +27,11 @@ public final class Lock<Value>: @unchecked Sendable {  // the value is touched o
         _ body: (inout Value) throws(Failure) -> Result
     ) throws(Failure) -> Result {
         pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
+        jump_lock_taken()  // counted, so that a fiber never parks holding it (Fiber.park)
+        defer {
+            jump_lock_released()
+            pthread_mutex_unlock(mutex)
+        }
         return try body(&value)
     }
 

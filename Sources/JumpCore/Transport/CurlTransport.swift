@@ -66,7 +66,7 @@ public final class CurlTransport: Transport {
     /// other blocks its thread on a handle of this client's own.
     private func takeHandle() -> EasyHandle? {
         _ = curlGlobalInit
-        if Fiber.isRunning, let loop = IOLoop.shared {
+        if Fiber.mayPark, let loop = IOLoop.shared {
             if let easy = loop.idleHandles.withLock({ $0.popLast() }) { return EasyHandle(easy: easy, loop: loop) }
             return curl_easy_init().map { EasyHandle(easy: $0, loop: loop) }
         }

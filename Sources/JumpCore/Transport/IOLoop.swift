@@ -65,19 +65,28 @@ final class IOLoop: @unchecked Sendable {  // `active` and `timers` are touched 
     /// From a fiber: sends the transfer set up on `easy` and returns its result once it is over, the fiber
     /// parked meanwhile. nil outside a fiber (the caller drives the transfer itself).
     func perform(_ easy: UnsafeMutableRawPointer, cancellation: Cancellation?) -> CURLcode? {
+        guard Fiber.mayPark else { return nil }
+        // The observer is set and cleared by the fiber itself, around its park, so an observer of an earlier
+        // request can never replace this one's. A cancellation before the transfer is queued is seen when
+        // the loop adds it.
+        let submitted = Lock<Transfer?>(nil)
+        let epoch = ForkSafety.epoch
+        cancellation?.whenCancelled { [self] in
+            // In a forked child this loop is the parent's: its lock was not held across the fork for us.
+            guard ForkSafety.epoch == epoch, let transfer = submitted.withLock({ $0 }) else { return }
+            inbox.withLock { $0.cancels.append(transfer) }
+            curl_multi_wakeup(multi)
+        }
+        defer { cancellation?.whenCancelled(nil) }
         var transfer: Transfer? = nil
         let parked = Fiber.park { [self] waker in
-            let submitted = Transfer(easy: easy, cancellation: cancellation, waker: waker)
-            transfer = submitted
-            inbox.withLock { $0.adds.append(submitted) }
-            cancellation?.whenCancelled { [self] in
-                inbox.withLock { $0.cancels.append(submitted) }
-                curl_multi_wakeup(multi)
-            }
+            let made = Transfer(easy: easy, cancellation: cancellation, waker: waker)
+            transfer = made
+            submitted.withLock { $0 = made }
+            inbox.withLock { $0.adds.append(made) }
             curl_multi_wakeup(multi)
         }
         guard parked, let transfer else { return nil }
-        cancellation?.whenCancelled(nil)
         return transfer.result
     }
 
@@ -90,7 +99,15 @@ final class IOLoop: @unchecked Sendable {  // `active` and `timers` are touched 
         }
     }
 
+    /// Whether the caller is the loop's thread.
+    static var isLoopThread: Bool {
+        let thread = loopThread.withLock { $0 }
+        return thread != 0 && pthread_equal(thread, pthread_self()) != 0
+    }
+    private static let loopThread = ForkSafety.processWide(Lock<pthread_t>(0))
+
     private func run() {
+        Self.loopThread.withLock { $0 = pthread_self() }
         while true {
             let work = inbox.withLock { box -> Inbox in
                 defer { box = Inbox() }
