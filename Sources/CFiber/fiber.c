@@ -49,7 +49,11 @@ struct jump_fiber {
 };
 
 static __thread jump_fiber *running_here;
-__thread unsigned jump_locks_held;
+static __thread unsigned locks_held;
+
+__attribute__((noinline)) void jump_lock_taken(void) { locks_held++; }
+__attribute__((noinline)) void jump_lock_released(void) { locks_held--; }
+__attribute__((noinline)) unsigned jump_locks_held_here(void) { return locks_held; }
 
 jump_fiber *jump_fiber_current(void) { return running_here; }
 

@@ -42,11 +42,11 @@ void jump_fiber_free(jump_fiber *fiber);
 
 /* How many of libjump's locks (Lock.withLock) this thread holds. A fiber never parks while its thread holds
  * one: the fiber could go on on another thread, and a fiber run meanwhile on this one would wait for a mutex
- * its own thread holds. */
-extern __thread unsigned jump_locks_held;
-static inline void jump_lock_taken(void) { jump_locks_held++; }
-static inline void jump_lock_released(void) { jump_locks_held--; }
-static inline unsigned jump_locks_held_here(void) { return jump_locks_held; }
+ * its own thread holds. Functions, not inline code: a caller that inlined the thread-local's address could
+ * keep it across a switch and go on counting in the thread the fiber left. */
+void jump_lock_taken(void);
+void jump_lock_released(void);
+unsigned jump_locks_held_here(void);
 
 #pragma GCC visibility pop
 

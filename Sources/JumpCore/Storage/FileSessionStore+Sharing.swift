@@ -135,7 +135,10 @@ extension FileSessionStore {
                 close(fd)
                 return .failure(lockTimeout())
             }
-            Fiber.pause(milliseconds: Int(pause / 1000))
+            // Blocks even on a fiber: a fiber that parked here could go on on another thread, and `errno` above
+            // may be read through an address the compiler computed on the first one. The wait is for another
+            // process, bounded by the deadline.
+            usleep(pause)
             pause = min(pause * 2, 20_000)
         }
         return .success(fd)
