@@ -113,6 +113,7 @@ extension FileSessionStore {
     }
 
     /// Opens the directory and waits for its lock, polling so that the wait has a deadline.
+    @inline(never)  // it reads errno: never inlined into the caller's loop, which may park (docs/design-io.md)
     private func takeFileLock(deadline: Int64) -> Result<Int32, JumpError> {
         var fd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         if fd < 0 && errno == ENOENT {
