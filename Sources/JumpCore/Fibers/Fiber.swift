@@ -4,8 +4,8 @@ import Glibc
 /// An `_async` operation's own stack (docs/design-io.md). The operation's code is the same code a synchronous
 /// call runs; where that call would block its thread (a request on the wire, a refresh flight, a gate, a
 /// pause), a fiber parks instead and gives its pool thread to another fiber, and whatever it waited for
-/// wakes it. Nothing parks while holding a `Lock` (docs/conventions.md: no request under a lock), so a
-/// fiber moves between threads only where it holds no mutex.
+/// wakes it. Nothing parks while its thread holds a `Lock` (`mayPark`: the locks are counted), so a fiber
+/// moves between threads only where it holds no mutex.
 public final class Fiber: @unchecked Sendable {  // `afterSwitch` is touched only by the thread running the fiber
     /// Reserved per fiber, touched only as used: what a "jump-work" thread had (records are walked, answers
     /// parsed, bounded by JUMP_JSON_MAX_DEPTH). Host code never runs on it (`onThreadStack`).

@@ -1,7 +1,8 @@
 import Glibc
 
-/// Runs work on a thread libjump owns, named "jump-work" (an _async call's work; the loopback sign-in's
-/// wait for the browser). Not a libdispatch worker: the work calls host code (storage callbacks, open_url,
+/// Runs work on a thread libjump owns: the fiber pool's threads, the I/O loop, the loopback sign-in's wait
+/// for the browser, `open_url` from an _async call (docs/design-io.md); an _async call's own work when no
+/// fiber can be made. Not a libdispatch worker: the work calls host code (storage callbacks, open_url,
 /// authenticate), and a host runtime may end a foreign thread that calls into it while it shuts down
 /// (CPython does), which libdispatch takes as fatal.
 public enum WorkerThread {
