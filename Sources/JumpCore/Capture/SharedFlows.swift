@@ -1,4 +1,4 @@
-/// The flows this process has parsed, one copy per distinct document: every client of one app holds the
+/// The flows this process has parsed, one copy per distinct answer of the server: every client of one app holds the
 /// same parsed flow (about 19 KiB each otherwise, a thousand copies in a server holding a client per user;
 /// docs/design-io.md, "What it costs"). A `Flow` is a value, so sharing it changes nothing a client sees.
 enum SharedFlows {
@@ -20,13 +20,12 @@ enum SharedFlows {
         recent.withLock { list in list.first { $0.answer == answer } }
     }
 
-    /// The copy already held for a flow serialized as `bytes`, else `flow`, now held for `answer`.
-    static func intern(_ flow: Flow, bytes: [UInt8], answer: [UInt8]) -> Flow {
-        recent.withLock { list -> Flow in
-            if let index = list.firstIndex(where: { $0.bytes == bytes }) { return list[index].flow }
-            list.append(Entry(answer: answer, flow: flow, bytes: bytes))
+    /// Holds `flow`, parsed from `answer`, for the clients that get the same answer next.
+    static func remember(_ entry: Entry) {
+        recent.withLock { list in
+            guard !list.contains(where: { $0.answer == entry.answer }) else { return }
+            list.append(entry)
             if list.count > kept { list.removeFirst() }
-            return flow
         }
     }
 }

@@ -48,7 +48,7 @@ public final class Fiber: @unchecked Sendable {  // `afterSwitch` is touched onl
     }
 
     /// Whether the caller runs on a fiber.
-    public static var isRunning: Bool { jump_fiber_current_argument() != nil }
+    static var isRunning: Bool { jump_fiber_current_argument() != nil }
 
     /// Whether the caller may park: it runs on a fiber and holds no `Lock`. Anywhere else it blocks, as a
     /// thread does (a wait under a lock, such as the shared store's flock taken inside a save, is bounded by
@@ -104,12 +104,12 @@ public final class Fiber: @unchecked Sendable {  // `afterSwitch` is touched onl
 }
 
 /// Puts a parked fiber back in its pool's queue: once.
-public final class Waker: Sendable {
+final class Waker: Sendable {
     private let target: Lock<(fiber: Fiber, pool: FiberPool)?>
 
     init(_ fiber: Fiber, _ pool: FiberPool) { target = Lock((fiber, pool)) }
 
-    public func wake() {
+    func wake() {
         guard let (fiber, pool) = target.withLock({ t -> (Fiber, FiberPool)? in defer { t = nil }; return t }) else { return }
         pool.enqueue(fiber)
     }

@@ -15,7 +15,7 @@ public final class FiberPool: ForkParticipant {
 
     private let queue = Lock(Queue())
     private let wakeup = Semaphore()
-    public let threadLimit = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+    let threadLimit = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
     static let idleSeconds = 5
 
     private init() {}
@@ -28,9 +28,6 @@ public final class FiberPool: ForkParticipant {
         }
         enqueue(fiber)
     }
-
-    /// How many pool threads exist now (the 1 000-client test and the benchmark read it).
-    public var threadCount: Int { queue.withLock { $0.threads } }
 
     func enqueue(_ fiber: Fiber) {
         let spawn = queue.withLock { q -> Bool in

@@ -61,6 +61,7 @@ extension CaptureSession {
         }
         let flow = try Flow(document: .object(object))
         let bytes = Jansson.serializedBytes(flow.document)
-        return (SharedFlows.intern(flow, bytes: bytes, answer: answer), bytes)
+        SharedFlows.remember(.init(answer: answer, flow: flow, bytes: bytes))
+        return (flow, bytes)
     }
 }

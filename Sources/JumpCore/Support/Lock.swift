@@ -41,3 +41,14 @@ public final class Lock<Value>: @unchecked Sendable {  // the value is touched o
     public func unlockAfterFork() { pthread_mutex_unlock(mutex) }
     public func withValueWhileHeld<Result>(_ body: (inout Value) -> Result) -> Result { body(&value) }
 }
+
+extension Lock {
+    /// Appends `element` to a pool unless it holds `limit` already: true when kept.
+    func keep<Element>(_ element: Element, upTo limit: Int) -> Bool where Value == [Element] {
+        withLock { pool -> Bool in
+            guard pool.count < limit else { return false }
+            pool.append(element)
+            return true
+        }
+    }
+}

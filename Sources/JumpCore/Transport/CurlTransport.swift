@@ -84,19 +84,10 @@ public final class CurlTransport: Transport {
 
     private func returnHandle(_ handle: EasyHandle) {
         curl_easy_reset(handle.easy)
-        let pooled: Bool
-        if let loop = handle.loop {
-            pooled = loop.idleHandles.withLock { pool -> Bool in
-                guard pool.count < IOLoop.idleHandlesKept else { return false }
-                pool.append(handle.easy)
-                return true
-            }
+        let pooled = if let loop = handle.loop {
+            loop.idleHandles.keep(handle.easy, upTo: IOLoop.idleHandlesKept)
         } else {
-            pooled = idle.withLock { pool -> Bool in
-                guard pool.count < 8 else { return false }
-                pool.append(handle)
-                return true
-            }
+            idle.keep(handle, upTo: 8)
         }
         if !pooled { handle.cleanup() }
     }
