@@ -512,9 +512,33 @@ OUTPUTS: List[Tuple[str, Callable[[Api], str]]] = [
 ]
 
 
+def backend_outputs() -> List[Tuple[str, Callable[[Api], str]]]:
+    """The outputs of the backends in scripts/generators/ (one module per binding, each with
+    `outputs(common)`, `common` being this module, so they share its names and helpers)."""
+    import importlib.util
+    folder = os.path.join(ROOT, "scripts", "generators")
+    found: List[Tuple[str, Callable[[Api], str]]] = []
+    if not os.path.isdir(folder):
+        return found
+    for name in sorted(os.listdir(folder)):
+        if not name.endswith(".py") or name.startswith("_"):
+            continue
+        spec = importlib.util.spec_from_file_location("jump_generator_" + name[:-3], os.path.join(folder, name))
+        if spec is None or spec.loader is None:
+            continue
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        found += module.outputs(sys.modules[__name__])
+    return found
+
+
+def all_outputs() -> List[Tuple[str, Callable[[Api], str]]]:
+    return OUTPUTS + backend_outputs()
+
+
 def generate(api: Api) -> Dict[str, str]:
     """{path relative to the checkout: content} of every generated file."""
-    return {path: make(api) for path, make in OUTPUTS}
+    return {path: make(api) for path, make in all_outputs()}
 
 
 def main(argv: Optional[List[str]] = None) -> int:
@@ -524,7 +548,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     parser.add_argument("--list", action="store_true", help="print the paths of the generated files, write nothing")
     args = parser.parse_args(argv)
     if args.list:
-        print("\n".join(path for path, _ in OUTPUTS))
+        print("\n".join(path for path, _ in all_outputs()))
         return 0
     with open(args.api, encoding="utf-8") as f:
         api = json.load(f)
