@@ -9,7 +9,7 @@ CFLAGS    ?= -std=c99 -Wall -Wextra -Werror -O1 -g
 EXAMPLE_C := $(BUILD)/bin/quickstart
 
 .PHONY: all deps lib emulator examples demo test test-swift test-c test-python test-node test-abi test-install \
-        test-csharp test-deps bench torture sanitize fuzz node-addon install uninstall dist wheel sdist npm nuget generate clean
+        test-csharp test-deps bench torture sanitize valgrind fuzz node-addon install uninstall dist wheel sdist npm nuget generate clean
 
 # Installation layout (GNU conventions); DESTDIR stages a package root.
 PREFIX     ?= /usr/local
@@ -218,6 +218,12 @@ torture: lib emulator
 SANITIZERS ?= address thread
 sanitize: test-deps-c emulator
 	@bash scripts/sanitize.sh $(SANITIZERS)
+
+# The C suite's asynchronous programs (fibers, the pool, the I/O loop) under Valgrind's memcheck, which must
+# find 0 errors (scripts/valgrind.sh); not part of `make test`. VALGRIND_PROGRAMS names others.
+VALGRIND_PROGRAMS ?= test_async test_social_async
+valgrind: test-deps-c lib emulator
+	@bash scripts/valgrind.sh $(VALGRIND_PROGRAMS)
 
 # libFuzzer over every parser of outside input and over the whole C API (scripts/fuzz.sh, Tests/fuzz/README.md);
 # not part of `make test`. FUZZ_SECONDS per target (default 60); FUZZ_TARGETS="abi config" runs some.

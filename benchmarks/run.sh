@@ -15,6 +15,7 @@
 #   Many       1 000 clients at once (own users, :memory:): sign_in_async, edit + sync_async, fetch_record_async
 #              for every client, wall time of the 3 phases and peak threads vs the same requests by hand on ONE
 #              libcurl multi handle (curl_multi_poll, one thread); issue 26's goal: <= 1.2x, <= cores + 4 threads
+#   Fibers     a switch into a fiber and back (the register switch) vs glibc's swapcontext
 #   FFI        the same call from Node.js (N-API) and C# (Mono) vs each runtime's no-op FFI call
 #   Size       stripped libjump.so and its NEEDED list; vs an empty Swift library linked the same way
 #              (benchmarks/floor: the static Swift runtime alone, the floor under any Swift C-ABI library)
@@ -55,6 +56,7 @@ if [ "${1:-}" != "--with-emulator" ]; then
         -lcurl -ljansson -ldl -lpthread
     "$cc" -std=c99 -O2 -Wall -Wextra -Werror -Iinclude -o "$out/bench_many" benchmarks/bench_many.c \
         -lcurl -ljansson -ldl -lpthread
+    "$cc" -std=c99 -O2 -Wall -Wextra -Werror -o "$out/bench_switch" benchmarks/bench_switch.c
     # bench_many holds 2 000 sockets or more at once, and the emulator (started below) its side of 1 000.
     ulimit -Sn "$(ulimit -Hn)" 2>/dev/null || true
     # bcrypt at its production cost would make every sign-in measure the emulator's hashing, not libjump.
@@ -105,6 +107,9 @@ rm -rf "$out/memory-state"
 echo "many clients: ${BENCH_MANY_CLIENTS:-1000} at once, libjump _async vs one libcurl multi handle (${BENCH_MANY_N:-3} rounds)..." >&2
 # An emulator of its own, in memory: its SQLite fsyncs (one per sign-in and write) are not what this measures.
 JUMP_EMULATOR_ARGS="${JUMP_EMULATOR_ARGS:-} --db :memory:" bash scripts/with-emulator.sh "$out/bench_many" "$lib" >>"$rows"
+
+echo "fibers: the register switch vs swapcontext..." >&2
+"$out/bench_switch" >>"$rows"
 
 row() { local IFS=$'\t'; echo "ROW$IFS$*" >>"$rows"; } # group measurement value unit baseline value ratio note
 ratio_of() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (b > 0) ? a / b : 0 }'; }

@@ -20,8 +20,11 @@
  *    of a host thread, even one of 128 KiB).
  *  - Thread safety: every handle may be used from any thread at once; a client serializes its own state.
  *  - Host code run by libjump (storage callbacks, open_url, authenticate) runs on the calling thread, or
- *    for an _async call on a thread libjump owns (named "jump-work": at most one per core, whatever the
- *    number of calls in flight), never on a thread pool worker.
+ *    for an _async call on a thread libjump owns (named "jump-work": one per core, whatever the number of
+ *    calls in flight, and up to 8 more while some are blocked in host code), never on a thread pool worker.
+ *    All the host code of one _async operation runs on one thread, before and after its requests.
+ *  - No call waits for ever behind another: a wait for another operation of the same client (a sync, a
+ *    refresh, a credential change) ends after requestTimeoutMs with JUMP_E_TIMEOUT (detail reason "busy").
  *  - Callbacks (and userdata_free) run on a plain thread owned by libjump (named "jump-events"; never the
  *    caller's thread, never a thread pool worker): one thread for every client of the process, which exits
  *    when idle, so callbacks run one at a time and in order, and a slow callback delays the others. Unless

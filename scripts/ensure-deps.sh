@@ -68,7 +68,8 @@ PY
 }
 
 # binutils: objcopy, strip and readelf for make install (stripped library, debug info apart) and its tests.
-packages=(libjansson-dev libcurl4-openssl-dev libssl-dev libsqlite3-dev pkg-config binutils g++)
+# valgrind: its valgrind.h, with which the fibers' stacks are made known to Valgrind (Sources/CFiber).
+packages=(libjansson-dev libcurl4-openssl-dev libssl-dev libsqlite3-dev pkg-config binutils g++ valgrind)
 python_packages=()
 what="The build needs"
 
@@ -109,7 +110,9 @@ elif [ "${1:-}" = "--test" ]; then
     ((${#suites[@]})) || suites=(swift c python node csharp abi install)
     for suite in "${suites[@]}"; do
         case "$suite" in
-            swift | c | abi) ;;  # the build's packages are all they need
+            swift | abi) ;;  # the build's packages are all they need
+            # Tests/fiber/run.sh (in the c suite) runs the aarch64 register switch under qemu-user.
+            c) packages+=(gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user) ;;
             python)
                 packages+=(chromium chromium-driver)
                 # The Secret Service tests (test_secret_service.py): a keyring daemon on a private session bus.

@@ -1,16 +1,31 @@
 /*
  * fiber.c - see include/fiber.h. Nothing here may block or allocate after jump_fiber_new: a switch is a
- * swapcontext plus the sanitizers' and Swift's bookkeeping.
+ * register switch (switch.h; ucontext on other architectures) plus the sanitizers' and Swift's bookkeeping.
  */
 #define _GNU_SOURCE
 #include "fiber.h"
 
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <ucontext.h>
 #include <unistd.h>
+
+#include "switch.h"
+
+/* Valgrind is told where each fiber's stack is (its client requests cost a few instructions, and nothing
+ * outside Valgrind): without it every switch looks like a wild stack-pointer change to memcheck. */
+#if defined(__has_include)
+#if __has_include(<valgrind/valgrind.h>)
+#include <valgrind/valgrind.h>
+#endif
+#endif
+#ifndef VALGRIND_STACK_REGISTER
+#define VALGRIND_STACK_REGISTER(start, end) 0u
+#define VALGRIND_STACK_DEREGISTER(id) ((void)(id))
+#endif
 
 /* The Swift runtime (linked statically into libjump.so): the exclusivity-checking accesses a Swift task takes
  * with it between threads. A fiber is resumed on any pool thread, so it takes its own the same way. */
@@ -28,12 +43,20 @@ extern void __tsan_switch_to_fiber(void *fiber, unsigned flags) __attribute__((w
 enum { FIBER_NEW, FIBER_RUNNING, FIBER_SUSPENDED, FIBER_FINISHED };
 
 struct jump_fiber {
+#if JUMPI_SWITCH_ASM
+    void *sp;             /* the fiber's saved stack pointer while it is not running (its registers are there) */
+    void *caller_sp;      /* the resuming thread's, while the fiber runs */
+#else
     ucontext_t context;   /* the fiber's registers while it is not running */
     ucontext_t *caller;   /* the resuming thread's registers while it runs */
-    void *mapping;        /* guard page + stack */
+#endif
+    void *mapping;        /* guard region + stack */
     size_t mapped;
-    void *stack;          /* the usable stack, above the guard page */
+    void *stack;          /* the usable stack, above the guard region */
     size_t stack_size;
+    unsigned valgrind_stack;
+    /* Every fiber that exists, for scripts/gdb-fibers.py (which reads `state`, `sp` and this list). */
+    struct jump_fiber *next_live, *previous_live;
     void (*entry)(void *);
     void *argument;
     int state;
@@ -55,9 +78,16 @@ __attribute__((noinline)) void jump_lock_taken(void) { locks_held++; }
 __attribute__((noinline)) void jump_lock_released(void) { locks_held--; }
 __attribute__((noinline)) unsigned jump_locks_held_here(void) { return locks_held; }
 
-jump_fiber *jump_fiber_current(void) { return running_here; }
+/* Functions, never inlined, like the lock count: a caller must not keep a thread-local's address. */
+__attribute__((noinline)) jump_fiber *jump_fiber_current(void) { return running_here; }
 
-void *jump_fiber_current_argument(void) { return running_here != NULL ? running_here->argument : NULL; }
+__attribute__((noinline)) void *jump_fiber_current_argument(void) {
+    return running_here != NULL ? running_here->argument : NULL;
+}
+
+static __thread void *pool_thread_here;
+__attribute__((noinline)) void jumpi_pool_thread_set(void *thread) { pool_thread_here = thread; }
+__attribute__((noinline)) void *jumpi_pool_thread_here(void) { return pool_thread_here; }
 
 /* The two steps below are inlined into the function that switches: under ThreadSanitizer every function
  * pushes a frame on the current fiber's shadow stack and pops it on return, so a function that switches
@@ -78,6 +108,19 @@ SWITCH_STEP void leaving_fiber(jump_fiber *fiber, int finished) {
     if (__tsan_switch_to_fiber) __tsan_switch_to_fiber(fiber->tsan_caller, 0);
 }
 
+#if JUMPI_SWITCH_ASM
+/* The fiber's first frame (through jumpi_switch_trampoline). */
+static void fiber_main(void *argument) {
+    jump_fiber *fiber = argument;
+    arrived_in_fiber(fiber);
+    fiber->entry(fiber->argument);
+    fiber->state = FIBER_FINISHED;
+    leaving_fiber(fiber, 1);
+    void *finished_sp;
+    jumpi_switch(&finished_sp, fiber->caller_sp);
+    abort(); /* a finished fiber is never switched to again */
+}
+#else
 /* The fiber's first frame. Reads the thread-local once, before anything can move it to another thread. */
 static void fiber_main(void) {
     jump_fiber *fiber = running_here;
@@ -88,9 +131,42 @@ static void fiber_main(void) {
     setcontext(fiber->caller);
     abort(); /* setcontext returns only on failure, with a valid context it does not */
 }
+#endif
 
-/* Stacks of finished fibers, kept for the next ones: an operation then costs no mmap, mprotect, munmap or
- * page faults. Taken with a try-lock only, so nothing here ever waits: when another thread holds it (or a
+/* The list of live fibers (for the debugger): a spin lock held for a few instructions. A fork child resets
+ * it, since a thread of the parent may have held it. */
+static jump_fiber *live_fibers;
+static char live_busy;
+static pthread_once_t live_once = PTHREAD_ONCE_INIT;
+static void live_reset_in_child(void) { __atomic_clear(&live_busy, __ATOMIC_RELAXED); }
+static void live_setup(void) { pthread_atfork(NULL, NULL, live_reset_in_child); }
+static void live_lock(void) {
+    while (__atomic_test_and_set(&live_busy, __ATOMIC_ACQUIRE)) {
+    }
+}
+static void live_unlock(void) { __atomic_clear(&live_busy, __ATOMIC_RELEASE); }
+
+static void live_add(jump_fiber *fiber) {
+    pthread_once(&live_once, live_setup);
+    live_lock();
+    fiber->next_live = live_fibers;
+    fiber->previous_live = NULL;
+    if (live_fibers != NULL) live_fibers->previous_live = fiber;
+    live_fibers = fiber;
+    live_unlock();
+}
+
+static void live_remove(jump_fiber *fiber) {
+    live_lock();
+    if (fiber->previous_live != NULL) fiber->previous_live->next_live = fiber->next_live;
+    else if (live_fibers == fiber) live_fibers = fiber->next_live;
+    if (fiber->next_live != NULL) fiber->next_live->previous_live = fiber->previous_live;
+    fiber->next_live = fiber->previous_live = NULL;
+    live_unlock();
+}
+
+/* Stacks of finished fibers, kept for the next ones: an operation then costs no mmap, mprotect or munmap
+ * (emptied, they cost the page faults of what the next operation touches). Taken with a try-lock only, so nothing here ever waits: when another thread holds it (or a
  * thread of the parent held it at a fork), a stack is mapped or unmapped instead. Off under the sanitizers,
  * whose bookkeeping of a stack ends with the fiber. */
 enum { STACKS_KEPT = 64 };
@@ -124,9 +200,16 @@ static int keep_stack(void *mapping, size_t mapped) {
     return kept;
 }
 
-static void release_stack(void *mapping, size_t mapped) {
+/* A kept stack is emptied first: its pages go back to the system and come back zeroed when touched, so no
+ * token or password an operation left on it outlives that operation. */
+static void release_stack(void *mapping, size_t mapped, size_t guard) {
+    if (mapped > guard) madvise((char *)mapping + guard, mapped - guard, MADV_DONTNEED);
     if (!keep_stack(mapping, mapped)) munmap(mapping, mapped);
 }
+
+/* Below each stack, never mapped readable: an overflow faults instead of writing into other memory. Far more
+ * than a page, because one large frame (a big local array) can step over a single guard page. */
+enum { GUARD_BYTES = 64 << 10 };
 
 jump_fiber *jump_fiber_new(size_t stack_bytes, void (*entry)(void *), void *argument) {
     long page_size = sysconf(_SC_PAGESIZE);
@@ -134,9 +217,10 @@ jump_fiber *jump_fiber_new(size_t stack_bytes, void (*entry)(void *), void *argu
     if (entry == NULL || stack_bytes > ((size_t)1 << 30)) return NULL;
     size_t usable = (stack_bytes + page - 1) / page * page;
     if (usable < 16 * page) usable = 16 * page;
+    size_t guard = (GUARD_BYTES + page - 1) / page * page;
     jump_fiber *fiber = calloc(1, sizeof *fiber);
     if (fiber == NULL) return NULL;
-    fiber->mapped = usable + page;
+    fiber->mapped = usable + guard;
     fiber->mapping = take_kept_stack(fiber->mapped);
     if (fiber->mapping == NULL) {
         fiber->mapping = mmap(NULL, fiber->mapped, PROT_READ | PROT_WRITE,
@@ -145,19 +229,22 @@ jump_fiber *jump_fiber_new(size_t stack_bytes, void (*entry)(void *), void *argu
             free(fiber);
             return NULL;
         }
-        if (mprotect(fiber->mapping, page, PROT_NONE) != 0) { /* the guard page: an overflow faults, never scribbles */
+        if (mprotect(fiber->mapping, guard, PROT_NONE) != 0) {
             munmap(fiber->mapping, fiber->mapped);
             free(fiber);
             return NULL;
         }
     }
-    fiber->stack = (char *)fiber->mapping + page;
+    fiber->stack = (char *)fiber->mapping + guard;
     fiber->stack_size = usable;
     fiber->entry = entry;
     fiber->argument = argument;
     fiber->state = FIBER_NEW;
+#if JUMPI_SWITCH_ASM
+    fiber->sp = jumpi_switch_prepare(fiber->stack, fiber->stack_size, fiber_main, fiber);
+#else
     if (getcontext(&fiber->context) != 0) {
-        release_stack(fiber->mapping, fiber->mapped);
+        release_stack(fiber->mapping, fiber->mapped, guard);
         free(fiber);
         return NULL;
     }
@@ -165,7 +252,10 @@ jump_fiber *jump_fiber_new(size_t stack_bytes, void (*entry)(void *), void *argu
     fiber->context.uc_stack.ss_size = fiber->stack_size;
     fiber->context.uc_link = NULL;
     makecontext(&fiber->context, fiber_main, 0);
+#endif
+    fiber->valgrind_stack = VALGRIND_STACK_REGISTER(fiber->stack, (char *)fiber->stack + fiber->stack_size);
     if (__tsan_create_fiber) fiber->tsan_fiber = __tsan_create_fiber(0);
+    live_add(fiber);
     return fiber;
 }
 
@@ -176,9 +266,11 @@ void jump_fiber_set_argument(jump_fiber *fiber, void *argument) {
 int jump_fiber_resume(jump_fiber *fiber) {
     if (fiber == NULL || running_here != NULL) return -1;
     if (fiber->state != FIBER_NEW && fiber->state != FIBER_SUSPENDED) return -1;
+#if !JUMPI_SWITCH_ASM
     ucontext_t here;
     memset(&here, 0, sizeof here);
     fiber->caller = &here;
+#endif
     fiber->state = FIBER_RUNNING;
     running_here = fiber;
     swift_task_enterThreadLocalContext(fiber->swift_state);
@@ -188,7 +280,12 @@ int jump_fiber_resume(jump_fiber *fiber) {
         fiber->tsan_caller = __tsan_get_current_fiber();
         __tsan_switch_to_fiber(fiber->tsan_fiber, 0);
     }
+#if JUMPI_SWITCH_ASM
+    jumpi_switch(&fiber->caller_sp, fiber->sp);
+    int switched = 0;
+#else
     int switched = swapcontext(&here, &fiber->context);
+#endif
     if (__sanitizer_finish_switch_fiber) __sanitizer_finish_switch_fiber(fake_stack, NULL, NULL);
     swift_task_exitThreadLocalContext(fiber->swift_state);
     running_here = NULL;
@@ -204,8 +301,14 @@ int jump_fiber_suspend(void) {
     if (fiber == NULL) return -1;
     fiber->state = FIBER_SUSPENDED;
     leaving_fiber(fiber, 0);
-    /* From here on this code may continue on another thread: only `fiber` is used, never the thread-local. */
+    /* Only `fiber` is used from here on, never the thread-local: a fiber that has run no host code may be
+     * handed to another thread while its own is blocked (docs/design-io.md). */
+#if JUMPI_SWITCH_ASM
+    jumpi_switch(&fiber->sp, fiber->caller_sp);
+    if (0) {
+#else
     if (swapcontext(&fiber->context, fiber->caller) != 0) {
+#endif
         arrived_in_fiber(fiber);
         fiber->state = FIBER_RUNNING;
         return -1;
@@ -217,6 +320,8 @@ int jump_fiber_suspend(void) {
 void jump_fiber_free(jump_fiber *fiber) {
     if (fiber == NULL || fiber->state == FIBER_RUNNING || fiber->state == FIBER_SUSPENDED) return;
     if (fiber->tsan_fiber != NULL && __tsan_destroy_fiber) __tsan_destroy_fiber(fiber->tsan_fiber);
-    release_stack(fiber->mapping, fiber->mapped);
+    live_remove(fiber);
+    VALGRIND_STACK_DEREGISTER(fiber->valgrind_stack);
+    release_stack(fiber->mapping, fiber->mapped, (size_t)((char *)fiber->stack - (char *)fiber->mapping));
     free(fiber);
 }

@@ -51,7 +51,8 @@ for program in "${programs[@]}"; do
     fi
     log=$(mktemp)
     # JUMP_TEST_PRELOAD: libraries the test programs (not the compiler or this shell) load first: make sanitize's runtime.
-    env ${JUMP_TEST_PRELOAD:+LD_PRELOAD="$JUMP_TEST_PRELOAD"} "$out/$program" "${filter[@]}" 2>&1 | tee "$log"
+    # JUMP_TEST_WRAPPER: a command the programs run under (make valgrind's memcheck).
+    env ${JUMP_TEST_PRELOAD:+LD_PRELOAD="$JUMP_TEST_PRELOAD"} ${JUMP_TEST_WRAPPER:-} "$out/$program" "${filter[@]}" 2>&1 | tee "$log"
     rc=${PIPESTATUS[0]}
     line=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$log" | tail -1)
     passed=$(sed -nE 's/^([0-9]+) passed.*/\1/p' <<<"$line")
@@ -67,6 +68,18 @@ for program in "${programs[@]}"; do
     total_failed=$((total_failed + failed))
     rm -f "$log"
 done
+# The fibers' register switch on its own, here and for aarch64 under qemu-user (when no test was named).
+if ((${#filter[@]} == 0)) && { (($# == 0)) || [[ " $* " == *" switch_test "* ]]; }; then
+    echo "--- switch_test"
+    log=$(mktemp)
+    bash Tests/fiber/run.sh 2>&1 | tee "$log"
+    rc=${PIPESTATUS[0]}
+    line=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$log" | tail -1)
+    total_passed=$((total_passed + $(sed -nE 's/^([0-9]+) passed.*/\1/p' <<<"$line")))
+    total_failed=$((total_failed + $(sed -nE 's/^[0-9]+ passed, ([0-9]+) failed$/\1/p' <<<"$line")))
+    [ "$rc" != 0 ] && status=1
+    rm -f "$log"
+fi
 echo
 echo "$total_passed passed, $total_failed failed"
 exit $status

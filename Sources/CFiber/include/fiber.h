@@ -2,10 +2,10 @@
 #define JUMP_CFIBER_H
 /*
  * Fibers: an _async operation's stack, so that the operation can wait for its answer without holding a
- * thread (docs/design-io.md). A fiber runs on whichever pool thread resumes it and gives the thread back at
- * each wait. glibc's ucontext does the switching; ThreadSanitizer and AddressSanitizer are told of each
- * switch, and Swift's exclusivity-checking state follows the fiber from thread to thread, as it follows a
- * Swift task.
+ * thread (docs/design-io.md). A fiber goes on on the pool thread that first ran it and gives the thread back
+ * at each wait. A register switch does the switching (switch.h; ucontext elsewhere); ThreadSanitizer,
+ * AddressSanitizer and Valgrind are told of each stack and switch, and Swift's exclusivity-checking state is
+ * the fiber's own, as it is a Swift task's.
  */
 #include <stddef.h>
 
@@ -14,7 +14,7 @@
 
 typedef struct jump_fiber jump_fiber;
 
-/* A fiber that will run entry(argument) on a stack of stack_bytes (rounded up to pages, plus a guard page),
+/* A fiber that will run entry(argument) on a stack of stack_bytes (rounded up to pages, plus a 64 KiB guard),
  * reserved but only touched as used. NULL when the system gives no memory. Owned by the caller until
  * jump_fiber_free. */
 jump_fiber *jump_fiber_new(size_t stack_bytes, void (*entry)(void *), void *argument);
@@ -45,6 +45,9 @@ void jump_fiber_free(jump_fiber *fiber);
  * its own thread holds. Functions, not inline code: a caller that inlined the thread-local's address could
  * keep it across a switch and go on counting in the thread the fiber left. */
 void jump_lock_taken(void);
+/* The pool thread running on this thread (FiberPool's), or NULL: set once by the thread itself. */
+void jumpi_pool_thread_set(void *thread);
+void *jumpi_pool_thread_here(void);
 void jump_lock_released(void);
 unsigned jump_locks_held_here(void);
 

@@ -4,9 +4,10 @@ import Glibc
 /// An `_async` operation's own stack (docs/design-io.md). The operation's code is the same code a synchronous
 /// call runs; where that call would block its thread (a request on the wire, a refresh flight, a gate, a
 /// pause), a fiber parks instead and gives its pool thread to another fiber, and whatever it waited for
-/// wakes it. Nothing parks while its thread holds a `Lock` (`mayPark`: the locks are counted), so a fiber
-/// moves between threads only where it holds no mutex.
-public final class Fiber: @unchecked Sendable {  // `afterSwitch` is touched only by the thread running the fiber
+/// wakes it, on the same thread (FiberPool). Nothing parks while its thread holds a `Lock` (`mayPark`: the
+/// locks are counted): a fiber run meanwhile on that thread could wait for a mutex its own thread holds.
+public final class Fiber: @unchecked Sendable {  // `afterSwitch` is touched only by the thread running the fiber,
+                                                 // `home` and `pinned` under the pool's lock
     /// Reserved per fiber, touched only as used: what a "jump-work" thread had (records are walked, answers
     /// parsed, bounded by JUMP_JSON_MAX_DEPTH). Host code never runs on it (`onThreadStack`).
     static let stackBytes = 1 << 20
@@ -22,6 +23,10 @@ public final class Fiber: @unchecked Sendable {  // `afterSwitch` is touched onl
         case runHere(() -> Void)
     }
     var afterSwitch: AfterSwitch?
+    /// The pool thread the fiber runs on, and goes on on when woken.
+    var home: PoolThread?
+    /// Set once it has run host code: from then on it never leaves `home`, even while `home` is blocked.
+    var pinned = false
 
     /// nil when the system gives no memory for the stack.
     init?(_ job: @escaping @Sendable () -> Void) {
@@ -60,6 +65,21 @@ public final class Fiber: @unchecked Sendable {  // `afterSwitch` is touched onl
     /// (false) where the caller may not park (`mayPark`), when it must wait its own way.
     static func park(_ arrange: @escaping (Waker) -> Void) -> Bool {
         guard jump_locks_held_here() == 0, let fiber = current else { return false }
+        return fiber.suspend(arrange)
+    }
+
+    /// Parks like `park`, and is woken at `deadline` (Clock.monotonicMilliseconds) at the latest: the caller
+    /// tells which woke it. false where it may not park, or no I/O loop keeps the time.
+    static func park(until deadline: Int64, _ arrange: @escaping (Waker) -> Void) -> Bool {
+        guard jump_locks_held_here() == 0, let fiber = current, let loop = IOLoop.shared else { return false }
+        return fiber.suspend { waker in
+            arrange(waker)
+            loop.wake(waker, at: deadline)  // after: a waiter put in line by `arrange` is there when it fires
+        }
+    }
+
+    private func suspend(_ arrange: @escaping (Waker) -> Void) -> Bool {
+        let fiber = self
         fiber.afterSwitch = .park(arrange)
         guard jump_fiber_suspend() == 0 else {
             fiber.afterSwitch = nil
@@ -72,7 +92,7 @@ public final class Fiber: @unchecked Sendable {  // `afterSwitch` is touched onl
     static func pause(milliseconds: Int) {
         let milliseconds = min(max(0, milliseconds), 60_000)
         if mayPark, let loop = IOLoop.shared, loop.pause(milliseconds: milliseconds) { return }
-        usleep(UInt32(milliseconds * 1000))
+        _ = FiberPool.blocking { usleep(UInt32(milliseconds * 1000)) }
     }
 
     /// Runs `body` on a thread of its own while the fiber parks: for host code that may block for long

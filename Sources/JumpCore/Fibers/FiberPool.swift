@@ -1,24 +1,43 @@
+import CFiber
 import Glibc
 
-/// The threads ("jump-work") that run fibers: at most as many as the machine has cores, made when work
-/// arrives and ended after a few idle seconds, whatever the number of clients or operations in flight
-/// (docs/design-io.md). A fiber runs until it parks; its pool thread then takes the next ready fiber.
+/// The threads ("jump-work") that run fibers (docs/design-io.md):
+/// - as many as the machine has cores while nothing blocks, made when work arrives and ended after a few
+///   idle seconds, whatever the number of clients or operations in flight;
+/// - while a thread is blocked (host code, a flock wait, a wait that may not park), others are made for the
+///   ready fibers, up to `threadCap` in all, so one slow step holds up only what waits for it;
+/// - a fiber goes on on the thread that first ran it: each thread has its own queue, and a waker posts to it.
+///   A fiber that has run no host code yet is handed to another thread when its own is blocked; one that has
+///   stays (the host saw it on that thread).
 /// Storage steps (an fsync, a host storage callback, a Secret Service call) run here, never on the I/O loop.
 public final class FiberPool: ForkParticipant {
     public static let shared = ForkSafety.processWide(FiberPool())
 
-    private struct Queue {
-        var ready = FIFO<Fiber>()
+    private struct State {
+        /// Fibers that have not started, and those whose thread is blocked or gone.
+        var unbound = FIFO<Fiber>()
         var threads = 0
-        var idle = 0
+        /// Threads inside a blocking section.
+        var blocked = 0
+        var idle: [PoolThread] = []
     }
 
-    private let queue = Lock(Queue())
-    private let wakeup = Semaphore()
-    let threadLimit = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+    private let state = Lock(State())
+    /// Threads while nothing blocks: the cores (JUMP_POOL_THREADS, for tests only, sets another number).
+    let threadLimit: Int
+    /// Threads in all while some are blocked.
+    let threadCap: Int
     static let idleSeconds = 5
 
-    private init() {}
+    private init() {
+        let cores = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+        if let text = getenv("JUMP_POOL_THREADS").map({ String(cString: $0) }), let number = Int(text), number >= 1 {
+            threadLimit = min(number, 64)
+        } else {
+            threadLimit = cores
+        }
+        threadCap = threadLimit + 8
+    }
 
     /// Runs `job` on a fiber of its own; where the system gives no memory for one, on a thread of its own.
     public func start(_ job: @escaping @Sendable () -> Void) {
@@ -29,49 +48,128 @@ public final class FiberPool: ForkParticipant {
         enqueue(fiber)
     }
 
+    /// Makes a parked or new fiber ready: on its own thread's queue, or on the shared one.
     func enqueue(_ fiber: Fiber) {
-        let spawn = queue.withLock { q -> Bool in
-            q.ready.append(fiber)
-            guard q.ready.count > q.idle, q.threads < threadLimit else { return false }
-            q.threads += 1
-            return true
+        let (wake, spawn) = state.withLock { s -> (PoolThread?, Bool) in
+            if let home = fiber.home, home.alive, fiber.pinned || home.blocked == 0 {
+                home.ready.append(fiber)
+                return (takeIdle(home, &s), false)
+            }
+            fiber.home = nil
+            s.unbound.append(fiber)
+            return offerUnbound(&s)
         }
-        wakeup.signal()
+        wake?.wakeup.signal()
         if spawn { startThread() }
+    }
+
+    /// Whether the calling thread is one of the pool's.
+    static var isPoolThread: Bool { jumpi_pool_thread_here() != nil }
+
+    /// Runs `body`, which may block its thread for long (host code, a wait for another process's lock, a wait
+    /// that may not park): meanwhile the thread's fibers that may move go to other threads, and another
+    /// thread is made for ready work if none is free. On any other thread, a plain call.
+    public static func blocking<Result, Failure: Error>(_ body: () throws(Failure) -> Result) throws(Failure) -> Result {
+        guard let here = jumpi_pool_thread_here() else { return try body() }
+        let thread = Unmanaged<PoolThread>.fromOpaque(here).takeUnretainedValue()
+        let pool = shared
+        pool.enterBlocking(thread)
+        defer { pool.leaveBlocking(thread) }
+        return try body()
+    }
+
+    private func enterBlocking(_ thread: PoolThread) {
+        guard thread.epoch == ForkSafety.epoch else { return }
+        let (wake, spawn) = state.withLock { s -> (PoolThread?, Bool) in
+            thread.blocked += 1
+            guard thread.blocked == 1 else { return (nil, false) }
+            s.blocked += 1
+            var staying = FIFO<Fiber>()
+            while let fiber = thread.ready.pop() {
+                if fiber.pinned {
+                    staying.append(fiber)
+                } else {
+                    fiber.home = nil
+                    s.unbound.append(fiber)
+                }
+            }
+            thread.ready = staying
+            return offerUnbound(&s)
+        }
+        wake?.wakeup.signal()
+        if spawn { startThread() }
+    }
+
+    private func leaveBlocking(_ thread: PoolThread) {
+        guard thread.epoch == ForkSafety.epoch else { return }  // a thread of the parent's pool
+        state.withLock { s in
+            thread.blocked -= 1
+            if thread.blocked == 0 { s.blocked -= 1 }
+        }
+    }
+
+    /// Who takes the shared queue's work: an idle thread, or a new one while fewer than `threadLimit` are
+    /// unblocked (and fewer than `threadCap` in all).
+    private func offerUnbound(_ s: inout State) -> (PoolThread?, Bool) {
+        guard !s.unbound.isEmpty else { return (nil, false) }
+        if let idle = s.idle.popLast() {
+            idle.idle = false
+            return (idle, false)
+        }
+        guard s.threads - s.blocked < threadLimit, s.threads < threadCap else { return (nil, false) }
+        s.threads += 1
+        return (nil, true)
+    }
+
+    private func takeIdle(_ thread: PoolThread, _ s: inout State) -> PoolThread? {
+        guard thread.idle else { return nil }
+        thread.idle = false
+        s.idle.removeAll { $0 === thread }
+        return thread
     }
 
     /// Host code runs on this thread's stack (Fiber.onThreadStack): 1 MiB, as WorkerThread gives.
     private func startThread() {
-        if !WorkerThread.start(named: "jump-work", { [self] in work() }) {
-            // No thread to be had: the fibers wait for a pool thread that exists, or run on this one.
-            let alone = queue.withLock { q -> Bool in
-                q.threads -= 1
-                return q.threads == 0
-            }
-            // Never on a fiber or the I/O loop's thread: the next enqueue tries again for a thread.
-            if alone, !Fiber.isRunning, !IOLoop.isLoopThread { work(exitWhenIdle: true) }
+        let thread = PoolThread()
+        if !WorkerThread.start(named: "jump-work", { [self] in work(thread) }) {
+            // No thread to be had: the ready fibers wait for a pool thread that exists (the next enqueue or
+            // blocking section tries again for one). Never run here: this may be a fiber or the I/O loop.
+            state.withLock { $0.threads -= 1 }
         }
     }
 
-    private func work(exitWhenIdle: Bool = false) {
-        while true {
-            queue.withLock { $0.idle += 1 }
-            let signalled = wakeup.wait(milliseconds: exitWhenIdle ? 0 : Self.idleSeconds * 1000)
-            let next = queue.withLock { q -> (fiber: Fiber?, exit: Bool) in
-                q.idle -= 1
-                if signalled { return (q.ready.pop(), false) }
-                guard q.ready.isEmpty else { return (nil, false) }  // a signal is on its way
-                if !exitWhenIdle { q.threads -= 1 }
-                return (nil, true)
+    private func work(_ me: PoolThread) {
+        jumpi_pool_thread_set(Unmanaged.passUnretained(me).toOpaque())
+        defer { jumpi_pool_thread_set(nil) }
+        while me.epoch == ForkSafety.epoch {  // a forked child's copy of this thread leaves the child's pool be
+            let next = state.withLock { s -> Fiber? in
+                if let fiber = me.ready.pop() ?? s.unbound.pop() { return fiber }
+                me.idle = true
+                s.idle.append(me)
+                return nil
             }
-            if next.exit { return }
-            if let fiber = next.fiber { run(fiber) }
+            if let fiber = next {
+                run(fiber, on: me)
+                continue
+            }
+            if me.wakeup.wait(milliseconds: Self.idleSeconds * 1000) { continue }
+            let exit = state.withLock { s -> Bool in
+                // Still idle (nobody took it meanwhile), and no fiber that must come back here is out there.
+                guard me.idle, me.pinnedHere == 0, me.ready.isEmpty else { return false }
+                me.idle = false
+                me.alive = false
+                s.idle.removeAll { $0 === me }
+                s.threads -= 1
+                return true
+            }
+            if exit { return }
         }
     }
 
-    /// Runs a fiber until it finishes or parks; steps it asks to run on the thread's stack run here, and
-    /// it goes on here after them.
-    private func run(_ fiber: Fiber) {
+    /// Runs a fiber until it finishes or parks; steps it asks to run on the thread's stack run here (and pin
+    /// it to this thread), and it goes on here after them.
+    private func run(_ fiber: Fiber, on me: PoolThread) {
+        state.withLock { _ in fiber.home = me }
         while !fiber.resume() {
             guard let next = fiber.afterSwitch else { return }
             fiber.afterSwitch = nil
@@ -80,30 +178,58 @@ public final class FiberPool: ForkParticipant {
                 arrange(Waker(fiber, self))
                 return
             case .runHere(let body):
-                body()
+                state.withLock { _ in
+                    if !fiber.pinned {
+                        fiber.pinned = true
+                        me.pinnedHere += 1
+                    }
+                }
+                Self.blocking { body() }
             }
+        }
+        state.withLock { _ in
+            if fiber.pinned { me.pinnedHere -= 1 }
+            fiber.home = nil
         }
     }
 
     // fork(): in the child the pool threads are gone, and so are the fibers' other ends (the I/O loop, the
     // threads that would wake them). The child's InFlightRequests completes their operations as cancelled;
     // the fibers are dropped, never resumed, and the pool starts empty.
-    public func forkPrepare() { queue.lockForFork() }
-    public func forkParent() { queue.unlockAfterFork() }
+    public func forkPrepare() { state.lockForFork() }
+    public func forkParent() { state.unlockAfterFork() }
     public func forkChild() {
-        queue.withValueWhileHeld { q in
+        state.withValueWhileHeld { s in
             // Left as they are, never released: releasing their captures here could run a deinit that takes
             // a lock a parent's thread held at the fork.
-            _ = Unmanaged.passRetained(Abandoned(q.ready))
-            q = Queue()
+            _ = Unmanaged.passRetained(Abandoned(s.unbound, s.idle))
+            s = State()
         }
-        wakeup.resetAfterFork(count: 0)
-        queue.unlockAfterFork()
+        jumpi_pool_thread_set(nil)
+        state.unlockAfterFork()
     }
 }
 
-/// Fibers a forked child keeps but never runs.
+/// One jump-work thread. Its fields are guarded by the pool's lock, but `wakeup`.
+final class PoolThread: @unchecked Sendable {
+    /// Fibers of this thread that are ready to go on.
+    var ready = FIFO<Fiber>()
+    let wakeup = Semaphore()
+    var idle = false
+    /// Nesting depth of blocking sections on this thread.
+    var blocked = 0
+    /// Unfinished fibers pinned here: the thread does not end while there are any.
+    var pinnedHere = 0
+    var alive = true
+    let epoch = ForkSafety.epoch
+}
+
+/// Fibers and threads a forked child keeps but never runs.
 private final class Abandoned {
     let fibers: FIFO<Fiber>
-    init(_ fibers: FIFO<Fiber>) { self.fibers = fibers }
+    let threads: [PoolThread]
+    init(_ fibers: FIFO<Fiber>, _ threads: [PoolThread]) {
+        self.fibers = fibers
+        self.threads = threads
+    }
 }

@@ -55,8 +55,9 @@ extension CaptureSession {
 
     /// Single-flight refresh keyed by the token being replaced: if another caller already replaced it, its
     /// successor is returned; if a refresh is running, its outcome is shared; otherwise this caller leads.
-    /// The leader holds the store's lock (processes sharing the storage directory take turns) and first
-    /// reads what they saved: a token another process refreshed already is used, not refreshed again.
+    /// The leader saves the refresh as pending under the store's lock (reading first what other clients of
+    /// the storage directory saved: a token refreshed already is used, a refresh another live client has on
+    /// the wire is waited for), sends it without the lock, and applies the answer under it again.
     func refresh(replacing token: String) throws(JumpError) -> String {
         typealias Lead = (secret: String, generation: UInt64, flight: RefreshFlight)
         let step = try state.withLock { s throws(JumpError) -> RefreshFlight.Step<Lead> in
@@ -73,19 +74,27 @@ extension CaptureSession {
             s.refresh = flight
             return .lead(flight, (secret: secret, generation: s.generation, flight: flight))
         }
-        return try RefreshFlight.run(step) { lead in
+        return try RefreshFlight.run(step, waitMilliseconds: settings.requestTimeoutMs) { lead in
             do throws(JumpError) {
-                return try storage.underSessionLock {
-                    () throws(JumpError) -> Result<String, JumpError> in
-                    if let fresh = adoptSavedCredential(replacing: token, generation: lead.generation, flight: lead.flight) {
-                        return .success(fresh)
+                // Another client's refresh on the wire is waited for at most the request timeout; then this
+                // one sends the same request (the server answers a replay alike while its grace lasts).
+                let waitUntil = Clock.monotonicMilliseconds() &+ Int64(settings.requestTimeoutMs)
+                while true {
+                    let prepared = try storage.underSessionLock { () throws(JumpError) -> Prepared in
+                        if let fresh = adoptSavedCredential(replacing: token, generation: lead.generation, flight: lead.flight) {
+                            return .done(.success(fresh))
+                        }
+                        return prepareRefresh(of: token, generation: lead.generation, flight: lead.flight,
+                                              othersMayGoOn: Clock.monotonicMilliseconds() < waitUntil)
                     }
-                    switch prepareRefresh(of: token, generation: lead.generation, flight: lead.flight) {
+                    switch prepared {
                     case .send(let date):
                         return performRefresh(token: token, secret: lead.secret, date: date, generation: lead.generation,
                                               flight: lead.flight)
                     case .done(let outcome):
                         return outcome
+                    case .anotherClientIsRefreshing:
+                        Fiber.pause(milliseconds: 20)  // no lock held: the other client saves its answer meanwhile
                     }
                 }
             } catch {
@@ -98,12 +107,14 @@ extension CaptureSession {
     private enum Prepared {
         case send(date: String)
         case done(Result<String, JumpError>)
+        case anotherClientIsRefreshing
     }
 
     /// Under the store's lock: the refresh is saved before it is sent, so a restart can replay it (see
     /// PendingRefresh). A save that fails does not stop the refresh: the session keeps working in memory and
-    /// the save is retried.
-    private func prepareRefresh(of token: String, generation: UInt64, flight: RefreshFlight) -> Prepared {
+    /// the save is retried. A refresh of the same token that another live client saved as pending is left to
+    /// it while `othersMayGoOn`.
+    private func prepareRefresh(of token: String, generation: UInt64, flight: RefreshFlight, othersMayGoOn: Bool) -> Prepared {
         state.withLock { s -> Prepared in
             guard s.generation == generation, let session = s.session else {
                 if s.refresh === flight { s.refresh = nil }
@@ -117,10 +128,13 @@ extension CaptureSession {
             let now = Clock.now()
             if let pending = session.pendingRefresh, pending.accessToken == token,
                pending.startedAt <= now, now - pending.startedAt < 600 {
+                if othersMayGoOn, RefreshOwner.isAnotherLiveClient(pending.owner, me: refreshOwner) {
+                    return .anotherClientIsRefreshing
+                }
                 return .send(date: pending.date)
             }
             let date = Clock.signatureDate(now)
-            s.updateSession { $0.pendingRefresh = PendingRefresh(accessToken: token, date: date, startedAt: now) }
+            s.updateSession { $0.pendingRefresh = PendingRefresh(accessToken: token, date: date, startedAt: now, owner: refreshOwner) }
             persist(&s)
             return .send(date: date)
         }
@@ -152,7 +166,10 @@ extension CaptureSession {
         } catch {
             // Refused: a process sharing the storage directory without taking its lock (an older libjump) may
             // have refreshed this token first; its successor is then on storage.
-            if let fresh = adoptSavedCredential(replacing: token, generation: generation, flight: flight) { return .success(fresh) }
+            let adopted = try? storage.underSessionLock { () throws(JumpError) -> String? in
+                adoptSavedCredential(replacing: token, generation: generation, flight: flight)
+            }
+            if let fresh = adopted ?? nil { return .success(fresh) }
             return .failure(refreshFailed(error, generation: generation, flight: flight))
         }
         guard let fresh = answer["access_token"]?.stringValue, !fresh.isEmpty else {

@@ -18,8 +18,10 @@ public final class CaptureSession: Sendable {
     /// Whether a session is signed in, shared with the state (which sets it) so it is read without the lock.
     private let signedIn: AtomicFlag
     /// Syncs run one at a time, so two never send the same change.
-    let syncGate = Gate()
-    let flowGate = Gate()
+    let syncGate: Gate
+    let flowGate: Gate
+    /// This client's name on the refreshes it sends (RefreshOwner).
+    let refreshOwner = RefreshOwner.make()
 
     init(settings: CaptureSettings, engage: EngageSettings, transport: any Transport, storage: ClientStorage,
          events: EventSink) throws(JumpError) {
@@ -27,6 +29,8 @@ public final class CaptureSession: Sendable {
         self.signedIn = signedIn
         state = Lock(CaptureState(signedIn: signedIn))
         self.settings = settings
+        syncGate = Gate(waitMilliseconds: settings.requestTimeoutMs, purpose: "the record's sync in progress")
+        flowGate = Gate(waitMilliseconds: settings.requestTimeoutMs, purpose: "the flow's load in progress")
         self.engage = engage
         self.transport = transport
         self.events = events

@@ -11,8 +11,15 @@ final class RefreshFlight: Sendable {
 
     func finish(_ result: Result<String, JumpError>) { outcome.set(result) }
 
-    func wait() throws(JumpError) -> String {
-        try (outcome.wait() ?? .failure(.internal("a token refresh finished without an outcome"))).get()
+    /// The leader's outcome, or JUMP_E_TIMEOUT after `milliseconds` (the request timeout: a leader that is
+    /// itself stuck never holds its followers for longer).
+    func wait(milliseconds: Int) throws(JumpError) -> String {
+        let deadline = Clock.monotonicMilliseconds() &+ Int64(max(1, milliseconds))
+        guard let result = outcome.wait(until: deadline) else {
+            throw JumpError(.timeout, "waited longer than the request timeout (\(milliseconds) ms) for the token refresh in progress",
+                            detail: ["reason": "busy"])
+        }
+        return try result.get()
     }
 
     /// What a caller that needs a fresh token does, decided under its session's lock: the token it would
@@ -25,12 +32,13 @@ final class RefreshFlight: Sendable {
     }
 
     /// Carries a step out (outside the session's lock): the leader refreshes and shares the outcome.
-    static func run<Lead>(_ step: Step<Lead>, perform: (Lead) -> Result<String, JumpError>) throws(JumpError) -> String {
+    static func run<Lead>(_ step: Step<Lead>, waitMilliseconds: Int,
+                          perform: (Lead) -> Result<String, JumpError>) throws(JumpError) -> String {
         switch step {
         case .done(let fresh):
             return fresh
         case .wait(let flight):
-            return try flight.wait()
+            return try flight.wait(milliseconds: waitMilliseconds)
         case .lead(let flight, let lead):
             let outcome = perform(lead)
             flight.finish(outcome)

@@ -11,12 +11,13 @@ public final class TokenSession: Sendable {
     let gistStore: any SessionStore
     let state = Lock<TokenSessionState>(TokenSessionState())
     /// Credential changes (sign-in with a token, API key, identify) happen one at a time.
-    let credentialGate = Gate()
+    let credentialGate: Gate
     /// What the server saying "this user is gone" signs out: the whole client (set by it).
     private let everything = Lock<ClosureBox<@Sendable () -> Void>?>(nil)
 
     init(settings: CaptureSettings, transport: any Transport, storage: ClientStorage, events: EventSink) {
         self.settings = settings
+        credentialGate = Gate(waitMilliseconds: settings.requestTimeoutMs, purpose: "the credential change in progress")
         self.transport = transport
         self.events = events
         credentialStore = storage.secretEntry(settings.credentialFileName)

@@ -87,7 +87,7 @@ extension FileSessionStore {
                 if Clock.monotonicMilliseconds() >= deadline { throw lockTimeout() }
                 Fiber.pause(milliseconds: 2)
             case .take:
-                let result = takeFileLock(deadline: deadline)
+                let result = FiberPool.blocking { takeFileLock(deadline: deadline) }
                 sharing.withLock { s in
                     s.taking = false
                     if case .success(let fd) = result {
@@ -136,9 +136,8 @@ extension FileSessionStore {
                 close(fd)
                 return .failure(lockTimeout())
             }
-            // Blocks even on a fiber: a fiber that parked here could go on on another thread, and `errno` above
-            // may be read through an address the compiler computed on the first one. The wait is for another
-            // process, bounded by the deadline.
+            // Blocks even on a fiber (inside FiberPool.blocking, so other fibers get a thread meanwhile): the
+            // wait is for another process, bounded by the deadline, and the caller may hold a Lock.
             usleep(pause)
             pause = min(pause * 2, 20_000)
         }

@@ -66,6 +66,9 @@ struct PendingRefresh: Sendable, Equatable {
     var date: String
     /// Epoch seconds; a replay long after is pointless (the server's grace window is over).
     var startedAt: Int64
+    /// Which client of which process sent it (RefreshOwner): a client sharing the storage directory waits for
+    /// a live owner's answer instead of sending the same refresh again. Empty when saved before owners.
+    var owner: String = ""
 }
 
 /// When a token issued now expires, from the server's `expires_in` (clamped: a hostile or broken value
@@ -170,14 +173,16 @@ enum SessionCodec {
 
     private static func pendingRefreshJSON(_ pending: PendingRefresh?) -> JSON {
         guard let p = pending else { return .null }
-        return ["access_token": .string(p.accessToken), "date": .string(p.date), "started_at": .int(p.startedAt)]
+        return ["access_token": .string(p.accessToken), "date": .string(p.date), "started_at": .int(p.startedAt),
+                "owner": .string(p.owner)]
     }
 
     private static func pendingRefresh(_ p: JSON?) -> PendingRefresh? {
         guard let p, let old = p["access_token"]?.stringValue, let date = p["date"]?.stringValue else { return nil }
         // Clamped like every time read from storage: a broken value must not overflow later arithmetic.
         return PendingRefresh(accessToken: old, date: date,
-                              startedAt: min(max(p["started_at"]?.intValue ?? 0, 0), Int64(Int32.max) * 4))
+                              startedAt: min(max(p["started_at"]?.intValue ?? 0, 0), Int64(Int32.max) * 4),
+                              owner: p["owner"]?.stringValue ?? "")
     }
 
     /// The session of a saved document, with empty secrets when they are kept apart (restoreSecrets).

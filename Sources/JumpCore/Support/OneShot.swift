@@ -14,10 +14,14 @@ final class OneShot<Value: Sendable>: Sendable {
         parked.forEach { $0.wake() }
     }
 
-    /// Blocks (or parks) until set; nil only if a caller set nothing (never: `set` always stores a value).
-    func wait() -> Value? {
+    /// Blocks (or parks) until set. Only for waits on work that ends by itself (host code that libjump cannot
+    /// interrupt, a wait with a timeout of its own); every other wait has a deadline.
+    func wait() -> Value? { wait(until: nil) }
+
+    /// Blocks (or parks) until set, or until `deadline` (Clock.monotonicMilliseconds): nil when the time ran out.
+    func wait(until deadline: Int64?) -> Value? {
         if let value = state.withLock({ $0.value }) { return value }
-        let parked = Fiber.park { [state] waker in
+        let arrange: (Waker) -> Void = { [state] waker in
             let ready = state.withLock { s -> Bool in
                 if s.value != nil { return true }
                 s.parked.append(waker)
@@ -25,9 +29,17 @@ final class OneShot<Value: Sendable>: Sendable {
             }
             if ready { waker.wake() }
         }
+        let parked = if let deadline { Fiber.park(until: deadline, arrange) } else { Fiber.park(arrange) }
         if !parked {
-            done.wait()
-            done.signal()  // let the next waiter through too
+            FiberPool.blocking {
+                if let deadline {
+                    let left = Int(clamping: max(0, deadline - Clock.monotonicMilliseconds()))
+                    if done.wait(milliseconds: left) { done.signal() }  // let the next waiter through too
+                } else {
+                    done.wait()
+                    done.signal()
+                }
+            }
         }
         return state.withLock { $0.value }
     }

@@ -164,6 +164,12 @@ public final class CurlTransport: Transport {
             return loop.perform(handle.easy, cancellation: cancellation) ?? CURLE_FAILED_INIT
         }
         guard let multi = handle.multi else { return CURLE_FAILED_INIT }
+        // A fiber that may not park (it holds a Lock) waits here with its thread: other fibers get one meanwhile.
+        return FiberPool.blocking { driveHere(handle.easy, multi: multi, cancellation: cancellation) }
+    }
+
+    private func driveHere(_ easy: UnsafeMutableRawPointer, multi: UnsafeMutableRawPointer, cancellation: Cancellation?) -> CURLcode {
+        let handle = (easy: easy, multi: multi)
         guard curl_multi_add_handle(multi, handle.easy) == CURLM_OK else { return CURLE_FAILED_INIT }
         defer { curl_multi_remove_handle(multi, handle.easy) }
         var running: Int32 = 1

@@ -99,6 +99,13 @@ final class IOLoop: @unchecked Sendable {  // `active` and `timers` are touched 
         }
     }
 
+    /// Wakes `waker` at `deadline` (Clock.monotonicMilliseconds), unless something else woke it first (a waker
+    /// wakes once): the deadline of a wait.
+    func wake(_ waker: Waker, at deadline: Int64) {
+        inbox.withLock { $0.timers.append((deadline, waker)) }
+        curl_multi_wakeup(multi)
+    }
+
     /// Whether the caller is the loop's thread.
     static var isLoopThread: Bool {
         let thread = loopThread.withLock { $0 }

@@ -1,0 +1,161 @@
+import Glibc
+import Testing
+@testable import JumpCore
+
+/// The asynchronous runtime's parts, on their own (docs/design-io.md): fibers on the pool, the I/O loop's
+/// clock, gates, one-shot values and refresh flights. Every wait here has a bound, so a broken runtime fails
+/// a test instead of hanging the run.
+@Suite struct FiberTests {
+    /// Runs `count` jobs on fibers and waits for all of them (false when they did not finish in time).
+    private func onFibers(_ count: Int, seconds: Int = 20, _ job: @escaping @Sendable (Int) -> Void) -> Bool {
+        let done = Semaphore()
+        for index in 0..<count {
+            FiberPool.shared.start {
+                job(index)
+                done.signal()
+            }
+        }
+        for _ in 0..<count where !done.wait(milliseconds: seconds * 1000) { return false }
+        return true
+    }
+
+    @Test func aJobRunsOnAFiberAndHostCodeOnTheThreadStack() {
+        let seen = Lock<(onFiber: Bool, hostOnFiber: Bool)?>(nil)
+        #expect(onFibers(1) { _ in
+            let hostOnFiber = Fiber.onThreadStack { Fiber.isRunning }
+            seen.withLock { $0 = (Fiber.isRunning, hostOnFiber) }
+        })
+        #expect(seen.withLock { $0?.onFiber } == true)
+        #expect(seen.withLock { $0?.hostOnFiber } == false)
+        #expect(Fiber.isRunning == false)
+    }
+
+    @Test func parkedFibersHoldNoThreadAndWakeAtTheirTime() {
+        let started = Clock.monotonicMilliseconds()
+        // Far more fibers than threads, each parked 200 ms: together they take about 200 ms, not 200 ms each.
+        #expect(onFibers(200) { _ in Fiber.pause(milliseconds: 200) })
+        let took = Clock.monotonicMilliseconds() - started
+        #expect(took >= 200)
+        #expect(took < 10_000)
+    }
+
+    @Test func aFiberThatRanHostCodeGoesOnOnItsThread() {
+        let moved = Lock(0)
+        #expect(onFibers(64) { index in
+            let before = Fiber.onThreadStack { pthread_self() }
+            for _ in 0..<3 {
+                Fiber.pause(milliseconds: 5 + index % 7)
+                let after = Fiber.onThreadStack { pthread_self() }
+                if pthread_equal(before, after) == 0 { moved.withLock { $0 += 1 } }
+            }
+        })
+        #expect(moved.withLock { $0 } == 0)
+    }
+
+    @Test func aBlockedThreadDoesNotHoldUpOtherFibers() {
+        let pool = FiberPool.shared
+        let release = Semaphore()
+        let blocked = pool.threadLimit
+        // Every thread the pool has while nothing blocks is blocked in host code ...
+        for _ in 0..<blocked {
+            pool.start { _ = Fiber.onThreadStack { release.wait(milliseconds: 10_000) } }
+        }
+        // ... and a new fiber still runs at once.
+        let started = Clock.monotonicMilliseconds()
+        let ran = onFibers(1, seconds: 5) { _ in }
+        let took = Clock.monotonicMilliseconds() - started
+        for _ in 0..<blocked { release.signal() }
+        #expect(ran)
+        #expect(took < 3_000)
+    }
+
+    @Test func theLoopWakesAWakerAtItsDeadline() {
+        let woken = Lock<Int64?>(nil)
+        let started = Clock.monotonicMilliseconds()
+        #expect(onFibers(1) { _ in
+            _ = Fiber.park(until: Clock.monotonicMilliseconds() + 150) { _ in }  // nothing else wakes it
+            woken.withLock { $0 = Clock.monotonicMilliseconds() }
+        })
+        let at = woken.withLock { $0 } ?? 0
+        #expect(at - started >= 150)
+    }
+
+    @Test func aGateLetsOneThroughAtATime() {
+        let gate = Gate(waitMilliseconds: 10_000)
+        let inside = Lock((now: 0, most: 0))
+        #expect(onFibers(40) { _ in
+            try? gate.withLock { _ throws(JumpError) in
+                inside.withLock { $0.now += 1; $0.most = max($0.most, $0.now) }
+                Fiber.pause(milliseconds: 1)
+                inside.withLock { $0.now -= 1 }
+            }
+        })
+        #expect(inside.withLock { $0.most } == 1)
+    }
+
+    @Test func aGateWaitEndsAtItsDeadline() {
+        let gate = Gate(waitMilliseconds: 200, purpose: "the test's holder")
+        let holding = Semaphore()
+        let release = Semaphore()
+        let outcomes = Lock<[JumpStatus]>([])
+        FiberPool.shared.start {
+            try? gate.withLock { _ throws(JumpError) in
+                holding.signal()
+                _ = Fiber.onThreadStack { release.wait(milliseconds: 5_000) }
+            }
+        }
+        #expect(holding.wait(milliseconds: 5_000))
+        // A fiber and a thread both wait, and both give up at the deadline with a timeout.
+        #expect(onFibers(1) { _ in
+            do throws(JumpError) { try gate.withLock { _ throws(JumpError) in } } catch { outcomes.withLock { $0.append(error.status) } }
+        })
+        do throws(JumpError) { try gate.withLock { _ throws(JumpError) in } } catch { outcomes.withLock { $0.append(error.status) } }
+        release.signal()
+        #expect(outcomes.withLock { $0 } == [.timeout, .timeout])
+        // The gate still works once its holder has left: the waiters that gave up are out of line.
+        let passed = Lock(false)
+        #expect(onFibers(1) { _ in try? gate.withLock { _ throws(JumpError) in passed.withLock { $0 = true } } })
+        #expect(passed.withLock { $0 })
+    }
+
+    @Test func aOneShotWakesEveryWaiterOrTimesOut() {
+        let shot = OneShot<Int>()
+        let got = Lock<[Int]>([])
+        let waiting = Semaphore()
+        for _ in 0..<10 {
+            FiberPool.shared.start {
+                waiting.signal()
+                if let value = shot.wait(until: Clock.monotonicMilliseconds() + 10_000) { got.withLock { $0.append(value) } }
+            }
+        }
+        for _ in 0..<10 { #expect(waiting.wait(milliseconds: 5_000)) }
+        shot.set(7)
+        #expect(shot.wait(until: Clock.monotonicMilliseconds() + 1_000) == 7)  // a thread, set already
+        for _ in 0..<100 where got.withLock({ $0.count }) < 10 { usleep(20_000) }
+        #expect(got.withLock { $0 } == Array(repeating: 7, count: 10))
+        let never = OneShot<Int>()
+        let started = Clock.monotonicMilliseconds()
+        #expect(never.wait(until: started + 100) == nil)
+        #expect(Clock.monotonicMilliseconds() - started >= 100)
+        let onFiber = Lock<Int?>(1)
+        #expect(onFibers(1) { _ in onFiber.withLock { $0 = never.wait(until: Clock.monotonicMilliseconds() + 100) } })
+        #expect(onFiber.withLock { $0 } == nil)
+    }
+
+    @Test func aRefreshFlightSharesItsOutcomeAndBoundsTheWait() throws {
+        let flight = RefreshFlight()
+        let outcomes = Lock<[String]>([])
+        #expect(onFibers(5) { index in
+            if index == 0 {
+                Fiber.pause(milliseconds: 50)
+                _ = try? RefreshFlight.run(.lead(flight, ()), waitMilliseconds: 1_000) { _ in .success("fresh") }
+            } else if let token = try? RefreshFlight.run(.wait(flight) as RefreshFlight.Step<Void>, waitMilliseconds: 5_000, perform: { _ in .success("other") }) {
+                outcomes.withLock { $0.append(token) }
+            }
+        })
+        #expect(outcomes.withLock { $0 } == ["fresh", "fresh", "fresh", "fresh"])
+        let stuck = RefreshFlight()
+        let error = #expect(throws: JumpError.self) { try stuck.wait(milliseconds: 100) }
+        #expect(error?.status == .timeout)
+    }
+}
