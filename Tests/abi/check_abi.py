@@ -22,7 +22,9 @@ Checks, one line each (the signature check has one line per function):
      list, C#'s P/Invokes, the status tables) are what the generator writes from jump_api.json now, shown
      failing on an edited copy (check_generated.py);
   9. each binding (Python, C#, Node.js) reaches every function of jump_api.json but those its
-     coverage-exceptions.json lists with a reason (check_coverage.py).
+     coverage-exceptions.json lists with a reason (check_coverage.py);
+ 10. no tracked file over 1 MiB outside the test fixtures (check_hygiene.py, which also tells
+     scripts/run-tests.sh whether a test run left the tree dirty).
 Ends with "N passed, N failed"; exits 1 on any failure.
 
 Adding a function: declare and document it in include/jump.h (in its handle's section) and export it from
@@ -46,6 +48,7 @@ from cdecl import (ParseError, normalise, parse_declaration, read_header, render
 import check_api  # noqa: E402
 import check_coverage  # noqa: E402
 import check_generated  # noqa: E402
+import check_hygiene  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 HEADER = os.path.join(ROOT, "include", "jump.h")
@@ -360,6 +363,8 @@ def main():
     for ok, label, detail in check_generated.run_checks(ROOT) + check_generated.self_test(ROOT):
         report(ok, label, detail)
     for ok, label, detail in check_coverage.run_checks(ROOT) + check_coverage.self_test(ROOT):
+        report(ok, label, detail)
+    for ok, label, detail in check_hygiene.check_large_files(ROOT) + check_hygiene.self_test(ROOT):
         report(ok, label, detail)
 
     passed = sum(1 for r in results if r)
