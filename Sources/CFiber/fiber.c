@@ -1,5 +1,5 @@
 /*
- * fiber.c - see include/fiber.h. Nothing here may block or allocate after jump_fiber_new: a switch is a
+ * fiber.c - see include/fiber.h. Nothing here may block or allocate after jumpi_fiber_new: a switch is a
  * swapcontext plus the sanitizers' and Swift's bookkeeping.
  */
 #define _GNU_SOURCE
@@ -27,7 +27,7 @@ extern void __tsan_switch_to_fiber(void *fiber, unsigned flags) __attribute__((w
 
 enum { FIBER_NEW, FIBER_RUNNING, FIBER_SUSPENDED, FIBER_FINISHED };
 
-struct jump_fiber {
+struct jumpi_fiber {
     ucontext_t context;   /* the fiber's registers while it is not running */
     ucontext_t *caller;   /* the resuming thread's registers while it runs */
     void *mapping;        /* guard page + stack */
@@ -48,16 +48,16 @@ struct jump_fiber {
     void *tsan_caller;
 };
 
-static __thread jump_fiber *running_here;
+static __thread jumpi_fiber *running_here;
 static __thread unsigned locks_held;
 
-__attribute__((noinline)) void jump_lock_taken(void) { locks_held++; }
-__attribute__((noinline)) void jump_lock_released(void) { locks_held--; }
-__attribute__((noinline)) unsigned jump_locks_held_here(void) { return locks_held; }
+__attribute__((noinline)) void jumpi_lock_taken(void) { locks_held++; }
+__attribute__((noinline)) void jumpi_lock_released(void) { locks_held--; }
+__attribute__((noinline)) unsigned jumpi_locks_held_here(void) { return locks_held; }
 
-jump_fiber *jump_fiber_current(void) { return running_here; }
+jumpi_fiber *jumpi_fiber_current(void) { return running_here; }
 
-void *jump_fiber_current_argument(void) { return running_here != NULL ? running_here->argument : NULL; }
+void *jumpi_fiber_current_argument(void) { return running_here != NULL ? running_here->argument : NULL; }
 
 /* The two steps below are inlined into the function that switches: under ThreadSanitizer every function
  * pushes a frame on the current fiber's shadow stack and pops it on return, so a function that switches
@@ -65,13 +65,13 @@ void *jump_fiber_current_argument(void) { return running_here != NULL ? running_
 #define SWITCH_STEP static inline __attribute__((always_inline))
 
 /* After a switch into the fiber, on its stack. */
-SWITCH_STEP void arrived_in_fiber(jump_fiber *fiber) {
+SWITCH_STEP void arrived_in_fiber(jumpi_fiber *fiber) {
     if (__sanitizer_finish_switch_fiber)
         __sanitizer_finish_switch_fiber(fiber->asan_fake_stack, &fiber->caller_stack, &fiber->caller_stack_size);
 }
 
 /* Before a switch out of the fiber, on its stack (finished: for the last time). */
-SWITCH_STEP void leaving_fiber(jump_fiber *fiber, int finished) {
+SWITCH_STEP void leaving_fiber(jumpi_fiber *fiber, int finished) {
     if (__sanitizer_start_switch_fiber)
         __sanitizer_start_switch_fiber(finished ? NULL : &fiber->asan_fake_stack, fiber->caller_stack,
                                        fiber->caller_stack_size);
@@ -80,7 +80,7 @@ SWITCH_STEP void leaving_fiber(jump_fiber *fiber, int finished) {
 
 /* The fiber's first frame. Reads the thread-local once, before anything can move it to another thread. */
 static void fiber_main(void) {
-    jump_fiber *fiber = running_here;
+    jumpi_fiber *fiber = running_here;
     arrived_in_fiber(fiber);
     fiber->entry(fiber->argument);
     fiber->state = FIBER_FINISHED;
@@ -128,13 +128,13 @@ static void release_stack(void *mapping, size_t mapped) {
     if (!keep_stack(mapping, mapped)) munmap(mapping, mapped);
 }
 
-jump_fiber *jump_fiber_new(size_t stack_bytes, void (*entry)(void *), void *argument) {
+jumpi_fiber *jumpi_fiber_new(size_t stack_bytes, void (*entry)(void *), void *argument) {
     long page_size = sysconf(_SC_PAGESIZE);
     size_t page = page_size > 0 ? (size_t)page_size : 4096;
     if (entry == NULL || stack_bytes > ((size_t)1 << 30)) return NULL;
     size_t usable = (stack_bytes + page - 1) / page * page;
     if (usable < 16 * page) usable = 16 * page;
-    jump_fiber *fiber = calloc(1, sizeof *fiber);
+    jumpi_fiber *fiber = calloc(1, sizeof *fiber);
     if (fiber == NULL) return NULL;
     fiber->mapped = usable + page;
     fiber->mapping = take_kept_stack(fiber->mapped);
@@ -169,11 +169,11 @@ jump_fiber *jump_fiber_new(size_t stack_bytes, void (*entry)(void *), void *argu
     return fiber;
 }
 
-void jump_fiber_set_argument(jump_fiber *fiber, void *argument) {
+void jumpi_fiber_set_argument(jumpi_fiber *fiber, void *argument) {
     if (fiber != NULL && fiber->state == FIBER_NEW) fiber->argument = argument;
 }
 
-int jump_fiber_resume(jump_fiber *fiber) {
+int jumpi_fiber_resume(jumpi_fiber *fiber) {
     if (fiber == NULL || running_here != NULL) return -1;
     if (fiber->state != FIBER_NEW && fiber->state != FIBER_SUSPENDED) return -1;
     ucontext_t here;
@@ -199,8 +199,8 @@ int jump_fiber_resume(jump_fiber *fiber) {
     return fiber->state == FIBER_FINISHED ? 1 : 0;
 }
 
-int jump_fiber_suspend(void) {
-    jump_fiber *fiber = running_here;
+int jumpi_fiber_suspend(void) {
+    jumpi_fiber *fiber = running_here;
     if (fiber == NULL) return -1;
     fiber->state = FIBER_SUSPENDED;
     leaving_fiber(fiber, 0);
@@ -214,7 +214,7 @@ int jump_fiber_suspend(void) {
     return 0;
 }
 
-void jump_fiber_free(jump_fiber *fiber) {
+void jumpi_fiber_free(jumpi_fiber *fiber) {
     if (fiber == NULL || fiber->state == FIBER_RUNNING || fiber->state == FIBER_SUSPENDED) return;
     if (fiber->tsan_fiber != NULL && __tsan_destroy_fiber) __tsan_destroy_fiber(fiber->tsan_fiber);
     release_stack(fiber->mapping, fiber->mapped);
