@@ -24,7 +24,9 @@ Checks, one line each (the signature check has one line per function):
   9. each binding (Python, C#, Node.js) reaches every function of jump_api.json but those its
      coverage-exceptions.json lists with a reason (check_coverage.py);
  10. no tracked file over 1 MiB outside the test fixtures (check_hygiene.py, which also tells
-     scripts/run-tests.sh whether a test run left the tree dirty).
+     scripts/run-tests.sh whether a test run left the tree dirty);
+ 11. the library's own C sources (fibers, Secret Service, the shims) name no internal jump_: jumpi_
+     (check_internal_prefix.py; the exported side is check 1).
 Ends with "N passed, N failed"; exits 1 on any failure.
 
 Adding a function: declare and document it in include/jump.h (in its handle's section) and export it from
@@ -49,6 +51,7 @@ import check_api  # noqa: E402
 import check_coverage  # noqa: E402
 import check_generated  # noqa: E402
 import check_hygiene  # noqa: E402
+import check_internal_prefix  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 HEADER = os.path.join(ROOT, "include", "jump.h")
@@ -365,6 +368,8 @@ def main():
     for ok, label, detail in check_coverage.run_checks(ROOT) + check_coverage.self_test(ROOT):
         report(ok, label, detail)
     for ok, label, detail in check_hygiene.check_large_files(ROOT) + check_hygiene.self_test(ROOT):
+        report(ok, label, detail)
+    for ok, label, detail in check_internal_prefix.run_checks(ROOT) + check_internal_prefix.self_test(ROOT):
         report(ok, label, detail)
 
     passed = sum(1 for r in results if r)
