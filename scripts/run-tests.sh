@@ -37,9 +37,10 @@ run_suite() {
     case "$1" in
         swift) swift test 2>&1 ;;
         c) bash Tests/c/run.sh ;;
-        # Tests/serverapi: the owner API driven by janrain-python-api (fetched by ensure-deps.sh --test).
+        # Tests/emulator: the emulator's own HTTP tests (no libjump); Tests/serverapi: the owner API driven by
+        # janrain-python-api (fetched by ensure-deps.sh --test).
         # -rs: a "SKIPPED [N] file:line: reason" line per skip, which skip_reasons reads.
-        python) ensure_pytest && python3 -m pytest -q -rs -p no:cacheprovider bindings/python/tests Tests/serverapi ;;
+        python) ensure_pytest && python3 -m pytest -q -rs -p no:cacheprovider bindings/python/tests Tests/emulator Tests/serverapi ;;
         # The Node.js binding: builds its addon (make rule, plain cc), then Node's own runner (no npm packages);
         # each test file starts its own emulator. TAP output, whose "# pass N" / "# fail N" count_suite reads.
         node) ensure_node && make --no-print-directory -s build/node/jump.node &&
