@@ -26,7 +26,8 @@ Checks, one line each (the signature check has one line per function):
  10. no tracked file over 1 MiB outside the test fixtures (check_hygiene.py, which also tells
      scripts/run-tests.sh whether a test run left the tree dirty);
  11. the library's own C sources (fibers, Secret Service, the shims) name no internal jump_: jumpi_
-     (check_internal_prefix.py; the exported side is check 1).
+     (check_internal_prefix.py; the exported side is check 1);
+ 12. the Node.js addon's C files call downward only: arguments < bridge < work < entry (check_layers.py).
 Ends with "N passed, N failed"; exits 1 on any failure.
 
 Adding a function: declare and document it in include/jump.h (in its handle's section) and export it from
@@ -52,6 +53,7 @@ import check_coverage  # noqa: E402
 import check_generated  # noqa: E402
 import check_hygiene  # noqa: E402
 import check_internal_prefix  # noqa: E402
+import check_layers  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 HEADER = os.path.join(ROOT, "include", "jump.h")
@@ -370,6 +372,8 @@ def main():
     for ok, label, detail in check_hygiene.check_large_files(ROOT) + check_hygiene.self_test(ROOT):
         report(ok, label, detail)
     for ok, label, detail in check_internal_prefix.run_checks(ROOT) + check_internal_prefix.self_test(ROOT):
+        report(ok, label, detail)
+    for ok, label, detail in check_layers.run_checks(ROOT) + check_layers.self_test(ROOT):
         report(ok, label, detail)
 
     passed = sum(1 for r in results if r)
