@@ -27,7 +27,9 @@ Checks, one line each (the signature check has one line per function):
      scripts/run-tests.sh whether a test run left the tree dirty);
  11. the library's own C sources (fibers, Secret Service, the shims) name no internal jump_: jumpi_
      (check_internal_prefix.py; the exported side is check 1);
- 12. the Node.js addon's C files call downward only: arguments < bridge < work < entry (check_layers.py).
+ 12. the Node.js addon's C files call downward only: arguments < bridge < work < entry (check_layers.py);
+ 13. every config key of jump_api.json is read in Sources/JumpCore, but those check_config_reads.py's
+     KNOWN_UNREAD lists with why (check_config_reads.py).
 Ends with "N passed, N failed"; exits 1 on any failure.
 
 Adding a function: declare and document it in include/jump.h (in its handle's section) and export it from
@@ -49,6 +51,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from cdecl import (ParseError, normalise, parse_declaration, read_header, render,  # noqa: E402
                    strip_comments, strip_preprocessor)
 import check_api  # noqa: E402
+import check_config_reads  # noqa: E402
 import check_coverage  # noqa: E402
 import check_generated  # noqa: E402
 import check_hygiene  # noqa: E402
@@ -374,6 +377,8 @@ def main():
     for ok, label, detail in check_internal_prefix.run_checks(ROOT) + check_internal_prefix.self_test(ROOT):
         report(ok, label, detail)
     for ok, label, detail in check_layers.run_checks(ROOT) + check_layers.self_test(ROOT):
+        report(ok, label, detail)
+    for ok, label, detail in check_config_reads.run_checks(ROOT) + check_config_reads.self_test(ROOT):
         report(ok, label, detail)
 
     passed = sum(1 for r in results if r)
