@@ -1,5 +1,5 @@
 /*
- * bench_many.c - 1 000 clients in one process, all at once (issue 26, "One I/O loop"): libjump's _async API
+ * bench_many.c - 1 000 clients in one process, all at once ("One I/O loop", docs/design-io.md): libjump's _async API
  * against the same HTTP requests sent by hand through ONE libcurl multi handle.
  *
  * Usage: bench_many LIBJUMP_SO   (JUMP_EMULATOR_URL must be set; BENCH_MANY_CLIENTS clients, default 1000;

@@ -14,11 +14,14 @@
 #              json_loadb + json_dump_file); a forked Tests/c/tiny_server.h process serves the answer
 #   Many       1 000 clients at once (own users, :memory:): sign_in_async, edit + sync_async, fetch_record_async
 #              for every client, wall time of the 3 phases and peak threads vs the same requests by hand on ONE
-#              libcurl multi handle (curl_multi_poll, one thread); issue 26's goal: <= 1.2x, <= cores + 4 threads
+#              libcurl multi handle (curl_multi_poll, one thread); the goal (docs/design-io.md): <= 1.15x, <= cores + 4 threads
 #   Fibers     a switch into a fiber and back (the register switch) vs glibc's swapcontext
 #   FFI        the same call from Node.js (N-API) and C# (Mono) vs each runtime's no-op FFI call
 #   Size       stripped libjump.so and its NEEDED list; vs an empty Swift library linked the same way
 #              (benchmarks/floor: the static Swift runtime alone, the floor under any Swift C-ABI library)
+# BENCH_ONLY="signin social coldstart ffi record memory many fibers node csharp size" (any of them, space- or
+# comma-separated; default all) runs those groups alone: each row of README.md's Benchmarks table names its
+# command. coldstart and ffi restore the session signin saves, so they run signin first (its rows too).
 # Medians throughout; ratio = libjump / baseline. Knobs: BENCH_SIGNIN_N, BENCH_SOCIAL_N, BENCH_COLDSTART_N,
 # BENCH_FFI_CALLS, BENCH_FFI_ROUNDS, BENCH_MEMORY_N, BENCH_MANY_N, BENCH_MANY_CLIENTS, BENCH_MANY_HOST_CONNECTIONS.
 # Needs build/lib/libjump.so and build/bin/jump-emulator (`make bench` builds both).
@@ -69,6 +72,13 @@ if [ "${1:-}" != "--with-emulator" ]; then
 fi
 
 # ---- inside scripts/with-emulator.sh: JUMP_EMULATOR_URL and JUMP_LIBRARY_PATH are set ----
+only=" ${BENCH_ONLY//,/ } "
+want() { # want GROUP...: one of them is selected (all are when BENCH_ONLY is empty)
+    [ -z "${BENCH_ONLY:-}" ] && return 0
+    local g
+    for g in "$@"; do [[ $only == *" $g "* ]] && return 0; done
+    return 1
+}
 lib=$JUMP_LIBRARY_PATH
 url=$JUMP_EMULATOR_URL
 rows=$out/results.tsv
@@ -79,43 +89,63 @@ config='{"captureDomain":"'$url'","captureFlowDomain":"'$url'","captureClientId"
 config+='"captureAppId":"default-app","captureFlowName":"standard","captureLocale":"en-US",'
 config+='"storageDirectory":"'$state'"}'
 
+if want signin coldstart ffi; then
 echo "sign-in: libjump vs libcurl + jansson (${BENCH_SIGNIN_N:-150} rounds)..." >&2
 "$out/bench_signin" "$lib" "$config" >>"$rows"
+fi
 
+if want social; then
 echo "social sign-in: native token and loopback, libjump vs libcurl + jansson (${BENCH_SOCIAL_N:-100} rounds)..." >&2
 rm -rf "$out/social-state"
 "$out/bench_social" "$lib" "$out/social-state" >>"$rows"
+fi
 
+if want coldstart ffi; then
 session=$(ls "$state"/session-*.json 2>/dev/null | head -n 1)
 [ -n "$session" ] || { echo "run.sh: bench_signin left no saved session in $state" >&2; exit 1; }
+fi
+if want coldstart; then
 echo "cold start: fresh processes (${BENCH_COLDSTART_N:-100} of each)..." >&2
 floor_lib=() # the empty Swift library, if it was built: a third variant, the baseline + dlopen of it
 [ -f "$out/libfloor.so" ] && floor_lib=("$out/libfloor.so")
 "$out/bench_coldstart" run "${BENCH_COLDSTART_N:-100}" "$lib" "$config" "$session" "${floor_lib[@]}" >>"$rows"
+fi
 
+if want ffi; then
 echo "FFI: Python ctypes..." >&2
 "${PYTHON:-python3}" benchmarks/bench_ffi.py "$lib" "$config" >>"$rows"
+fi
 
+if want record; then
 echo "record: sync cost by record size, path get/set..." >&2
 rm -rf "$out/record-state"
 "$out/bench_record" "$lib" "$config" "$out/record-state" >>"$rows"
+fi
 
+if want memory; then
 echo "memory: peak RSS of a sign-in with a 31 MiB answer, libjump vs libcurl + jansson (${BENCH_MEMORY_N:-3} of each)..." >&2
 rm -rf "$out/memory-state"
 "$out/bench_memory" "$lib" "$config" "$out/memory-state" >>"$rows"
+fi
 
+if want many; then
 echo "many clients: ${BENCH_MANY_CLIENTS:-1000} at once, libjump _async vs one libcurl multi handle (${BENCH_MANY_N:-3} rounds)..." >&2
 # An emulator of its own, in memory: its SQLite fsyncs (one per sign-in and write) are not what this measures.
 JUMP_EMULATOR_ARGS="${JUMP_EMULATOR_ARGS:-} --db :memory:" bash scripts/with-emulator.sh "$out/bench_many" "$lib" >>"$rows"
+fi
 
+if want fibers; then
 echo "fibers: the register switch vs swapcontext..." >&2
 "$out/bench_switch" >>"$rows"
+fi
 
 row() { local IFS=$'\t'; echo "ROW$IFS$*" >>"$rows"; } # group measurement value unit baseline value ratio note
 ratio_of() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (b > 0) ? a / b : 0 }'; }
 
 # The other runtimes' bindings: one jump_* call through each, against that runtime's own no-op FFI call.
-if command -v node >/dev/null && make --no-print-directory -s build/node/jump.node >/dev/null 2>&1; then
+if ! want node; then
+    :
+elif command -v node >/dev/null && make --no-print-directory -s build/node/jump.node >/dev/null 2>&1; then
     echo "FFI: Node.js (N-API)..." >&2
     node_out=$(node bindings/node/bench/overhead.js 200000)
     floor=$(awk '/^addon.noop/ { print $(NF-1) }' <<<"$node_out")
@@ -125,7 +155,9 @@ if command -v node >/dev/null && make --no-print-directory -s build/node/jump.no
 else
     echo "FFI: Node.js skipped (no node, or the addon did not build)" >&2
 fi
-if command -v mono >/dev/null && command -v mcs >/dev/null; then
+if ! want csharp; then
+    :
+elif command -v mono >/dev/null && command -v mcs >/dev/null; then
     echo "FFI: C# (Mono)..." >&2
     cs_out=$(bash bindings/csharp/bench/run.sh)
     floor=$(sed -n 's/.*int(ptr) \([0-9.]*\) ns.*/\1/p' <<<"$cs_out")
@@ -138,6 +170,7 @@ fi
 
 # Size: what an app ships. The system's libcurl and libjansson (loaded anyway) give the scale.
 mib() { awk -v bytes="$1" 'BEGIN { printf "%.2f", bytes / 1048576 }'; }
+if want size; then
 strip --strip-all -o "$out/libjump.so" "$lib"
 size=$(stat -L -c %s "$out/libjump.so")
 deps=0
@@ -158,6 +191,7 @@ if [ -f "$out/libfloor.so" ]; then
 fi
 row Size "NEEDED (readelf -d)" "" "" "" "" "" \
     "$(readelf -d "$lib" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | paste -sd ' ' -)"
+fi
 
 # ---- the table: one line per ROW, columns padded; numbers right-aligned ----
 version=$(python3 -c 'import ctypes, sys

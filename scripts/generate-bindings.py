@@ -106,7 +106,7 @@ PY_SCALARS = {
     "uint32_t": "c_uint32", "uint64_t": "c_uint64", "size_t": "c_size_t", "double": "c_double",
 }
 
-# The CFUNCTYPE of each callback typedef keeps the name the binding (client.py, config.py) has always used.
+# The CFUNCTYPE of each callback typedef keeps the name the binding (the _client_*.py modules, config.py) has always used.
 PY_CALLBACK_NAME = {
     "jump_callback": "CALLBACK",
     "jump_storage_load_fn": "STORAGE_LOAD",

@@ -3,6 +3,8 @@
 # libjump.so and jump-emulator, prints each suite's own output, then one summary line per suite and a total.
 # A summary line counts the suite's skipped tests and, when there are any, names why (the runner's own reasons):
 #   python   285 passed, 0 failed, 2 skipped (selenium is not installed; mypy is not installed)
+# After the suites, "hygiene" compares `git status` with a snapshot taken before them: a file the run left behind
+# (untracked and not ignored, or changed) fails it, by name (Tests/abi/check_hygiene.py).
 # The last line is "total: N passed, N failed, N skipped". `make test` installs what the tests need first
 # (scripts/ensure-deps.sh --test), so that nothing is skipped.
 set -uo pipefail
@@ -35,9 +37,10 @@ run_suite() {
     case "$1" in
         swift) swift test 2>&1 ;;
         c) bash Tests/c/run.sh ;;
-        # Tests/serverapi: the owner API driven by janrain-python-api (fetched by ensure-deps.sh --test).
+        # Tests/emulator: the emulator's own HTTP tests (no libjump); Tests/serverapi: the owner API driven by
+        # janrain-python-api (fetched by ensure-deps.sh --test).
         # -rs: a "SKIPPED [N] file:line: reason" line per skip, which skip_reasons reads.
-        python) ensure_pytest && python3 -m pytest -q -rs -p no:cacheprovider bindings/python/tests Tests/serverapi ;;
+        python) ensure_pytest && python3 -m pytest -q -rs -p no:cacheprovider bindings/python/tests Tests/emulator Tests/serverapi ;;
         # The Node.js binding: builds its addon (make rule, plain cc), then Node's own runner (no npm packages);
         # each test file starts its own emulator. TAP output, whose "# pass N" / "# fail N" count_suite reads.
         node) ensure_node && make --no-print-directory -s build/node/jump.node &&
@@ -46,6 +49,7 @@ run_suite() {
         install) bash Tests/install/run.sh ;;
         # The C# binding under Mono; ends with "N passed, N failed" like c and abi.
         csharp) bash bindings/csharp/run-tests.sh ;;
+        hygiene) python3 Tests/abi/check_hygiene.py compare "$logs/tree-before.json" ;;
         *) echo "unknown suite '$1'"; return 2 ;;
     esac
 }
@@ -78,7 +82,7 @@ count_suite() {
             skipped=$(sed -nE 's/^# skip(ped)? ([0-9]+)$/\2/p' "$log" | tail -1)  # "# skipped N" since Node.js 20
             ;;
         *)
-            # c, abi, install and csharp end with "N passed, N failed" (none of their runners can skip a test;
+            # c, abi, install, csharp and hygiene end with "N passed, N failed" (none of their runners can skip a test;
             # one that learns to would add ", N skipped").
             line=$(grep -E "^[0-9]+ passed, [0-9]+ failed" "$log" | tail -1)
             passed=$(sed -nE 's/^([0-9]+) passed.*/\1/p' <<<"$line")
@@ -108,7 +112,8 @@ total_failed=0
 total_skipped=0
 summary=()
 status=0
-for suite in "${suites[@]}"; do
+python3 Tests/abi/check_hygiene.py snapshot "$logs/tree-before.json"
+for suite in "${suites[@]}" hygiene; do
     echo "=== $suite tests ==="
     log=$logs/$suite.log
     run_suite "$suite" 2>&1 | tee "$log"

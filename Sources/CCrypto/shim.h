@@ -7,7 +7,7 @@
 #include <openssl/hmac.h>
 
 /* HMAC-SHA1 of message under key into out (20 bytes); 1 on success, 0 on failure. */
-static inline int jump_hmac_sha1(const unsigned char *key, int key_length, const unsigned char *message,
+static inline int jumpi_hmac_sha1(const unsigned char *key, int key_length, const unsigned char *message,
                                  size_t message_length, unsigned char out[20]) {
     unsigned int length = 0;
     return HMAC(EVP_sha1(), key, key_length, message, message_length, out, &length) != NULL && length == 20;

@@ -3,17 +3,17 @@
 #include <curl/curl.h>
 
 /* curl_easy_setopt / curl_easy_getinfo are variadic, which Swift cannot call: typed wrappers. */
-static inline CURLcode jump_curl_setopt_long(CURL *h, CURLoption o, long v) { return curl_easy_setopt(h, o, v); }
-static inline CURLcode jump_curl_setopt_ptr(CURL *h, CURLoption o, const void *v) { return curl_easy_setopt(h, o, v); }
-static inline CURLcode jump_curl_setopt_off(CURL *h, CURLoption o, curl_off_t v) { return curl_easy_setopt(h, o, v); }
-static inline CURLcode jump_curl_setopt_write(CURL *h, CURLoption o,
+static inline CURLcode jumpi_curl_setopt_long(CURL *h, CURLoption o, long v) { return curl_easy_setopt(h, o, v); }
+static inline CURLcode jumpi_curl_setopt_ptr(CURL *h, CURLoption o, const void *v) { return curl_easy_setopt(h, o, v); }
+static inline CURLcode jumpi_curl_setopt_off(CURL *h, CURLoption o, curl_off_t v) { return curl_easy_setopt(h, o, v); }
+static inline CURLcode jumpi_curl_setopt_write(CURL *h, CURLoption o,
         size_t (*cb)(char *, size_t, size_t, void *)) { return curl_easy_setopt(h, o, cb); }
-static inline CURLMcode jump_curl_multi_setopt_long(CURLM *m, CURLMoption o, long v) { return curl_multi_setopt(m, o, v); }
-static inline CURLcode jump_curl_response_code(CURL *h, long *out) { return curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, out); }
-static inline CURLcode jump_curl_content_type(CURL *h, char **out) { return curl_easy_getinfo(h, CURLINFO_CONTENT_TYPE, out); }
+static inline CURLMcode jumpi_curl_multi_setopt_long(CURLM *m, CURLMoption o, long v) { return curl_multi_setopt(m, o, v); }
+static inline CURLcode jumpi_curl_response_code(CURL *h, long *out) { return curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, out); }
+static inline CURLcode jumpi_curl_content_type(CURL *h, char **out) { return curl_easy_getinfo(h, CURLINFO_CONTENT_TYPE, out); }
 
 /* 1 when curl_global_init may run while other threads use libcurl (libcurl 7.84+ built thread-safe). */
-static inline int jump_curl_init_is_thread_safe(void) {
+static inline int jumpi_curl_init_is_thread_safe(void) {
 #ifdef CURL_VERSION_THREADSAFE
     const curl_version_info_data *info = curl_version_info(CURLVERSION_NOW);
     return info != NULL && (info->features & CURL_VERSION_THREADSAFE) != 0;

@@ -1,5 +1,5 @@
 /*
- * fiber.c - see include/fiber.h. Nothing here may block or allocate after jump_fiber_new: a switch is a
+ * fiber.c - see include/fiber.h. Nothing here may block or allocate after jumpi_fiber_new: a switch is a
  * register switch (switch.h; ucontext on other architectures) plus the sanitizers' and Swift's bookkeeping.
  */
 #define _GNU_SOURCE
@@ -42,7 +42,7 @@ extern void __tsan_switch_to_fiber(void *fiber, unsigned flags) __attribute__((w
 
 enum { FIBER_NEW, FIBER_RUNNING, FIBER_SUSPENDED, FIBER_FINISHED };
 
-struct jump_fiber {
+struct jumpi_fiber {
 #if JUMPI_SWITCH_ASM
     void *sp;             /* the fiber's saved stack pointer while it is not running (its registers are there) */
     void *caller_sp;      /* the resuming thread's, while the fiber runs */
@@ -56,7 +56,7 @@ struct jump_fiber {
     size_t stack_size;
     unsigned valgrind_stack;
     /* Every fiber that exists, for scripts/gdb-fibers.py (which reads `state`, `sp` and this list). */
-    struct jump_fiber *next_live, *previous_live;
+    struct jumpi_fiber *next_live, *previous_live;
     void (*entry)(void *);
     void *argument;
     int state;
@@ -71,17 +71,17 @@ struct jump_fiber {
     void *tsan_caller;
 };
 
-static __thread jump_fiber *running_here;
+static __thread jumpi_fiber *running_here;
 static __thread unsigned locks_held;
 
-__attribute__((noinline)) void jump_lock_taken(void) { locks_held++; }
-__attribute__((noinline)) void jump_lock_released(void) { locks_held--; }
-__attribute__((noinline)) unsigned jump_locks_held_here(void) { return locks_held; }
+__attribute__((noinline)) void jumpi_lock_taken(void) { locks_held++; }
+__attribute__((noinline)) void jumpi_lock_released(void) { locks_held--; }
+__attribute__((noinline)) unsigned jumpi_locks_held_here(void) { return locks_held; }
 
 /* Functions, never inlined, like the lock count: a caller must not keep a thread-local's address. */
-__attribute__((noinline)) jump_fiber *jump_fiber_current(void) { return running_here; }
+__attribute__((noinline)) jumpi_fiber *jumpi_fiber_current(void) { return running_here; }
 
-__attribute__((noinline)) void *jump_fiber_current_argument(void) {
+__attribute__((noinline)) void *jumpi_fiber_current_argument(void) {
     return running_here != NULL ? running_here->argument : NULL;
 }
 
@@ -95,13 +95,13 @@ __attribute__((noinline)) void *jumpi_pool_thread_here(void) { return pool_threa
 #define SWITCH_STEP static inline __attribute__((always_inline))
 
 /* After a switch into the fiber, on its stack. */
-SWITCH_STEP void arrived_in_fiber(jump_fiber *fiber) {
+SWITCH_STEP void arrived_in_fiber(jumpi_fiber *fiber) {
     if (__sanitizer_finish_switch_fiber)
         __sanitizer_finish_switch_fiber(fiber->asan_fake_stack, &fiber->caller_stack, &fiber->caller_stack_size);
 }
 
 /* Before a switch out of the fiber, on its stack (finished: for the last time). */
-SWITCH_STEP void leaving_fiber(jump_fiber *fiber, int finished) {
+SWITCH_STEP void leaving_fiber(jumpi_fiber *fiber, int finished) {
     if (__sanitizer_start_switch_fiber)
         __sanitizer_start_switch_fiber(finished ? NULL : &fiber->asan_fake_stack, fiber->caller_stack,
                                        fiber->caller_stack_size);
@@ -111,7 +111,7 @@ SWITCH_STEP void leaving_fiber(jump_fiber *fiber, int finished) {
 #if JUMPI_SWITCH_ASM
 /* The fiber's first frame (through jumpi_switch_trampoline). */
 static void fiber_main(void *argument) {
-    jump_fiber *fiber = argument;
+    jumpi_fiber *fiber = argument;
     arrived_in_fiber(fiber);
     fiber->entry(fiber->argument);
     fiber->state = FIBER_FINISHED;
@@ -123,7 +123,7 @@ static void fiber_main(void *argument) {
 #else
 /* The fiber's first frame. Reads the thread-local once, before anything can move it to another thread. */
 static void fiber_main(void) {
-    jump_fiber *fiber = running_here;
+    jumpi_fiber *fiber = running_here;
     arrived_in_fiber(fiber);
     fiber->entry(fiber->argument);
     fiber->state = FIBER_FINISHED;
@@ -135,7 +135,7 @@ static void fiber_main(void) {
 
 /* The list of live fibers (for the debugger): a spin lock held for a few instructions. A fork child resets
  * it, since a thread of the parent may have held it. */
-static jump_fiber *live_fibers;
+static jumpi_fiber *live_fibers;
 static char live_busy;
 static pthread_once_t live_once = PTHREAD_ONCE_INIT;
 static void live_reset_in_child(void) { __atomic_clear(&live_busy, __ATOMIC_RELAXED); }
@@ -146,7 +146,7 @@ static void live_lock(void) {
 }
 static void live_unlock(void) { __atomic_clear(&live_busy, __ATOMIC_RELEASE); }
 
-static void live_add(jump_fiber *fiber) {
+static void live_add(jumpi_fiber *fiber) {
     pthread_once(&live_once, live_setup);
     live_lock();
     fiber->next_live = live_fibers;
@@ -156,7 +156,7 @@ static void live_add(jump_fiber *fiber) {
     live_unlock();
 }
 
-static void live_remove(jump_fiber *fiber) {
+static void live_remove(jumpi_fiber *fiber) {
     live_lock();
     if (fiber->previous_live != NULL) fiber->previous_live->next_live = fiber->next_live;
     else if (live_fibers == fiber) live_fibers = fiber->next_live;
@@ -211,14 +211,14 @@ static void release_stack(void *mapping, size_t mapped, size_t guard) {
  * than a page, because one large frame (a big local array) can step over a single guard page. */
 enum { GUARD_BYTES = 64 << 10 };
 
-jump_fiber *jump_fiber_new(size_t stack_bytes, void (*entry)(void *), void *argument) {
+jumpi_fiber *jumpi_fiber_new(size_t stack_bytes, void (*entry)(void *), void *argument) {
     long page_size = sysconf(_SC_PAGESIZE);
     size_t page = page_size > 0 ? (size_t)page_size : 4096;
     if (entry == NULL || stack_bytes > ((size_t)1 << 30)) return NULL;
     size_t usable = (stack_bytes + page - 1) / page * page;
     if (usable < 16 * page) usable = 16 * page;
     size_t guard = (GUARD_BYTES + page - 1) / page * page;
-    jump_fiber *fiber = calloc(1, sizeof *fiber);
+    jumpi_fiber *fiber = calloc(1, sizeof *fiber);
     if (fiber == NULL) return NULL;
     fiber->mapped = usable + guard;
     fiber->mapping = take_kept_stack(fiber->mapped);
@@ -259,11 +259,11 @@ jump_fiber *jump_fiber_new(size_t stack_bytes, void (*entry)(void *), void *argu
     return fiber;
 }
 
-void jump_fiber_set_argument(jump_fiber *fiber, void *argument) {
+void jumpi_fiber_set_argument(jumpi_fiber *fiber, void *argument) {
     if (fiber != NULL && fiber->state == FIBER_NEW) fiber->argument = argument;
 }
 
-int jump_fiber_resume(jump_fiber *fiber) {
+int jumpi_fiber_resume(jumpi_fiber *fiber) {
     if (fiber == NULL || running_here != NULL) return -1;
     if (fiber->state != FIBER_NEW && fiber->state != FIBER_SUSPENDED) return -1;
 #if !JUMPI_SWITCH_ASM
@@ -296,8 +296,8 @@ int jump_fiber_resume(jump_fiber *fiber) {
     return fiber->state == FIBER_FINISHED ? 1 : 0;
 }
 
-int jump_fiber_suspend(void) {
-    jump_fiber *fiber = running_here;
+int jumpi_fiber_suspend(void) {
+    jumpi_fiber *fiber = running_here;
     if (fiber == NULL) return -1;
     fiber->state = FIBER_SUSPENDED;
     leaving_fiber(fiber, 0);
@@ -317,7 +317,7 @@ int jump_fiber_suspend(void) {
     return 0;
 }
 
-void jump_fiber_free(jump_fiber *fiber) {
+void jumpi_fiber_free(jumpi_fiber *fiber) {
     if (fiber == NULL || fiber->state == FIBER_RUNNING || fiber->state == FIBER_SUSPENDED) return;
     if (fiber->tsan_fiber != NULL && __tsan_destroy_fiber) __tsan_destroy_fiber(fiber->tsan_fiber);
     live_remove(fiber);

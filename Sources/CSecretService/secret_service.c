@@ -274,7 +274,7 @@ static void *probe_main(void *arg) {
     return NULL;
 }
 
-int jump_secret_available(int timeout_ms, char **out_reason) {
+int jumpi_secret_available(int timeout_ms, char **out_reason) {
     char *why = ready();
     probe *p;
     pthread_t thread;
@@ -332,7 +332,7 @@ int jump_secret_available(int timeout_ms, char **out_reason) {
 
 /* ---- items ----------------------------------------------------------------------------------------------- */
 
-int jump_secret_store(const char *scope, const char *entry, const char *label, const char *secret, char **out_error) {
+int jumpi_secret_store(const char *scope, const char *entry, const char *label, const char *secret, char **out_error) {
     GHashTable *table;
     GError *error = NULL;
     int stored;
@@ -354,7 +354,7 @@ int jump_secret_store(const char *scope, const char *entry, const char *label, c
     return 0;
 }
 
-int jump_secret_lookup(const char *scope, const char *entry, char **out_secret, char **out_error) {
+int jumpi_secret_lookup(const char *scope, const char *entry, char **out_secret, char **out_error) {
     GHashTable *table;
     GError *error = NULL;
     char *found;
@@ -385,7 +385,7 @@ int jump_secret_lookup(const char *scope, const char *entry, char **out_secret, 
     return 1;
 }
 
-int jump_secret_clear(const char *scope, const char *entry, char **out_error) {
+int jumpi_secret_clear(const char *scope, const char *entry, char **out_error) {
     GHashTable *table;
     GError *error = NULL;
     *out_error = ready();
@@ -405,7 +405,7 @@ int jump_secret_clear(const char *scope, const char *entry, char **out_error) {
     return 0;
 }
 
-void jump_secret_free(char *secret) {
+void jumpi_secret_free(char *secret) {
     if (secret == NULL) return;
     explicit_bzero(secret, strlen(secret));
     free(secret);

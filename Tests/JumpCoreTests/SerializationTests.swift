@@ -9,7 +9,7 @@ import Glibc
     /// jansson's own text of a value, printed whole in one json_dumps (no pieces, no fast path).
     static func janssonText(_ json: JSON) -> String {
         guard let value = Jansson.makeValue(json) else { return "" }
-        defer { jump_json_decref(value) }
+        defer { jumpi_json_decref(value) }
         let flags = Int(JSON_COMPACT) | Int(JSON_SORT_KEYS) | Int(JSON_ENCODE_ANY)
         guard let text = json_dumps(value, flags) else { return "" }
         defer { free(text) }

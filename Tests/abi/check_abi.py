@@ -22,7 +22,14 @@ Checks, one line each (the signature check has one line per function):
      list, C#'s P/Invokes, the status tables) are what the generator writes from jump_api.json now, shown
      failing on an edited copy (check_generated.py);
   9. each binding (Python, C#, Node.js) reaches every function of jump_api.json but those its
-     coverage-exceptions.json lists with a reason (check_coverage.py).
+     coverage-exceptions.json lists with a reason (check_coverage.py);
+ 10. no tracked file over 1 MiB outside the test fixtures (check_hygiene.py, which also tells
+     scripts/run-tests.sh whether a test run left the tree dirty);
+ 11. the library's own C sources (fibers, Secret Service, the shims) name no internal jump_: jumpi_
+     (check_internal_prefix.py; the exported side is check 1);
+ 12. the Node.js addon's C files call downward only: arguments < bridge < work < entry (check_layers.py);
+ 13. every config key of jump_api.json is read in Sources/JumpCore, but those check_config_reads.py's
+     KNOWN_UNREAD lists with why (check_config_reads.py).
 Ends with "N passed, N failed"; exits 1 on any failure.
 
 Adding a function: declare and document it in include/jump.h (in its handle's section) and export it from
@@ -44,8 +51,12 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from cdecl import (ParseError, normalise, parse_declaration, read_header, render,  # noqa: E402
                    strip_comments, strip_preprocessor)
 import check_api  # noqa: E402
+import check_config_reads  # noqa: E402
 import check_coverage  # noqa: E402
 import check_generated  # noqa: E402
+import check_hygiene  # noqa: E402
+import check_internal_prefix  # noqa: E402
+import check_layers  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 HEADER = os.path.join(ROOT, "include", "jump.h")
@@ -360,6 +371,14 @@ def main():
     for ok, label, detail in check_generated.run_checks(ROOT) + check_generated.self_test(ROOT):
         report(ok, label, detail)
     for ok, label, detail in check_coverage.run_checks(ROOT) + check_coverage.self_test(ROOT):
+        report(ok, label, detail)
+    for ok, label, detail in check_hygiene.check_large_files(ROOT) + check_hygiene.self_test(ROOT):
+        report(ok, label, detail)
+    for ok, label, detail in check_internal_prefix.run_checks(ROOT) + check_internal_prefix.self_test(ROOT):
+        report(ok, label, detail)
+    for ok, label, detail in check_layers.run_checks(ROOT) + check_layers.self_test(ROOT):
+        report(ok, label, detail)
+    for ok, label, detail in check_config_reads.run_checks(ROOT) + check_config_reads.self_test(ROOT):
         report(ok, label, detail)
 
     passed = sum(1 for r in results if r)

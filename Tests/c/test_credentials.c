@@ -1,5 +1,5 @@
-/* test_credentials.c - jump_client_credentials, its _async variant and jump_client_has_valid_credentials
- * (issue 13): no request while the token lasts, one refresh for a crowd once it does not, every credential
+/* test_credentials.c - jump_client_credentials, its _async variant and jump_client_has_valid_credentials:
+ * no request while the token lasts, one refresh for a crowd once it does not, every credential
  * kind, bad arguments, and no token in the error of a refused refresh.
  *
  * libjump knows a token's expiry only by its own clock (expires_in counted from the answer), so advancing the

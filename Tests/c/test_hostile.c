@@ -1,5 +1,5 @@
 /*
- * test_hostile.c - issue 10, rows 6-12: what a hostile (or careless) host or server must not be able to do
+ * test_hostile.c - session integrity, rows 6-12: what a hostile (or careless) host or server must not be able to do
  * to a process that loads libjump.
  *
  *   row 6   request headers cannot smuggle extra header lines; web login reads CRLF-separated Set-Cookie

@@ -1,5 +1,5 @@
 /*
- * test_integrity.c - session integrity (issue 10): one user's unsynced edits never reach another user, a
+ * test_integrity.c - session integrity: one user's unsynced edits never reach another user, a
  * re-sign-in keeps what was not synced, a refresh or sync whose answer could not be saved does not break the
  * next start, and an edit that cannot be saved is refused instead of being lost at the next start.
  *

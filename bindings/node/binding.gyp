@@ -13,8 +13,8 @@
   'targets': [
     {
       'target_name': 'jump',
-      'sources': ['src/args.c', 'src/bridge.c', 'src/jump_addon.c', 'src/module.c', 'src/requests.c',
-                  'src/sync_calls.c', 'src/work.c'],
+      'sources': ['src/args.c', 'src/bridge.c', 'src/bridge_guard.c', 'src/bridge_host.c', 'src/bridge_js.c',
+                  'src/jump_addon.c', 'src/module.c', 'src/requests.c', 'src/sync_calls.c', 'src/work.c'],
       'include_dirs': ['<(jump_include)'],
       'defines': ['_GNU_SOURCE'],
       'cflags_c': ['-std=c99', '-Wall', '-Wextra', '-Werror', '-fvisibility=hidden'],

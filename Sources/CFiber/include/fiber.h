@@ -12,44 +12,44 @@
 /* Internal to libjump.so: never exported (the version script exports jump_* names). */
 #pragma GCC visibility push(hidden)
 
-typedef struct jump_fiber jump_fiber;
+typedef struct jumpi_fiber jumpi_fiber;
 
 /* A fiber that will run entry(argument) on a stack of stack_bytes (rounded up to pages, plus a 64 KiB guard),
  * reserved but only touched as used. NULL when the system gives no memory. Owned by the caller until
- * jump_fiber_free. */
-jump_fiber *jump_fiber_new(size_t stack_bytes, void (*entry)(void *), void *argument);
+ * jumpi_fiber_free. */
+jumpi_fiber *jumpi_fiber_new(size_t stack_bytes, void (*entry)(void *), void *argument);
 
 /* Replaces the argument entry will get (before the fiber first runs). */
-void jump_fiber_set_argument(jump_fiber *fiber, void *argument);
+void jumpi_fiber_set_argument(jumpi_fiber *fiber, void *argument);
 
 /* Runs the fiber on the calling thread until it suspends or its entry returns: 1 when it has finished,
  * 0 when it suspended (resume it again later, from any thread), -1 when it could not be resumed (it has
  * finished, or runs elsewhere). Never called from inside a fiber. */
-int jump_fiber_resume(jump_fiber *fiber);
+int jumpi_fiber_resume(jumpi_fiber *fiber);
 
-/* From inside a fiber: gives the thread back to whoever resumed it (jump_fiber_resume returns 0). Returns
+/* From inside a fiber: gives the thread back to whoever resumed it (jumpi_fiber_resume returns 0). Returns
  * when the fiber is resumed again, perhaps on another thread. 0 on success, -1 outside a fiber. */
-int jump_fiber_suspend(void);
+int jumpi_fiber_suspend(void);
 
 /* The fiber running on this thread, or NULL on a thread's own stack. */
-jump_fiber *jump_fiber_current(void);
+jumpi_fiber *jumpi_fiber_current(void);
 
 /* The argument the running fiber was made with (NULL on a thread's own stack). */
-void *jump_fiber_current_argument(void);
+void *jumpi_fiber_current_argument(void);
 
 /* Frees a fiber that has finished or never ran (its stack goes back to the system). */
-void jump_fiber_free(jump_fiber *fiber);
+void jumpi_fiber_free(jumpi_fiber *fiber);
 
 /* How many of libjump's locks (Lock.withLock) this thread holds. A fiber never parks while its thread holds
  * one: the fiber could go on on another thread, and a fiber run meanwhile on this one would wait for a mutex
  * its own thread holds. Functions, not inline code: a caller that inlined the thread-local's address could
  * keep it across a switch and go on counting in the thread the fiber left. */
-void jump_lock_taken(void);
+void jumpi_lock_taken(void);
 /* The pool thread running on this thread (FiberPool's), or NULL: set once by the thread itself. */
 void jumpi_pool_thread_set(void *thread);
 void *jumpi_pool_thread_here(void);
-void jump_lock_released(void);
-unsigned jump_locks_held_here(void);
+void jumpi_lock_released(void);
+unsigned jumpi_locks_held_here(void);
 
 #pragma GCC visibility pop
 

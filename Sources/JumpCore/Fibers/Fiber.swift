@@ -32,46 +32,46 @@ public final class Fiber: @unchecked Sendable {  // `afterSwitch` is touched onl
     init?(_ job: @escaping @Sendable () -> Void) {
         self.job = job
         // The fiber's argument is this object, unretained: the pool holds it until it finishes.
-        guard let raw = jump_fiber_new(Self.stackBytes, { argument in
+        guard let raw = jumpi_fiber_new(Self.stackBytes, { argument in
             guard let argument else { return }
             Unmanaged<Fiber>.fromOpaque(argument).takeUnretainedValue().job()
         }, nil) else { return nil }
         self.raw = raw
-        jump_fiber_set_argument(raw, Unmanaged.passUnretained(self).toOpaque())
+        jumpi_fiber_set_argument(raw, Unmanaged.passUnretained(self).toOpaque())
     }
 
-    deinit { jump_fiber_free(raw) }
+    deinit { jumpi_fiber_free(raw) }
 
     /// Runs the fiber on this thread: true once it has finished, false when it parked or asks for a step
     /// on the thread's stack (`afterSwitch`).
-    func resume() -> Bool { jump_fiber_resume(raw) != 0 }
+    func resume() -> Bool { jumpi_fiber_resume(raw) != 0 }
 
     /// The fiber running on this thread; nil on a thread's own stack.
     static var current: Fiber? {
-        guard let argument = jump_fiber_current_argument() else { return nil }
+        guard let argument = jumpi_fiber_current_argument() else { return nil }
         return Unmanaged<Fiber>.fromOpaque(argument).takeUnretainedValue()
     }
 
     /// Whether the caller runs on a fiber.
-    static var isRunning: Bool { jump_fiber_current_argument() != nil }
+    static var isRunning: Bool { jumpi_fiber_current_argument() != nil }
 
     /// Whether the caller may park: it runs on a fiber and holds no `Lock`. Anywhere else it blocks, as a
     /// thread does (a wait under a lock, such as the shared store's flock taken inside a save, is bounded by
     /// the request timeout).
-    static var mayPark: Bool { isRunning && jump_locks_held_here() == 0 }
+    static var mayPark: Bool { isRunning && jumpi_locks_held_here() == 0 }
 
     /// Parks the running fiber: `arrange` runs on the pool thread's stack once the fiber is off it, and sees
     /// to it that the waker is woken exactly once, from any thread. Returns when woken (true), or at once
     /// (false) where the caller may not park (`mayPark`), when it must wait its own way.
     static func park(_ arrange: @escaping (Waker) -> Void) -> Bool {
-        guard jump_locks_held_here() == 0, let fiber = current else { return false }
+        guard jumpi_locks_held_here() == 0, let fiber = current else { return false }
         return fiber.suspend(arrange)
     }
 
     /// Parks like `park`, and is woken at `deadline` (Clock.monotonicMilliseconds) at the latest: the caller
     /// tells which woke it. false where it may not park, or no I/O loop keeps the time.
     static func park(until deadline: Int64, _ arrange: @escaping (Waker) -> Void) -> Bool {
-        guard jump_locks_held_here() == 0, let fiber = current, let loop = IOLoop.shared else { return false }
+        guard jumpi_locks_held_here() == 0, let fiber = current, let loop = IOLoop.shared else { return false }
         return fiber.suspend { waker in
             arrange(waker)
             loop.wake(waker, at: deadline)  // after: a waiter put in line by `arrange` is there when it fires
@@ -81,7 +81,7 @@ public final class Fiber: @unchecked Sendable {  // `afterSwitch` is touched onl
     private func suspend(_ arrange: @escaping (Waker) -> Void) -> Bool {
         let fiber = self
         fiber.afterSwitch = .park(arrange)
-        guard jump_fiber_suspend() == 0 else {
+        guard jumpi_fiber_suspend() == 0 else {
             fiber.afterSwitch = nil
             return false
         }
@@ -116,7 +116,7 @@ public final class Fiber: @unchecked Sendable {  // `afterSwitch` is touched onl
         var result: Result? = nil
         withoutActuallyEscaping(body) { body in
             fiber.afterSwitch = .runHere { result = body() }
-            if jump_fiber_suspend() != 0 { fiber.afterSwitch = nil }
+            if jumpi_fiber_suspend() != 0 { fiber.afterSwitch = nil }
         }
         if let result { return result }
         return body()  // the switch failed: run it here rather than not at all

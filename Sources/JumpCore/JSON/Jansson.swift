@@ -58,10 +58,10 @@ public enum Jansson {
         }
         let large = reader.total >= Jansson.trimAfterBytes
         defer {
-            jump_json_decref(root)
+            jumpi_json_decref(root)
             // The tree of a large document was freed in small pieces, which glibc keeps for itself: hand the
             // free pages back, or the process keeps the tree's size resident while it saves the session.
-            if large { jump_release_free_memory() }
+            if large { jumpi_release_free_memory() }
         }
         var budget: Budget? = deadline != nil || large ? Budget(deadline: deadline, releasesMemory: large) : nil
         do throws(ConversionError) {
@@ -86,7 +86,7 @@ public enum Jansson {
             if countdown > 0 { return }
             countdown = 4096
             rounds &+= 1
-            if releasesMemory && rounds % 8 == 0 { jump_release_free_memory() }
+            if releasesMemory && rounds % 8 == 0 { jumpi_release_free_memory() }
             if let deadline, Clock.monotonicMilliseconds() > deadline { throw .outOfTime }
         }
     }
@@ -194,7 +194,7 @@ public enum Jansson {
             out.append(contentsOf: "null".utf8)
             return
         }
-        defer { jump_json_decref(value) }
+        defer { jumpi_json_decref(value) }
         let flags = Int(JSON_COMPACT) | Int(JSON_SORT_KEYS) | Int(JSON_ENCODE_ANY)
         withUnsafeMutablePointer(to: &out) { sink in
             _ = json_dump_callback(value, { text, size, sink in
@@ -234,7 +234,7 @@ public enum Jansson {
         guard let root else { return false }
         var pending: [(UnsafeMutablePointer<json_t>, Int)] = [(UnsafeMutablePointer(mutating: root), 1)]
         while let (node, depth) = pending.popLast() {
-            switch jump_json_typeof(node) {
+            switch jumpi_json_typeof(node) {
             case Int32(JSON_OBJECT.rawValue):
                 if depth > limit { return true }
                 var iter = json_object_iter(node)
@@ -268,7 +268,7 @@ public enum Jansson {
                                 budget: inout Budget?) throws(ConversionError) -> JSON {
         guard let p = pointer else { return .null }
         try budget?.spend()
-        switch jump_json_typeof(p) {
+        switch jumpi_json_typeof(p) {
         case Int32(JSON_OBJECT.rawValue):
             var members: [String: JSON] = [:]
             var iter = json_object_iter(UnsafeMutablePointer(mutating: p))
@@ -324,14 +324,14 @@ public enum Jansson {
         case .array(let items):
             guard let array = json_array() else { return nil }
             for item in items {
-                guard let v = makeValue(item) else { jump_json_decref(array); return nil }
+                guard let v = makeValue(item) else { jumpi_json_decref(array); return nil }
                 json_array_append_new(array, v)
             }
             return array
         case .object(let members):
             guard let object = json_object() else { return nil }
             for (key, member) in members {
-                guard let v = makeValue(member) else { jump_json_decref(object); return nil }
+                guard let v = makeValue(member) else { jumpi_json_decref(object); return nil }
                 json_object_setn_new_nocheck(object, key, key.utf8.count, v)
             }
             return object

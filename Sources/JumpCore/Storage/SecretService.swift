@@ -17,23 +17,23 @@ struct SecretService: Sendable {
     /// probeTimeoutMs and its default collection is unlocked).
     static func unavailableReason() -> String? {
         var reason: UnsafeMutablePointer<CChar>?
-        if FiberPool.blocking({ jump_secret_available(probeTimeoutMs, &reason) }) == 1 { return nil }
+        if FiberPool.blocking({ jumpi_secret_available(probeTimeoutMs, &reason) }) == 1 { return nil }
         defer { free(reason) }
         return reason.map { String(cString: $0) } ?? "the Secret Service cannot be used"
     }
 
     func store(_ entry: String, _ secret: String, label: String) throws(JumpError) {
         var error: UnsafeMutablePointer<CChar>?
-        guard FiberPool.blocking({ jump_secret_store(scope, entry, label, secret, &error) }) == 0 else { throw failure(error, entry) }
+        guard FiberPool.blocking({ jumpi_secret_store(scope, entry, label, secret, &error) }) == 0 else { throw failure(error, entry) }
     }
 
     /// The item's text; nil when there is no such item.
     func lookup(_ entry: String) throws(JumpError) -> String? {
         var secret: UnsafeMutablePointer<CChar>?
         var error: UnsafeMutablePointer<CChar>?
-        switch FiberPool.blocking({ jump_secret_lookup(scope, entry, &secret, &error) }) {
+        switch FiberPool.blocking({ jumpi_secret_lookup(scope, entry, &secret, &error) }) {
         case 1:
-            defer { jump_secret_free(secret) }
+            defer { jumpi_secret_free(secret) }
             return secret.map { String(cString: $0) }
         case 0: return nil
         default: throw failure(error, entry)
@@ -42,7 +42,7 @@ struct SecretService: Sendable {
 
     func clear(_ entry: String) throws(JumpError) {
         var error: UnsafeMutablePointer<CChar>?
-        guard FiberPool.blocking({ jump_secret_clear(scope, entry, &error) }) == 0 else { throw failure(error, entry) }
+        guard FiberPool.blocking({ jumpi_secret_clear(scope, entry, &error) }) == 0 else { throw failure(error, entry) }
     }
 
     private func failure(_ error: UnsafeMutablePointer<CChar>?, _ entry: String) -> JumpError {

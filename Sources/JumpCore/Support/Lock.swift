@@ -27,9 +27,9 @@ public final class Lock<Value>: @unchecked Sendable {  // the value is touched o
         _ body: (inout Value) throws(Failure) -> Result
     ) throws(Failure) -> Result {
         pthread_mutex_lock(mutex)
-        jump_lock_taken()  // counted, so that a fiber never parks holding it (Fiber.park)
+        jumpi_lock_taken()  // counted, so that a fiber never parks holding it (Fiber.park)
         defer {
-            jump_lock_released()
+            jumpi_lock_released()
             pthread_mutex_unlock(mutex)
         }
         return try body(&value)

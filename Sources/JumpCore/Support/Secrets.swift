@@ -25,7 +25,7 @@ enum Secrets {
         let made = mac.withUnsafeMutableBufferPointer { out in
             key.withUnsafeBufferPointer { key in
                 text.withUnsafeBufferPointer { text in
-                    jump_hmac_sha1(key.baseAddress, Int32(clamping: key.count), text.baseAddress, text.count, out.baseAddress)
+                    jumpi_hmac_sha1(key.baseAddress, Int32(clamping: key.count), text.baseAddress, text.count, out.baseAddress)
                 }
             }
         }

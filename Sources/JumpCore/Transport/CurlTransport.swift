@@ -8,7 +8,7 @@ let curlGlobalInit: CURLcode = curl_global_init(Int(CURL_GLOBAL_DEFAULT))
 
 /// Whether this libcurl's curl_global_init may run while other threads use libcurl (CURL_VERSION_THREADSAFE,
 /// 7.84 and later); if not, it runs when the first client is created, as libcurl asks.
-private let curlInitIsThreadSafe = jump_curl_init_is_thread_safe() != 0
+private let curlInitIsThreadSafe = jumpi_curl_init_is_thread_safe() != 0
 
 /// HTTP through libcurl. Each request runs on an easy handle driven by its own multi handle: the multi's
 /// connection cache keeps connections alive between requests (idle pairs are pooled), and its poll loop
@@ -107,51 +107,51 @@ public final class CurlTransport: Transport {
         // Without this libcurl sends "Expect: 100-continue" for larger bodies and waits a round trip.
         headerList = curl_slist_append(headerList, "Expect:")
 
-        var code = request.url.withCString { jump_curl_setopt_ptr(curl, CURLOPT_URL, $0) }
+        var code = request.url.withCString { jumpi_curl_setopt_ptr(curl, CURLOPT_URL, $0) }
         guard code == CURLE_OK else {
             return .failure(.invalidArgument("'\(request.redactedURL)' is not a usable URL"))
         }
-        _ = "http,https".withCString { jump_curl_setopt_ptr(curl, CURLOPT_PROTOCOLS_STR, $0) }
+        _ = "http,https".withCString { jumpi_curl_setopt_ptr(curl, CURLOPT_PROTOCOLS_STR, $0) }
         // libcurl copies option strings, so the pointer need not outlive the call.
-        _ = userAgent.withCString { jump_curl_setopt_ptr(curl, CURLOPT_USERAGENT, $0) }
-        _ = jump_curl_setopt_long(curl, CURLOPT_NOSIGNAL, 1)
-        _ = jump_curl_setopt_long(curl, CURLOPT_CONNECTTIMEOUT_MS, connectTimeoutMs)
-        _ = jump_curl_setopt_long(curl, CURLOPT_TIMEOUT_MS, requestTimeoutMs)
-        _ = jump_curl_setopt_write(curl, CURLOPT_WRITEFUNCTION, writeCallback)
-        _ = jump_curl_setopt_ptr(curl, CURLOPT_WRITEDATA, context.toOpaque())
-        _ = jump_curl_setopt_write(curl, CURLOPT_HEADERFUNCTION, headerCallback)
-        _ = jump_curl_setopt_ptr(curl, CURLOPT_HEADERDATA, context.toOpaque())
-        _ = jump_curl_setopt_ptr(curl, CURLOPT_HTTPHEADER, headerList)
-        _ = "".withCString { jump_curl_setopt_ptr(curl, CURLOPT_ACCEPT_ENCODING, $0) }
+        _ = userAgent.withCString { jumpi_curl_setopt_ptr(curl, CURLOPT_USERAGENT, $0) }
+        _ = jumpi_curl_setopt_long(curl, CURLOPT_NOSIGNAL, 1)
+        _ = jumpi_curl_setopt_long(curl, CURLOPT_CONNECTTIMEOUT_MS, connectTimeoutMs)
+        _ = jumpi_curl_setopt_long(curl, CURLOPT_TIMEOUT_MS, requestTimeoutMs)
+        _ = jumpi_curl_setopt_write(curl, CURLOPT_WRITEFUNCTION, writeCallback)
+        _ = jumpi_curl_setopt_ptr(curl, CURLOPT_WRITEDATA, context.toOpaque())
+        _ = jumpi_curl_setopt_write(curl, CURLOPT_HEADERFUNCTION, headerCallback)
+        _ = jumpi_curl_setopt_ptr(curl, CURLOPT_HEADERDATA, context.toOpaque())
+        _ = jumpi_curl_setopt_ptr(curl, CURLOPT_HTTPHEADER, headerList)
+        _ = "".withCString { jumpi_curl_setopt_ptr(curl, CURLOPT_ACCEPT_ENCODING, $0) }
         if request.method == "GET" {
-            _ = jump_curl_setopt_long(curl, CURLOPT_HTTPGET, 1)
+            _ = jumpi_curl_setopt_long(curl, CURLOPT_HTTPGET, 1)
             if request.followRedirects {
-                _ = jump_curl_setopt_long(curl, CURLOPT_FOLLOWLOCATION, 1)
-                _ = jump_curl_setopt_long(curl, CURLOPT_MAXREDIRS, 5)
+                _ = jumpi_curl_setopt_long(curl, CURLOPT_FOLLOWLOCATION, 1)
+                _ = jumpi_curl_setopt_long(curl, CURLOPT_MAXREDIRS, 5)
             }
         } else {
-            _ = jump_curl_setopt_long(curl, CURLOPT_POST, 1)
-            _ = jump_curl_setopt_off(curl, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(request.body.count))
+            _ = jumpi_curl_setopt_long(curl, CURLOPT_POST, 1)
+            _ = jumpi_curl_setopt_off(curl, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(request.body.count))
             if request.method != "POST" {
-                _ = request.method.withCString { jump_curl_setopt_ptr(curl, CURLOPT_CUSTOMREQUEST, $0) }
+                _ = request.method.withCString { jumpi_curl_setopt_ptr(curl, CURLOPT_CUSTOMREQUEST, $0) }
             }
         }
 
         // COPYPOSTFIELDS would copy; the buffer outlives the transfer here, so lend it.
         let body = request.body.isEmpty ? [0] : request.body
         code = body.withUnsafeBufferPointer { buffer in
-            if request.method != "GET" { _ = jump_curl_setopt_ptr(curl, CURLOPT_POSTFIELDS, buffer.baseAddress) }
+            if request.method != "GET" { _ = jumpi_curl_setopt_ptr(curl, CURLOPT_POSTFIELDS, buffer.baseAddress) }
             let performed = drive(handle, cancellation: cancellation)
-            _ = jump_curl_setopt_ptr(curl, CURLOPT_POSTFIELDS, nil)
+            _ = jumpi_curl_setopt_ptr(curl, CURLOPT_POSTFIELDS, nil)
             return performed
         }
         if code != CURLE_OK {
             return .failure(error(for: code, request: request, sink: sink))
         }
         var status = 0
-        _ = jump_curl_response_code(curl, &status)
+        _ = jumpi_curl_response_code(curl, &status)
         var contentType: UnsafeMutablePointer<CChar>? = nil
-        _ = jump_curl_content_type(curl, &contentType)
+        _ = jumpi_curl_content_type(curl, &contentType)
         var response = HTTPResponse(status: status, contentType: contentType.map { String(cString: $0) }, chunks: sink.chunks)
         response.headers = sink.headers
         return .success(response)

@@ -54,8 +54,8 @@ final class IOLoop: @unchecked Sendable {  // `active` and `timers` are touched 
         _ = curlGlobalInit
         guard let multi = curl_multi_init() else { return nil }
         self.multi = multi
-        _ = jump_curl_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, Self.maxHostConnections)
-        _ = jump_curl_multi_setopt_long(multi, CURLMOPT_MAXCONNECTS, Self.maxConnections)
+        _ = jumpi_curl_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, Self.maxHostConnections)
+        _ = jumpi_curl_multi_setopt_long(multi, CURLMOPT_MAXCONNECTS, Self.maxConnections)
         guard WorkerThread.start(named: "jump-io", { [self] in run() }) else {
             curl_multi_cleanup(multi)
             return nil

@@ -1,4 +1,4 @@
-// DeliveryTests.cs - how completions and events reach the app (issue 21): by default an await completes
+// DeliveryTests.cs - how completions and events reach the app: by default an await completes
 // with nobody pumping, for every async method the client has; a client built for frame pumping delivers
 // only on the thread that calls Pump(), and nothing before it does.
 using System;

@@ -1,13 +1,16 @@
 /*
  * addon.h - what the files of the Node.js addon share (the .c files of bindings/node/src, one shared object jump.node).
  *
- * jump_addon.c  the module (its methods and functions), NativeClient's lifetime and the queue pump
- * args.c        arguments, errors and the {id, handle} of a started request
- * requests.c    the network calls libjump runs itself (the _async functions, settled through the queue)
- * work.c        the blocking calls without an _async form, run on a thread of the addon
- * sync_calls.c  the calls that never wait on the network (state, status, the record, ...)
- * bridge.c      JavaScript that libjump's threads call (host storage, authenticate, openUrl, the log sink)
- * module.c      the module's own functions (versions, statusStr, decodeSignInToken, setLogCallback, ...)
+ * The files call downward only, from the module's entry to the arguments (the lowest layer); each file says its
+ * layer at its top, and Tests/abi/check_layers.py fails on a call upward (README.md: "Layers"):
+ *   4 entry      jump_addon.c  the module (its methods and functions), NativeClient's lifetime and the queue pump
+ *   3 work       requests.c    the network calls libjump runs itself (the _async functions, settled through the queue)
+ *                work.c        the blocking calls without an _async form, run on a thread of the addon
+ *                sync_calls.c  the calls that never wait on the network (state, status, the record, ...)
+ *                module.c      the module's own functions (versions, statusStr, decodeSignInToken, setLogCallback, ...)
+ *   2 bridge     bridge.c      JavaScript that libjump's threads call (host storage, authenticate, openUrl, the log
+ *                bridge_*.c    sink) and the JS thread's guarded calls into libjump; bridge.h is theirs alone
+ *   1 arguments  args.c        arguments, errors, strings and the type tags
  *
  * Every napi_status is checked; a wrong argument type throws TypeError; a failing jump_* call throws (or rejects
  * with, for a Promise) {status, detail}, a plain object that lib/from-native.js turns into a JumpError subclass:
@@ -79,20 +82,12 @@ void free_secret(char *text);
 
 /* {status, detail}: what a failed jump_* call returns, throws or rejects with (NULL when N-API cannot make it). */
 napi_value status_error(napi_env env, jump_status status, const char *detail);
-/* status_error with the failed call's detail: jump_error_last(), read at once (it is the calling thread's and
- * the next jump_* call replaces it), or the helper's (guarded). A method returns it rather than throwing, since
- * an exception crossing from C++ costs V8 more (some 3 us) than the rest of a failure together; lib/from-native.js's
- * call() throws the JumpError. NULL, with an exception pending, when N-API cannot make it. */
-napi_value failure(napi_env env, jump_status status);
 /* Something N-API itself refused: throws unless an exception is already pending. */
 void throw_napi(napi_env env, const char *what);
 napi_value undefined(napi_env env);
 /* A string libjump returned (freed here) as a JS string; NULL text is JS null. take_secret wipes it first. */
 napi_value take_string(napi_env env, char *text);
 napi_value take_secret(napi_env env, char *text);
-/* A started request as {id, handle} (handle: a tagged external freeing the jump_request when collected), or
- * the failure of a start that failed. */
-napi_value request_result(napi_env env, jump_status status, jump_request *request);
 
 /* ---- bridge.c ------------------------------------------------------------------------------------------ */
 
@@ -114,9 +109,13 @@ jump_status guarded(addon_client *c, guarded_fn fn, void *ctx);
 /* The same where no JavaScript may run (finalizers, environment teardown): fn(ctx) right here, the JS thread
  * counted as inside libjump, so that a thread waiting for it gives up (JUMP_E_BUSY) rather than wait forever. */
 jump_status guarded_quiet(addon_client *c, guarded_fn fn, void *ctx);
-/* The failure detail of the last guarded call that ran on a helper (jump_error_last() is per thread), or NULL;
- * the caller frees it. */
-char *bridge_take_detail(napi_env env);
+/* (bridge_guard.c) status_error with the failed call's detail: jump_error_last(), read at once (it is the calling thread's and
+ * the next jump_* call replaces it), or the helper's (guarded). A method returns it rather than throwing, since
+ * an exception crossing from C++ costs V8 more (some 3 us) than the rest of a failure together; lib/from-native.js's
+ * call() throws the JumpError. NULL, with an exception pending, when N-API cannot make it. */
+napi_value failure(napi_env env, jump_status status);
+/* jump_client_free(client) of c, guarded (quiet: guarded_quiet); then c's storage no longer counts. */
+void free_jump_client(addon_client *c, jump_client *client, int quiet);
 
 /* JS thread: an identify or loopback sign-in, which makes a libjump thread wait for JavaScript, begins (+1) or
  * ends (-1). Counted for every client of the environment: while it lasts, a call of another client might
@@ -143,29 +142,106 @@ napi_value bridge_set_dispatcher(napi_env env, napi_value fn);
 
 /* What waits in the bridge's queue for the JS thread: a host call, a log line, a release, a finished work. */
 typedef enum item_kind { ITEM_CALL, ITEM_LOG, ITEM_RELEASE, ITEM_WORK } item_kind;
-typedef struct bridge_item {
-    struct bridge_item *next;
+typedef struct bridge_item bridge_item;
+/* A finished work's two ends: on the JS thread, or without JavaScript once the environment is gone. */
+typedef void (*work_complete_fn)(napi_env env, bridge_item *item);
+typedef void (*work_orphan_fn)(bridge_item *item);
+struct bridge_item {
+    bridge_item *next;
     item_kind kind;
     int queued; /* in the queue, not yet taken by the JS thread (host calls: a waiting thread may take it back) */
-} bridge_item;
+    work_complete_fn complete; /* ITEM_WORK only */
+    work_orphan_fn orphan;     /* ITEM_WORK only */
+};
 
-/* A finished call of work.c, posted to the JS thread; 0 when the env is gone (the caller settles it alone). */
-typedef struct work work;
-int bridge_post_work(bridge *b, work *w);
+/* A finished call of work.c (item, its first member), posted to the JS thread, where the bridge runs complete;
+ * or orphan, when the environment goes away first. The bridge knows a work by these two functions alone, so it
+ * calls nothing of work.c, a layer above it. 0 when the env is gone (the caller runs orphan itself). */
+int bridge_post_work(bridge *b, bridge_item *item, work_complete_fn complete, work_orphan_fn orphan);
 /* JS thread: the work threads count (the bridge keeps the loop alive while one runs). */
 void bridge_working(bridge *b, napi_env env, int delta);
 
-/* ---- work.c -------------------------------------------------------------------------------------------- */
+/* ---- the methods: requests.c, work.c, sync_calls.c, module.c ------------------------------------------------ */
 
-void work_complete(napi_env env, work *w);
-void work_orphan(work *w);
+napi_value client_sign_in(napi_env, napi_callback_info);                  /* requests.c */
+napi_value client_register_traditional(napi_env, napi_callback_info);
+napi_value client_sync(napi_env, napi_callback_info);
+napi_value client_fetch_record(napi_env, napi_callback_info);
+napi_value client_social_sign_in_native(napi_env, napi_callback_info);
+napi_value client_register_social(napi_env, napi_callback_info);
+napi_value client_sign_in_merge(napi_env, napi_callback_info);
+napi_value client_sign_in_with_token(napi_env, napi_callback_info);
+napi_value client_credentials(napi_env, napi_callback_info);
+napi_value client_update_profile(napi_env, napi_callback_info);
+napi_value client_change_password(napi_env, napi_callback_info);
+napi_value client_forgot_password(napi_env, napi_callback_info);
+napi_value client_resend_verification_email(napi_env, napi_callback_info);
+napi_value client_social_complete(napi_env, napi_callback_info);
+napi_value client_social_sign_in_loopback(napi_env, napi_callback_info);
+napi_value client_unlink_account(napi_env, napi_callback_info);
+napi_value client_share(napi_env, napi_callback_info);
+napi_value client_cancel(napi_env, napi_callback_info);
+napi_value client_sign_out(napi_env, napi_callback_info);                 /* work.c */
+napi_value client_load_flow(napi_env, napi_callback_info);
+napi_value client_load_schema(napi_env, napi_callback_info);
+napi_value client_load_engage_config(napi_env, napi_callback_info);
+napi_value client_providers(napi_env, napi_callback_info);
+napi_value client_social_begin(napi_env, napi_callback_info);
+napi_value client_share_content(napi_env, napi_callback_info);
+napi_value client_access_token(napi_env, napi_callback_info);
+napi_value client_refresh_access_token(napi_env, napi_callback_info);
+napi_value client_request(napi_env, napi_callback_info);
+napi_value client_identify_external_user(napi_env, napi_callback_info);
+napi_value client_state(napi_env, napi_callback_info);                    /* sync_calls.c */
+napi_value client_status(napi_env, napi_callback_info);
+napi_value client_is_signed_in(napi_env, napi_callback_info);
+napi_value client_has_valid_credentials(napi_env, napi_callback_info);
+napi_value client_use_api_key(napi_env, napi_callback_info);
+napi_value client_use_web_login(napi_env, napi_callback_info);
+napi_value client_linked_profiles(napi_env, napi_callback_info);
+napi_value client_set_token_url(napi_env, napi_callback_info);
+napi_value client_restore(napi_env, napi_callback_info);
+napi_value client_erase_quarantine(napi_env, napi_callback_info);
+napi_value client_record_get(napi_env, napi_callback_info);
+napi_value client_record_set(napi_env, napi_callback_info);
+napi_value client_record_clear(napi_env, napi_callback_info);
+napi_value client_record_changes(napi_env, napi_callback_info);
+napi_value client_record_discard(napi_env, napi_callback_info);
+napi_value client_record_get_string(napi_env, napi_callback_info);
+napi_value client_record_get_int(napi_env, napi_callback_info);
+napi_value client_record_get_number(napi_env, napi_callback_info);
+napi_value client_record_get_bool(napi_env, napi_callback_info);
+napi_value client_record_set_string(napi_env, napi_callback_info);
+napi_value client_record_append(napi_env, napi_callback_info);
+napi_value client_record_remove(napi_env, napi_callback_info);
+napi_value client_record_replace_plural(napi_env, napi_callback_info);
+napi_value client_record_element_count(napi_env, napi_callback_info);
+napi_value client_record_element_paths(napi_env, napi_callback_info);
+napi_value client_record_revert(napi_env, napi_callback_info);
+napi_value module_version_number(napi_env, napi_callback_info);           /* module.c */
+napi_value module_abi_version(napi_env, napi_callback_info);
+napi_value module_status_str(napi_env, napi_callback_info);
+napi_value module_decode_sign_in_token(napi_env, napi_callback_info);
+napi_value module_effective_config(napi_env, napi_callback_info);
+napi_value module_set_log_callback(napi_env, napi_callback_info);
+napi_value module_set_host_dispatcher(napi_env, napi_callback_info);
+napi_value module_answer_host_call(napi_env, napi_callback_info);
+napi_value module_noop(napi_env, napi_callback_info);
+
+/* isSignedIn bound to one NativeClient (sync_calls.c), shared by the object and the function: the object's
+ * finalizer empties it (c = NULL) and drops its reference. */
+typedef struct bound_cell {
+    addon_client *c;
+    int refs;
+} bound_cell;
+void drop_cell(bound_cell *cell);
+/* Gives self its own isSignedIn; failing leaves the prototype's, which answers the same, only slower. */
+void bind_hot_methods(napi_env env, napi_value self, addon_client *c);
 
 /* ---- jump_addon.c -------------------------------------------------------------------------------------- */
 
 /* Stops the poll and frees the client, or leaves it to the last running work (c->busy). quiet: where no
  * JavaScript may run (guarded_quiet). */
 void shut(addon_client *c, int quiet);
-/* jump_client_free(client) of c, guarded (quiet: guarded_quiet); then c's storage no longer counts. */
-void free_jump_client(addon_client *c, jump_client *client, int quiet);
 
 #endif

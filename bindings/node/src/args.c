@@ -1,5 +1,7 @@
 /*
  * args.c - reading a method's receiver and arguments, and the errors and results every method shares.
+ *
+ * Layer 1 of 4 (arguments), the lowest: calls no other file of the addon (README.md: "Layers").
  */
 #include "addon.h"
 
@@ -18,14 +20,6 @@ napi_value status_error(napi_env env, jump_status status, const char *detail) {
     if (napi_create_int32(env, (int32_t)status, &code) == napi_ok) napi_set_named_property(env, error, "status", code);
     if (napi_create_string_utf8(env, detail ? detail : "{}", NAPI_AUTO_LENGTH, &text) == napi_ok)
         napi_set_named_property(env, error, "detail", text);
-    return error;
-}
-
-napi_value failure(napi_env env, jump_status status) {
-    char *helped = bridge_take_detail(env); /* the call ran on a helper, whose last error it is */
-    napi_value error = status_error(env, status, helped != NULL ? helped : jump_error_last());
-    free(helped);
-    if (error == NULL) throw_napi(env, "cannot describe a failure");
     return error;
 }
 
@@ -164,41 +158,5 @@ napi_value take_secret(napi_env env, char *text) {
     if (text == NULL && napi_get_null(env, &result) != napi_ok) result = NULL;
     if (text != NULL) memset(text, 0, strlen(text));
     jump_string_free(text);
-    return result;
-}
-
-static void free_request(napi_env env, void *data, void *hint) {
-    (void)env;
-    (void)hint;
-    jump_request_free(data); /* the operation goes on if still running; only the handle goes */
-}
-
-napi_value request_result(napi_env env, jump_status status, jump_request *request) {
-    napi_value result, handle, id;
-    uint64_t value = 0;
-    jump_status id_status;
-    if (status != JUMP_OK) {
-        result = failure(env, status);
-        jump_request_free(request);
-        return result;
-    }
-    if ((id_status = jump_request_id(request, &value)) != JUMP_OK) {
-        result = failure(env, id_status);
-        jump_request_free(request);
-        return result;
-    }
-    if (napi_create_external(env, request, free_request, NULL, &handle) != napi_ok) {
-        jump_request_free(request);
-        throw_napi(env, "cannot create a request handle");
-        return NULL;
-    }
-    /* Ids are counters far below 2^53, so a double holds them exactly, as JSON.parse's "request_id" does. */
-    if (napi_type_tag_object(env, handle, &REQUEST_TAG) != napi_ok || napi_create_object(env, &result) != napi_ok ||
-        napi_create_double(env, (double)value, &id) != napi_ok ||
-        napi_set_named_property(env, result, "id", id) != napi_ok ||
-        napi_set_named_property(env, result, "handle", handle) != napi_ok) {
-        throw_napi(env, "cannot describe a request");
-        return NULL;
-    }
     return result;
 }

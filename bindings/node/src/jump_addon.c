@@ -11,6 +11,8 @@
  *
  * N-API version 8 only (type tags): one build serves every Node.js with N-API >= 8. libjump is linked
  * (-ljump, rpath $ORIGIN/../lib), so the header's prototypes are checked by the compiler.
+ *
+ * Layer 4 of 4 (entry), the top: the module's init and NativeClient; calls any layer below, none calls it.
  */
 #include "addon.h"
 
@@ -22,86 +24,9 @@
  * and timers and I/O are not starved by a flood of events. */
 #define PUMP_BATCH 256
 
-/* The methods, by file. */
-napi_value client_sign_in(napi_env, napi_callback_info);                  /* requests.c */
-napi_value client_register_traditional(napi_env, napi_callback_info);
-napi_value client_sync(napi_env, napi_callback_info);
-napi_value client_fetch_record(napi_env, napi_callback_info);
-napi_value client_social_sign_in_native(napi_env, napi_callback_info);
-napi_value client_register_social(napi_env, napi_callback_info);
-napi_value client_sign_in_merge(napi_env, napi_callback_info);
-napi_value client_sign_in_with_token(napi_env, napi_callback_info);
-napi_value client_credentials(napi_env, napi_callback_info);
-napi_value client_update_profile(napi_env, napi_callback_info);
-napi_value client_change_password(napi_env, napi_callback_info);
-napi_value client_forgot_password(napi_env, napi_callback_info);
-napi_value client_resend_verification_email(napi_env, napi_callback_info);
-napi_value client_social_complete(napi_env, napi_callback_info);
-napi_value client_social_sign_in_loopback(napi_env, napi_callback_info);
-napi_value client_unlink_account(napi_env, napi_callback_info);
-napi_value client_share(napi_env, napi_callback_info);
-napi_value client_cancel(napi_env, napi_callback_info);
-napi_value client_sign_out(napi_env, napi_callback_info);                 /* work.c */
-napi_value client_load_flow(napi_env, napi_callback_info);
-napi_value client_load_schema(napi_env, napi_callback_info);
-napi_value client_load_engage_config(napi_env, napi_callback_info);
-napi_value client_providers(napi_env, napi_callback_info);
-napi_value client_social_begin(napi_env, napi_callback_info);
-napi_value client_share_content(napi_env, napi_callback_info);
-napi_value client_access_token(napi_env, napi_callback_info);
-napi_value client_refresh_access_token(napi_env, napi_callback_info);
-napi_value client_request(napi_env, napi_callback_info);
-napi_value client_identify_external_user(napi_env, napi_callback_info);
-napi_value client_state(napi_env, napi_callback_info);                    /* sync_calls.c */
-napi_value client_status(napi_env, napi_callback_info);
-napi_value client_is_signed_in(napi_env, napi_callback_info);
-napi_value client_has_valid_credentials(napi_env, napi_callback_info);
-napi_value client_use_api_key(napi_env, napi_callback_info);
-napi_value client_use_web_login(napi_env, napi_callback_info);
-napi_value client_linked_profiles(napi_env, napi_callback_info);
-napi_value client_set_token_url(napi_env, napi_callback_info);
-napi_value client_restore(napi_env, napi_callback_info);
-napi_value client_erase_quarantine(napi_env, napi_callback_info);
-napi_value client_record_get(napi_env, napi_callback_info);
-napi_value client_record_set(napi_env, napi_callback_info);
-napi_value client_record_clear(napi_env, napi_callback_info);
-napi_value client_record_changes(napi_env, napi_callback_info);
-napi_value client_record_discard(napi_env, napi_callback_info);
-napi_value client_record_get_string(napi_env, napi_callback_info);
-napi_value client_record_get_int(napi_env, napi_callback_info);
-napi_value client_record_get_number(napi_env, napi_callback_info);
-napi_value client_record_get_bool(napi_env, napi_callback_info);
-napi_value client_record_set_string(napi_env, napi_callback_info);
-napi_value client_record_append(napi_env, napi_callback_info);
-napi_value client_record_remove(napi_env, napi_callback_info);
-napi_value client_record_replace_plural(napi_env, napi_callback_info);
-napi_value client_record_element_count(napi_env, napi_callback_info);
-napi_value client_record_element_paths(napi_env, napi_callback_info);
-napi_value client_record_revert(napi_env, napi_callback_info);
-napi_value module_version_number(napi_env, napi_callback_info);           /* module.c */
-napi_value module_abi_version(napi_env, napi_callback_info);
-napi_value module_status_str(napi_env, napi_callback_info);
-napi_value module_decode_sign_in_token(napi_env, napi_callback_info);
-napi_value module_effective_config(napi_env, napi_callback_info);
-napi_value module_set_log_callback(napi_env, napi_callback_info);
-napi_value module_set_host_dispatcher(napi_env, napi_callback_info);
-napi_value module_answer_host_call(napi_env, napi_callback_info);
-napi_value module_noop(napi_env, napi_callback_info);
-
 /* ---- the poll: pumping the queue on the loop thread ---------------------------------------------------- */
 
 static void free_poll(uv_handle_t *handle) { free(handle); }
-
-static jump_status run_client_free(void *client) {
-    jump_client_free(client); /* in-flight requests are cancelled; lib/client.js rejects their promises */
-    return JUMP_OK;
-}
-
-void free_jump_client(addon_client *c, jump_client *client, int quiet) {
-    /* While libjump still has the client, a thread of its may wait for its JavaScript storage under its lock. */
-    (quiet ? guarded_quiet : guarded)(c, run_client_free, client);
-    c->armed = 0;
-}
 
 /* Safe to repeat; no napi call, so it also serves the finalizer and the env cleanup hook (quiet). The poll stops
  * before jump_client_free closes the fd: libuv must never watch a closed (and maybe reused) descriptor. */
@@ -173,75 +98,6 @@ static void on_readable(uv_poll_t *poll, int status, int events) {
         if (napi_get_and_clear_last_exception(env, &error) == napi_ok) napi_fatal_exception(env, error);
     }
     napi_close_handle_scope(env, scope);
-}
-
-/* ---- the hot path ---------------------------------------------------------------------------------------- */
-
-/* isSignedIn is the call apps make most (a UI polls it), so each NativeClient gets its own, bound to it, as an
- * own property shadowing the prototype's: its data reaches the client directly, with no type-tag check and no
- * unwrap (two private-property lookups, most of the binding's cost per call). The cell outlives whichever of
- * the object and the function goes last; the object's finalizer empties it (a detached function then answers
- * false, as for a closed client). JS thread only. */
-typedef struct bound_cell {
-    addon_client *c;
-    int refs;
-} bound_cell;
-
-static void drop_cell(bound_cell *cell) {
-    if (--cell->refs == 0) free(cell);
-}
-
-static void free_bound(napi_env env, void *data, void *hint) {
-    (void)env;
-    (void)hint;
-    drop_cell(data);
-}
-
-typedef struct signed_in_ctx {
-    jump_client *client;
-    int signed_in;
-} signed_in_ctx;
-
-static jump_status check_signed_in(void *p) {
-    signed_in_ctx *s = p;
-    s->signed_in = jump_client_is_signed_in(s->client) == 1;
-    return JUMP_OK;
-}
-
-/* isSignedIn() -> boolean, bound */
-static napi_value bound_is_signed_in(napi_env env, napi_callback_info info) {
-    void *data = NULL;
-    napi_value result = NULL;
-    addon_client *c;
-    signed_in_ctx s = {NULL, 0};
-    if (napi_get_cb_info(env, info, NULL, NULL, NULL, &data) != napi_ok || data == NULL) {
-        throw_napi(env, "cannot read the call");
-        return NULL;
-    }
-    c = ((bound_cell *)data)->c;
-    if (c != NULL && (s.client = c->client) != NULL) guarded(c, check_signed_in, &s);
-    if (napi_get_boolean(env, s.signed_in, &result) != napi_ok) throw_napi(env, "cannot create a boolean");
-    return result;
-}
-
-/* Gives self its own isSignedIn; failing leaves the prototype's, which answers the same, only slower. */
-static void bind_hot_methods(napi_env env, napi_value self, addon_client *c) {
-    napi_value fn;
-    bound_cell *cell = calloc(1, sizeof *cell);
-    if (cell == NULL) return;
-    cell->c = c;
-    cell->refs = 1;
-    if (napi_create_function(env, "isSignedIn", NAPI_AUTO_LENGTH, bound_is_signed_in, cell, &fn) != napi_ok) {
-        free(cell);
-        return;
-    }
-    if (napi_add_finalizer(env, fn, cell, free_bound, NULL, NULL) != napi_ok) {
-        free(cell); /* the function, unreachable, is collected without using it */
-        return;
-    }
-    cell->refs++; /* the client's */
-    c->bound = cell;
-    napi_set_named_property(env, self, "isSignedIn", fn);
 }
 
 /* ---- lifetime ------------------------------------------------------------------------------------------ */

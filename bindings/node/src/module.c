@@ -1,6 +1,8 @@
 /*
  * module.c - the module's own functions: libjump's versions and status descriptions, decoding a sign-in token,
  * the effective settings of a config, the process-wide log sink, and the two that serve lib/host.js.
+ *
+ * Layer 3 of 4 (work): calls only the layers below, the bridge (bridge*.c) and args.c.
  */
 #include "addon.h"
 

@@ -2,11 +2,51 @@
  * requests.c - the network calls libjump runs on its own threads: each method starts an _async function
  * without a callback (queue mode) and returns {id, handle}; the completion, carrying that id, comes through
  * the client's queue (jump_addon.c) and settles the Promise in lib/client.js. handle cancels it.
+ *
+ * Layer 3 of 4 (work): calls only the layers below, the bridge (bridge*.c) and args.c.
  */
 #include "addon.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+static void free_request(napi_env env, void *data, void *hint) {
+    (void)env;
+    (void)hint;
+    jump_request_free(data); /* the operation goes on if still running; only the handle goes */
+}
+
+/* A started request as {id, handle} (handle: a tagged external freeing the jump_request when collected), or
+ * the failure of a start that failed. */
+static napi_value request_result(napi_env env, jump_status status, jump_request *request) {
+    napi_value result, handle, id;
+    uint64_t value = 0;
+    jump_status id_status;
+    if (status != JUMP_OK) {
+        result = failure(env, status);
+        jump_request_free(request);
+        return result;
+    }
+    if ((id_status = jump_request_id(request, &value)) != JUMP_OK) {
+        result = failure(env, id_status);
+        jump_request_free(request);
+        return result;
+    }
+    if (napi_create_external(env, request, free_request, NULL, &handle) != napi_ok) {
+        jump_request_free(request);
+        throw_napi(env, "cannot create a request handle");
+        return NULL;
+    }
+    /* Ids are counters far below 2^53, so a double holds them exactly, as JSON.parse's "request_id" does. */
+    if (napi_type_tag_object(env, handle, &REQUEST_TAG) != napi_ok || napi_create_object(env, &result) != napi_ok ||
+        napi_create_double(env, (double)value, &id) != napi_ok ||
+        napi_set_named_property(env, result, "id", id) != napi_ok ||
+        napi_set_named_property(env, result, "handle", handle) != napi_ok) {
+        throw_napi(env, "cannot describe a request");
+        return NULL;
+    }
+    return result;
+}
 
 /* A start: the method's arguments, and the request it started. */
 typedef struct start_ctx {

@@ -2,6 +2,8 @@
  * sync_calls.c - the calls that never wait on the network (memory, and the session's storage): state, status,
  * credentials on hand, API-key and web-login modes, linked profiles, and the record. They return at once,
  * through guarded() (bridge.c); their results are JSON text that the JavaScript layer parses.
+ *
+ * Layer 3 of 4 (work): calls only the layers below, the bridge (bridge*.c) and args.c.
  */
 #include "addon.h"
 
@@ -262,4 +264,68 @@ napi_value client_record_element_paths(napi_env env, napi_callback_info info) {
 }
 napi_value client_record_revert(napi_env env, napi_callback_info info) {
     return record_call(env, info, RECORD_REVERT);
+}
+
+/* ---- the hot path ---------------------------------------------------------------------------------------- */
+
+/* isSignedIn is the call apps make most (a UI polls it), so each NativeClient gets its own, bound to it, as an
+ * own property shadowing the prototype's: its data reaches the client directly, with no type-tag check and no
+ * unwrap (two private-property lookups, most of the binding's cost per call). The cell outlives whichever of
+ * the object and the function goes last; the object's finalizer empties it (a detached function then answers
+ * false, as for a closed client). JS thread only. */
+void drop_cell(bound_cell *cell) {
+    if (--cell->refs == 0) free(cell);
+}
+
+static void free_bound(napi_env env, void *data, void *hint) {
+    (void)env;
+    (void)hint;
+    drop_cell(data);
+}
+
+typedef struct bound_signed_in_ctx {
+    jump_client *client;
+    int signed_in;
+} bound_signed_in_ctx;
+
+static jump_status check_bound_signed_in(void *p) {
+    bound_signed_in_ctx *s = p;
+    s->signed_in = jump_client_is_signed_in(s->client) == 1;
+    return JUMP_OK;
+}
+
+/* isSignedIn() -> boolean, bound */
+static napi_value bound_is_signed_in(napi_env env, napi_callback_info info) {
+    void *data = NULL;
+    napi_value result = NULL;
+    addon_client *c;
+    bound_signed_in_ctx s = {NULL, 0};
+    if (napi_get_cb_info(env, info, NULL, NULL, NULL, &data) != napi_ok || data == NULL) {
+        throw_napi(env, "cannot read the call");
+        return NULL;
+    }
+    c = ((bound_cell *)data)->c;
+    if (c != NULL && (s.client = c->client) != NULL) guarded(c, check_bound_signed_in, &s);
+    if (napi_get_boolean(env, s.signed_in, &result) != napi_ok) throw_napi(env, "cannot create a boolean");
+    return result;
+}
+
+/* Gives self its own isSignedIn; failing leaves the prototype's, which answers the same, only slower. */
+void bind_hot_methods(napi_env env, napi_value self, addon_client *c) {
+    napi_value fn;
+    bound_cell *cell = calloc(1, sizeof *cell);
+    if (cell == NULL) return;
+    cell->c = c;
+    cell->refs = 1;
+    if (napi_create_function(env, "isSignedIn", NAPI_AUTO_LENGTH, bound_is_signed_in, cell, &fn) != napi_ok) {
+        free(cell);
+        return;
+    }
+    if (napi_add_finalizer(env, fn, cell, free_bound, NULL, NULL) != napi_ok) {
+        free(cell); /* the function, unreachable, is collected without using it */
+        return;
+    }
+    cell->refs++; /* the client's */
+    c->bound = cell;
+    napi_set_named_property(env, self, "isSignedIn", fn);
 }

@@ -8,12 +8,16 @@
  * While a call runs, the JS object is held strongly (no finalizer) and close() leaves jump_client_free to the
  * last running call (c->doomed), so the call finishes on a live client. When the environment goes away first
  * (process exit, worker end), the thread settles nothing and the last one frees what is left (work_orphan).
+ *
+ * Layer 3 of 4 (work): calls only the layers below, the bridge (bridge*.c) and args.c; the bridge hands a
+ * finished work back through the two functions work.c gives it (bridge_post_work), never by name.
  */
 #include "addon.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+typedef struct work work;
 typedef jump_status (*work_fn)(work *w);
 
 struct work {
@@ -57,6 +61,9 @@ static void free_work(work *w) {
     free(w);
 }
 
+static void work_complete(napi_env env, bridge_item *item);
+static void work_orphan(bridge_item *item);
+
 static void *work_main(void *arg) {
     work *w = arg;
     w->status = w->run(w);
@@ -64,12 +71,13 @@ static void *work_main(void *arg) {
         const char *detail = jump_error_last();
         w->detail = strdup(detail ? detail : "{}");
     }
-    if (!bridge_post_work(w->c->bridge, w)) work_orphan(w);
+    if (!bridge_post_work(w->c->bridge, &w->item, work_complete, work_orphan)) work_orphan(&w->item);
     return NULL;
 }
 
 /* The end of a call on the JS thread: the busy count (and a client closed meanwhile), then the Promise. */
-void work_complete(napi_env env, work *w) {
+static void work_complete(napi_env env, bridge_item *item) {
+    work *w = (work *)item; /* its first member */
     addon_client *c = w->c;
     bridge *b = c->bridge;
     jump_client *doomed = NULL;
@@ -102,7 +110,8 @@ void work_complete(napi_env env, work *w) {
 }
 
 /* The end of a call whose environment is gone: no JavaScript, no N-API; what is left is freed here. */
-void work_orphan(work *w) {
+static void work_orphan(bridge_item *item) {
+    work *w = (work *)item;
     addon_client *c = w->c;
     bridge *b = c->bridge;
     jump_client *doomed = NULL;
@@ -163,7 +172,7 @@ static napi_value start_work(napi_env env, addon_client *c, work *w, work_fn run
     if (!started) { /* undo as a completion would, then say so */
         w->status = JUMP_E_INTERNAL;
         w->detail = strdup("{\"status\":-17,\"status_name\":\"JUMP_E_INTERNAL\",\"message\":\"cannot start a thread\"}");
-        work_complete(env, w);
+        work_complete(env, &w->item);
     }
     return promise;
 }

@@ -1,4 +1,4 @@
-"""Client.credentials / credentials_async / has_valid_credentials (issue 13): no request while the token lasts,
+"""Client.credentials / credentials_async / has_valid_credentials: no request while the token lasts,
 one refresh for many threads once it does not, every credential kind, errors as statuses.
 
 libjump ages a token by its own clock only, so a token "about to expire" is one the emulator issued with a

@@ -1,4 +1,4 @@
-"""The emulator switch (issue 22): emulatorHost or $JUMP_EMULATOR_HOST points every endpoint of a client at one
+"""The emulator switch: emulatorHost or $JUMP_EMULATOR_HOST points every endpoint of a client at one
 jump-emulator over plain http, whatever its URL keys say, with one warning log line."""
 
 from __future__ import annotations

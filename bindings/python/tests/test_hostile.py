@@ -1,4 +1,4 @@
-"""Hostile input and shutdown (issue 10, rows 6-12) through the binding; mirrors Tests/c/test_hostile.c.
+"""Hostile input and shutdown (session integrity, rows 6-12) through the binding; mirrors Tests/c/test_hostile.c.
 
 - row 6: request headers cannot smuggle header lines or non-token names; web login reads CRLF Set-Cookie lines;
 - row 8: ``maxResponseBytes`` (default 16 MiB) bounds every answer;

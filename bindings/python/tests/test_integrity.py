@@ -1,4 +1,4 @@
-"""Session integrity (issue 10) through the binding; mirrors Tests/c/test_integrity.c rows 1, 2 and 5.
+"""Session integrity through the binding; mirrors Tests/c/test_integrity.c rows 1, 2 and 5.
 
 - row 1: a session that cannot be read, or another user's session with unsynced edits, is set aside
   (``client.state["quarantine"]``, ``Client.erase_quarantine()``), never merged into the next user's record;
@@ -329,7 +329,7 @@ def test_refresh_answer_lost_still_works_after_restart(make_config, emu) -> None
             assert store.failed_saves > 0
         with jump.Client(config) as restarted:
             assert restarted.state["uuid"] == uuid
-            restarted.fetch_record()  # SessionExpired before issue 10
+            restarted.fetch_record()  # SessionExpired before session integrity
             restarted.fetch_record()
 
 
@@ -355,7 +355,7 @@ def test_appended_element_whose_acknowledgement_was_lost_is_not_a_conflict(make_
         (store / name).write_bytes(data)
     with jump.Client(config) as restored:
         assert "/photos" in pending(restored)
-        restored.fetch_record()  # Conflict before issue 10
+        restored.fetch_record()  # Conflict before session integrity
         assert "/photos" not in pending(restored)
         with restored.record as record:
             assert record.count("/photos") == 1

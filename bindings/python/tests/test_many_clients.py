@@ -1,4 +1,5 @@
-"""Many clients in one process (issue 26, "One I/O loop"): what 1 000 clients cost when they all go at once.
+"""Many clients in one process (docs/design-io.md, "One I/O loop"): what 1 000 clients cost when they all go
+at once.
 
 One process holds ``$JUMP_MANY_CLIENTS`` clients (default 1 000), each with its own user, all with
 ``storageDirectory: ":memory:"`` (no disk, no keyring). Three phases are each started for every client at once
@@ -15,7 +16,7 @@ two samples is not missed. The baseline is taken once the clients exist, before 
 running. The bounds are the issue's: at most ``os.cpu_count() + 4`` threads over the baseline (one I/O loop, a
 pool of at most one thread per core, resolver threads) and at most 48 MiB of RSS growth.
 
-With a thread per ``_async`` call (libjump before issue 26) the thread bound fails: the figures are printed
+With a thread per ``_async`` call (libjump before the one I/O loop) the thread bound fails: the figures are printed
 (``pytest -s``) and are in the assertion message either way. Besides the bounds they give the RSS at the end of
 each phase (what the signed-in clients themselves keep: each one's parsed flow and session), the descriptors
 left open, each phase's wall time and the machine's listen-queue overflows (the emulator's accept backlog).

@@ -8,7 +8,7 @@ import urllib.error
 import urllib.request
 from typing import Any, Dict, Optional, Tuple
 
-from conftest import http_call, unique_email
+from emulator_helpers import http_call, unique_email
 
 RESERVED = ("id", "uuid", "created", "lastUpdated")
 

@@ -21,7 +21,8 @@ from typing import Any, Callable, Dict, Iterator, List, Tuple
 import pytest
 
 import headless_chromium
-from conftest import ENGAGE_APP_ID, ROOT, http_call, unique_email
+from emulator_helpers import ENGAGE_APP_ID, http_call, unique_email
+from emulator_process import ROOT
 
 SCREENSHOTS = ROOT / "build" / "test-artifacts" / "screenshots"
 

@@ -9,7 +9,7 @@ import urllib.request
 from pathlib import Path
 from typing import Any, Dict, Tuple
 
-from conftest import http_call, unique_email
+from emulator_helpers import http_call, unique_email
 from emulator_process import AdminClient, running_emulator
 
 

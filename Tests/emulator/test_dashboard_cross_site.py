@@ -8,7 +8,7 @@ from typing import Any, Dict, List, Tuple
 
 import pytest
 
-from conftest import http_call, unique_email
+from emulator_helpers import http_call, unique_email
 
 # What a browser sends with a form another site's page posts (a page on another port of 127.0.0.1 is the
 # same site, not the same origin: refused as well).
