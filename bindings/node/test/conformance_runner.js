@@ -246,7 +246,7 @@ const scenarios = {
       const pending = completions === 0;
       controller.abort();
       const cancelledAt = performance.now();
-      await Promise.race([settled, sleep(10000)]);
+      await Promise.race([settled, sleep(10000, undefined, { ref: false })]);
       const within = completedAt !== null && completedAt - cancelledAt < s.input.cancel_deadline_ms;
       await sleep(s.input.settle_ms);
       return { pending_before_cancel: pending, status: outcome, completions, within_deadline: within, signed_in: client.isSignedIn };

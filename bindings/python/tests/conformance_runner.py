@@ -205,11 +205,11 @@ def sign_in_token_session(s: Scenario) -> Dict[str, Any]:
 
 
 def cancel_async(s: Scenario) -> Dict[str, Any]:
-    completions: List[Dict[str, Any]] = []
+    completions: List[Optional[BaseException]] = []
     done = threading.Event()
 
-    def on_completion(payload: Dict[str, Any]) -> None:
-        completions.append(payload)
+    def on_completion(_result: Any, error: Optional[BaseException]) -> None:
+        completions.append(error)
         done.set()
 
     with s.client() as client:
