@@ -33,6 +33,7 @@ namespace Jump.Tests
             typeof(ExampleTests),           // ExampleTests.cs
             typeof(DeliveryTests),          // DeliveryTests.cs
             typeof(ResolverTests),          // ResolverTests.cs
+            typeof(ConformanceTests),       // ConformanceTests.cs
         };
 
         static int Main(string[] args)

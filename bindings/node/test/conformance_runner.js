@@ -1,0 +1,278 @@
+'use strict';
+// The Node.js binding's conformance runner (Tests/conformance/README.md is its contract): plays one scenario of
+// Tests/conformance/scenarios.json with the binding's public API against $JUMP_EMULATOR_URL and prints one
+// outcome line. It judges nothing: Tests/conformance/run.py compares the line with the scenario's "expect".
+//   node bindings/node/test/conformance_runner.js <scenario name>
+const fs = require('node:fs');
+const path = require('node:path');
+const { setTimeout: sleep } = require('node:timers/promises');
+const jump = require('../index');
+
+const OK = 'JUMP_OK';
+
+/** The status name of a failure: the JumpError's own, JUMP_E_CANCELLED for the AbortError of an aborted call. */
+function statusOf(error) {
+  if (error instanceof jump.JumpError) return error.statusName;
+  if (error instanceof jump.AbortError) return 'JUMP_E_CANCELLED';
+  throw error;
+}
+
+/** [status name, result] of a call (a value or a Promise). */
+async function attempt(call) {
+  try {
+    return [OK, await call()];
+  } catch (error) {
+    return [statusOf(error), null];
+  }
+}
+
+class Scenario {
+  constructor(name) {
+    const document = JSON.parse(fs.readFileSync(process.env.JUMP_CONFORMANCE_SCENARIOS, 'utf8'));
+    this.url = process.env.JUMP_EMULATOR_URL.replace(/\/$/, '');
+    this.values = { '${EMULATOR_URL}': this.url, '${STORAGE_DIR}': path.join(process.env.JUMP_CONFORMANCE_TMP, 'storage') };
+    this.input = document.scenarios.find((s) => s.name === name).input;
+    this.configs = document.configs;
+  }
+
+  /** value with its placeholders replaced (recursively). */
+  fill(value) {
+    if (typeof value === 'string') {
+      for (const [placeholder, actual] of Object.entries(this.values)) value = value.split(placeholder).join(actual);
+      return value;
+    }
+    if (Array.isArray(value)) return value.map((v) => this.fill(v));
+    if (value !== null && typeof value === 'object') {
+      return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, this.fill(v)]));
+    }
+    return value;
+  }
+
+  get(key) {
+    return this.fill(this.input[key]);
+  }
+
+  client() {
+    return new jump.Client(this.fill(this.configs[this.input.config]));
+  }
+
+  /** Sends input[key], an admin request, with Node's own HTTP client; its JSON answer. */
+  async admin(key) {
+    const spec = this.get(key);
+    const headers = { ...(spec.headers || {}) };
+    if (spec.body !== undefined && !headers['Content-Type']) headers['Content-Type'] = 'application/json';
+    const response = await fetch(this.url + spec.path, {
+      method: spec.method,
+      headers,
+      body: spec.body === undefined ? undefined : JSON.stringify(spec.body),
+    });
+    const text = await response.text();
+    if (!response.ok) throw new Error(`${spec.method} ${spec.path} -> ${response.status}: ${text}`);
+    return text.trim() ? JSON.parse(text) : {};
+  }
+
+  async adminResult(key) {
+    return (await this.admin(key))[this.input[key].result];
+  }
+
+  async counter(key, name) {
+    return Number(((await this.admin(key)).counters || {})[name] || 0);
+  }
+}
+
+/** Runs body(client) and closes the client whatever happens. */
+async function withClient(s, body) {
+  const client = s.client();
+  try {
+    return await body(client);
+  } finally {
+    client.close();
+  }
+}
+
+const register = (s, client) => attempt(() => client.registerTraditional(s.get('user'), s.get('password')));
+
+const scenarios = {
+  async register_sign_in_bad_password(s) {
+    const out = {};
+    const login = s.get('user')[s.input.sign_in_with];
+    await withClient(s, async (client) => {
+      const [status, registered] = await register(s, client);
+      out.register = { status, is_new: registered && registered.isNew, signed_in: client.isSignedIn };
+      out.sign_out = { status: (await attempt(() => client.signOut()))[0], signed_in: client.isSignedIn };
+      const [signInStatus, signed] = await attempt(() => client.signIn(login, s.get('password')));
+      out.sign_in = {
+        status: signInStatus,
+        is_new: signed && signed.isNew,
+        same_uuid: Boolean(signed && registered && signed.uuid === registered.uuid),
+        signed_in: client.isSignedIn,
+      };
+      out.record_email = client.record.getString('/email');
+      const [wrong] = await attempt(() => client.signIn(login, s.get('wrong_password')));
+      out.wrong_password = { status: wrong, signed_in: client.isSignedIn };
+    });
+    return out;
+  },
+
+  async edit_sync_plural_append(s) {
+    const out = {};
+    const edit = s.get('edit');
+    const append = s.get('append');
+    const plural = append.plural;
+    await withClient(s, async (client) => {
+      await register(s, client);
+      client.record.setString(edit.path, edit.value);
+      let [status, synced] = await attempt(() => client.sync());
+      out.sync_edit = { status, changed: synced && synced.changed };
+      out.append_path = client.record.append(plural, append.element);
+      [status, synced] = await attempt(() => client.sync());
+      const renamed = (synced && synced.renamed) || {};
+      const element = new RegExp(`^${plural.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}#[1-9][0-9]*$`);
+      const targets = Object.values(renamed);
+      out.sync_append = {
+        status,
+        changed: synced && synced.changed,
+        renamed_from: Object.keys(renamed).sort(),
+        renamed_to_server_id: targets.length > 0 && targets.every((p) => element.test(p)),
+      };
+      out.fetch = { status: (await attempt(() => client.fetchRecord()))[0] };
+      const record = client.record;
+      out.edited_value = record.getString(edit.path);
+      out.plural_count = record.elementCount(plural);
+      const paths = record.elementPaths(plural);
+      out.plural_members = paths.map((p) => record.getString(`${p}/${append.member}`));
+      out.element_paths_are_renamed = JSON.stringify(paths) === JSON.stringify(targets);
+      out.unsynced_changes = client.state().unsyncedChanges;
+    });
+    return out;
+  },
+
+  async refresh_after_clock_moves(s) {
+    return withClient(s, async (client) => {
+      await register(s, client);
+      await s.admin('clear_counters');
+      await s.admin('advance_clock');
+      const [fetched] = await attempt(() => client.fetchRecord());
+      return {
+        fetch: { status: fetched },
+        refresh_requests: await s.counter('counters', s.input.refresh_counter),
+        signed_in: client.isSignedIn,
+        record_email: client.record.getString('/email'),
+      };
+    });
+  },
+
+  async sign_out_restart(s) {
+    const out = {};
+    let registered = null;
+    await withClient(s, async (first) => {
+      let status;
+      [status, registered] = await register(s, first);
+      out.first = { status, signed_in: first.isSignedIn };
+    });
+    await withClient(s, async (restored) => {
+      out.restored = {
+        signed_in: restored.isSignedIn,
+        same_uuid: Boolean(registered) && restored.state().uuid === registered.uuid,
+        record_email: restored.record.getString('/email'),
+      };
+      out.sign_out = { status: (await attempt(() => restored.signOut()))[0], signed_in: restored.isSignedIn };
+    });
+    await withClient(s, async (after) => {
+      out.after_sign_out = { signed_in: after.isSignedIn };
+    });
+    return out;
+  },
+
+  async sign_in_token_session(s) {
+    const out = {};
+    const userId = await s.adminResult('create_user');
+    s.values['${USER_ID}'] = userId;
+    const token = await s.adminResult('mint');
+    const [decodeStatus, decoded] = await attempt(() => jump.decodeSignInToken(token));
+    out.decode = {
+      status: decodeStatus,
+      user_id_matches: Boolean(decoded) && decoded.userId === userId,
+      environment: decoded && decoded.environment,
+      region: decoded && decoded.region,
+    };
+    await withClient(s, async (client) => {
+      out.before = { signed_in: client.status().signedIn };
+      const [status, signed] = await attempt(() => client.signInWithToken(token));
+      out.sign_in = {
+        status,
+        user_id_matches: Boolean(signed) && signed.userId === userId,
+        changed: signed && signed.changed,
+        migrated: signed && signed.migrated,
+      };
+      const now = client.status();
+      out.status = {
+        signed_in: now.signedIn,
+        use_sign_in_token: now.useSignInToken,
+        use_api_key: now.useApiKey,
+        user_id_matches: now.userId === userId,
+      };
+      const profilePath = s.get('profile_path');
+      const [putStatus, put] = await attempt(() => client.request('PUT', profilePath, {
+        headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(s.get('profile')),
+      }));
+      out.put = { status: putStatus, http_status: put && put.status };
+      const [getStatus, got] = await attempt(() => client.request('GET', profilePath));
+      out.get = { status: getStatus, http_status: got && got.status, data: got && JSON.parse(got.body).data };
+      const againToken = await s.adminResult('mint');
+      const [againStatus, again] = await attempt(() => client.signInWithToken(againToken));
+      out.sign_in_again = { status: againStatus, changed: again && again.changed };
+      out.sign_out = { status: (await attempt(() => client.signOut()))[0] };
+      out.after_sign_out = { signed_in: client.status().signedIn };
+    });
+    return out;
+  },
+
+  async cancel_async(s) {
+    return withClient(s, async (client) => {
+      await register(s, client);
+      await s.admin('clear_counters');
+      await s.admin('delay');
+      const controller = new AbortController();
+      let completions = 0;
+      let outcome = null;
+      let completedAt = null;
+      const settled = client.fetchRecord({ signal: controller.signal }).then(
+        () => { completions += 1; outcome = OK; completedAt = performance.now(); },
+        (error) => { completions += 1; outcome = statusOf(error); completedAt = performance.now(); },
+      );
+      const deadline = performance.now() + s.input.reach_timeout_ms;
+      while ((await s.counter('counters', s.input.reached_counter)) < 1 && performance.now() < deadline) await sleep(20);
+      const pending = completions === 0;
+      controller.abort();
+      const cancelledAt = performance.now();
+      await Promise.race([settled, sleep(10000, undefined, { ref: false })]);
+      const within = completedAt !== null && completedAt - cancelledAt < s.input.cancel_deadline_ms;
+      await sleep(s.input.settle_ms);
+      return { pending_before_cancel: pending, status: outcome, completions, within_deadline: within, signed_in: client.isSignedIn };
+    });
+  },
+
+  async status_errors(s) {
+    // The binding's own mapping from a status code to its JumpError subclass (what libjump's failures become).
+    // A code without a subclass of its own (the base JumpError) is reported by class name: a gap in the table.
+    return {
+      names: s.input.statuses.map(({ code }) => {
+        const error = jump.errorFromDetail(code, {});
+        return error.constructor === jump.JumpError ? 'JumpError' : error.statusName;
+      }),
+    };
+  },
+};
+
+async function main(name) {
+  let line;
+  try {
+    line = { scenario: name, outcome: await scenarios[name](new Scenario(name)) };
+  } catch (error) {
+    line = { scenario: name, error: `${error && error.name}: ${error && error.message}` };
+  }
+  process.stdout.write(`${JSON.stringify(line)}\n`);
+}
+
+main(process.argv[2]);

@@ -1,0 +1,262 @@
+"""The Python binding's conformance runner (Tests/conformance/README.md is its contract): plays one scenario of
+Tests/conformance/scenarios.json with the public jump API against $JUMP_EMULATOR_URL and prints one outcome
+line. It judges nothing: Tests/conformance/run.py compares the line with the scenario's "expect".
+
+    python3 bindings/python/tests/conformance_runner.py <scenario name>
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import sys
+import threading
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any, Callable, Dict, List, Optional
+
+BINDING = Path(__file__).resolve().parents[1]
+if not os.environ.get("JUMP_TEST_INSTALLED"):  # the source tree, as the binding's own tests use it
+    sys.path.insert(0, str(BINDING))
+import jump  # noqa: E402
+from jump.errors import STATUS_NAMES  # noqa: E402
+
+OK = "JUMP_OK"
+
+
+def status_of(error: BaseException) -> str:
+    if isinstance(error, jump.JumpError):
+        return error.status_name or STATUS_NAMES.get(error.status, str(error.status))
+    raise error
+
+
+def attempt(call: Callable[[], Any]) -> "tuple[str, Any]":
+    """(status name, result): JUMP_OK and the call's result, or the binding error's status and None."""
+    try:
+        return OK, call()
+    except jump.JumpError as error:
+        return status_of(error), None
+
+
+class Scenario:
+    def __init__(self, name: str) -> None:
+        with open(os.environ["JUMP_CONFORMANCE_SCENARIOS"], encoding="utf-8") as f:
+            document = json.load(f)
+        self.url = os.environ["JUMP_EMULATOR_URL"].rstrip("/")
+        self.values = {"${EMULATOR_URL}": self.url,
+                       "${STORAGE_DIR}": os.path.join(os.environ["JUMP_CONFORMANCE_TMP"], "storage")}
+        [scenario] = [s for s in document["scenarios"] if s["name"] == name]
+        self.input = scenario["input"]
+        self.configs = document["configs"]
+
+    def fill(self, value: Any) -> Any:
+        """The value with its placeholders replaced (recursively)."""
+        if isinstance(value, str):
+            for placeholder, actual in self.values.items():
+                value = value.replace(placeholder, actual)
+            return value
+        if isinstance(value, list):
+            return [self.fill(v) for v in value]
+        if isinstance(value, dict):
+            return {k: self.fill(v) for k, v in value.items()}
+        return value
+
+    def get(self, key: str) -> Any:
+        return self.fill(self.input[key])
+
+    def client(self) -> jump.Client:
+        return jump.Client(self.fill(self.configs[self.input["config"]]))
+
+    def admin(self, key: str) -> Dict[str, Any]:
+        """Sends input[key], an admin request, with the platform's HTTP client; its JSON answer."""
+        spec = self.get(key)
+        body = spec.get("body")
+        data = None if body is None else json.dumps(body).encode("utf-8")
+        request = urllib.request.Request(self.url + spec["path"], data=data, method=spec["method"])
+        for name, value in (spec.get("headers") or {}).items():
+            request.add_header(name, value)
+        if data is not None and "Content-Type" not in (spec.get("headers") or {}):
+            request.add_header("Content-Type", "application/json")
+        with urllib.request.urlopen(request, timeout=30) as response:
+            text = response.read().decode("utf-8")
+        return json.loads(text) if text.strip() else {}
+
+    def admin_result(self, key: str) -> Any:
+        return self.admin(key)[self.input[key]["result"]]
+
+    def counter(self, key: str, name: str) -> int:
+        return int(self.admin(key).get("counters", {}).get(name, 0))
+
+
+def record_string(client: jump.Client, path: str) -> Optional[str]:
+    with client.record as record:
+        return record.get_string(path)
+
+
+def register(s: Scenario, client: jump.Client) -> "tuple[str, Any]":
+    return attempt(lambda: client.register_traditional(s.get("user"), s.get("password")))
+
+
+def register_sign_in_bad_password(s: Scenario) -> Dict[str, Any]:
+    out: Dict[str, Any] = {}
+    user = s.get("user")
+    login = user[s.input["sign_in_with"]]
+    with s.client() as client:
+        status, registered = register(s, client)
+        out["register"] = {"status": status, "is_new": registered and registered["is_new"],
+                           "signed_in": client.is_signed_in}
+        out["sign_out"] = {"status": attempt(client.sign_out)[0], "signed_in": client.is_signed_in}
+        status, signed = attempt(lambda: client.sign_in(login, s.get("password")))
+        out["sign_in"] = {"status": status, "is_new": signed and signed["is_new"],
+                          "same_uuid": bool(signed and registered and signed["uuid"] == registered["uuid"]),
+                          "signed_in": client.is_signed_in}
+        out["record_email"] = record_string(client, "/email")
+        status, _ = attempt(lambda: client.sign_in(login, s.get("wrong_password")))
+        out["wrong_password"] = {"status": status, "signed_in": client.is_signed_in}
+    return out
+
+
+def edit_sync_plural_append(s: Scenario) -> Dict[str, Any]:
+    out: Dict[str, Any] = {}
+    edit, append = s.get("edit"), s.get("append")
+    plural = append["plural"]
+    with s.client() as client:
+        register(s, client)
+        with client.record as record:
+            record.set_string(edit["path"], edit["value"])
+        status, synced = attempt(client.sync)
+        out["sync_edit"] = {"status": status, "changed": synced and synced["changed"]}
+        with client.record as record:
+            out["append_path"] = record.append(plural, append["element"])
+        status, synced = attempt(client.sync)
+        renamed: Dict[str, str] = (synced or {}).get("renamed", {})
+        element = re.compile(re.escape(plural) + r"#[1-9][0-9]*")
+        out["sync_append"] = {"status": status, "changed": synced and synced["changed"],
+                              "renamed_from": sorted(renamed),
+                              "renamed_to_server_id": bool(renamed) and all(element.fullmatch(p) for p in renamed.values())}
+        out["fetch"] = {"status": attempt(client.fetch_record)[0]}
+        with client.record as record:
+            out["edited_value"] = record.get_string(edit["path"])
+            out["plural_count"] = record.count(plural)
+            paths = record.elements(plural)
+            out["plural_members"] = [record.get_string(f"{p}/{append['member']}") for p in paths]
+        out["element_paths_are_renamed"] = paths == list(renamed.values())
+        out["unsynced_changes"] = client.state["unsynced_changes"]
+    return out
+
+
+def refresh_after_clock_moves(s: Scenario) -> Dict[str, Any]:
+    with s.client() as client:
+        register(s, client)
+        s.admin("clear_counters")
+        s.admin("advance_clock")
+        fetched = attempt(client.fetch_record)[0]
+        return {"fetch": {"status": fetched},
+                "refresh_requests": s.counter("counters", s.input["refresh_counter"]),
+                "signed_in": client.is_signed_in, "record_email": record_string(client, "/email")}
+
+
+def sign_out_restart(s: Scenario) -> Dict[str, Any]:
+    out: Dict[str, Any] = {}
+    with s.client() as first:
+        status, registered = register(s, first)
+        out["first"] = {"status": status, "signed_in": first.is_signed_in}
+    with s.client() as restored:
+        out["restored"] = {"signed_in": restored.is_signed_in,
+                           "same_uuid": bool(registered) and restored.state["uuid"] == registered["uuid"],
+                           "record_email": record_string(restored, "/email")}
+        out["sign_out"] = {"status": attempt(restored.sign_out)[0], "signed_in": restored.is_signed_in}
+    with s.client() as after:
+        out["after_sign_out"] = {"signed_in": after.is_signed_in}
+    return out
+
+
+def sign_in_token_session(s: Scenario) -> Dict[str, Any]:
+    out: Dict[str, Any] = {}
+    user_id = s.admin_result("create_user")
+    s.values["${USER_ID}"] = user_id
+    token = s.admin_result("mint")
+    status, decoded = attempt(lambda: jump.decode_sign_in_token(token))
+    out["decode"] = {"status": status, "user_id_matches": bool(decoded) and decoded["user_id"] == user_id,
+                     "environment": decoded and decoded["environment"], "region": decoded and decoded["region"]}
+    with s.client() as client:
+        out["before"] = {"signed_in": client.status["signed_in"]}
+        status, signed = attempt(lambda: client.sign_in_with_token(token))
+        out["sign_in"] = {"status": status, "user_id_matches": bool(signed) and signed["user_id"] == user_id,
+                          "changed": signed and signed["changed"], "migrated": signed and signed["migrated"]}
+        now = client.status
+        out["status"] = {"signed_in": now["signed_in"], "use_sign_in_token": now["use_sign_in_token"],
+                         "use_api_key": now["use_api_key"], "user_id_matches": now["user_id"] == user_id}
+        path = s.get("profile_path")
+        status, put = attempt(lambda: client.request("PUT", path, {"Content-Type": "application/json"},
+                                                     json.dumps(s.get("profile"))))
+        out["put"] = {"status": status, "http_status": put and put["status"]}
+        status, got = attempt(lambda: client.request("GET", path))
+        out["get"] = {"status": status, "http_status": got and got["status"],
+                      "data": got and json.loads(got["body"]).get("data")}
+        again_token = s.admin_result("mint")
+        status, again = attempt(lambda: client.sign_in_with_token(again_token))
+        out["sign_in_again"] = {"status": status, "changed": again and again["changed"]}
+        out["sign_out"] = {"status": attempt(client.sign_out)[0]}
+        out["after_sign_out"] = {"signed_in": client.status["signed_in"]}
+    return out
+
+
+def cancel_async(s: Scenario) -> Dict[str, Any]:
+    completions: List[Optional[BaseException]] = []
+    done = threading.Event()
+
+    def on_completion(_result: Any, error: Optional[BaseException]) -> None:
+        completions.append(error)
+        done.set()
+
+    with s.client() as client:
+        register(s, client)
+        s.admin("clear_counters")
+        s.admin("delay")
+        request = client.fetch_record_async(on_completion)
+        deadline = time.monotonic() + s.input["reach_timeout_ms"] / 1000
+        while s.counter("counters", s.input["reached_counter"]) < 1 and time.monotonic() < deadline:
+            time.sleep(0.02)
+        pending = not request.done
+        request.cancel()
+        cancelled_at = time.monotonic()
+        done.wait(10)
+        within = done.is_set() and (time.monotonic() - cancelled_at) * 1000 < s.input["cancel_deadline_ms"]
+        try:
+            request.wait(10)
+            status = OK
+        except jump.JumpError as error:
+            status = status_of(error)
+        time.sleep(s.input["settle_ms"] / 1000)
+        return {"pending_before_cancel": pending, "status": status, "completions": len(completions),
+                "within_deadline": within, "signed_in": client.is_signed_in}
+
+
+def status_errors(s: Scenario) -> Dict[str, Any]:
+    names = []
+    for status in s.input["statuses"]:
+        error = jump.error_class(status["code"])(status["code"])  # the class libjump's failures are raised as
+        names.append(STATUS_NAMES.get(type(error).code, type(error).__name__) if type(error).code is not None
+                     else type(error).__name__)
+    return {"names": names}
+
+
+SCENARIOS = {f.__name__: f for f in (register_sign_in_bad_password, edit_sync_plural_append,
+                                      refresh_after_clock_moves, sign_out_restart, sign_in_token_session,
+                                      cancel_async, status_errors)}
+
+
+def main(name: str) -> int:
+    try:
+        line: Dict[str, Any] = {"scenario": name, "outcome": SCENARIOS[name](Scenario(name))}
+    except Exception as exc:  # noqa: BLE001 - reported as the scenario's failure, never as an outcome
+        line = {"scenario": name, "error": f"{type(exc).__name__}: {exc}"}
+    print(json.dumps(line, separators=(",", ":")), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1]))
