@@ -289,3 +289,33 @@ impl<'a> Parser<'a> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trip() {
+        let text = r#"{"a":[1,-2.5e3,true,false,null],"b":{"c":"x\"y\\z\n\u00e9\ud83d\ude00"},"id":12345678901234567}"#;
+        let v = parse(text).expect("parses");
+        assert_eq!(v.at(&["b", "c"]).and_then(Value::as_str), Some("x\"y\\z\n\u{e9}\u{1F600}"));
+        assert_eq!(v.get("id").and_then(Value::as_i64), Some(12345678901234567));
+        assert_eq!(parse(&v.to_string()), Some(v));
+    }
+
+    #[test]
+    fn refuses_what_is_not_json() {
+        for bad in ["", "{", "[1,]", "{\"a\" 1}", "tru", "1 2", "\"\\q\"", "nul"] {
+            assert_eq!(parse(bad), None, "{}", bad);
+        }
+        let deep = "[".repeat(200) + &"]".repeat(200);
+        assert_eq!(parse(&deep), None, "deeper than the limit");
+        let ok = "[".repeat(100) + &"]".repeat(100);
+        assert!(parse(&ok).is_some());
+    }
+
+    #[test]
+    fn quotes_control_characters() {
+        assert_eq!(quote("a\u{1}b\t"), "\"a\\u0001b\\t\"");
+    }
+}
