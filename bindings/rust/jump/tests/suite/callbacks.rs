@@ -65,20 +65,25 @@ fn queue_mode(emu: &Emulator) {
     assert!(client.event_fd().unwrap() >= 0);
     let pending = client.sign_in_async(&email, PASSWORD).unwrap();
     let id = pending.id().unwrap();
-    let mut completion = None;
+    let (tx, rx) = mpsc::channel();
+    pending.on_complete(move |r| {
+        let _ = tx.send((r.is_ok(), std::thread::current().id()));
+    });
+    let mut documents = Vec::new();
     wait_until("the queued completion", || {
         while let Some(doc) = client.next_event().unwrap() {
-            if doc.get("kind").and_then(|k| k.as_str()) == Some("completion") {
-                completion = Some(doc);
-            }
+            documents.push(doc);
         }
-        completion.is_some()
+        pending.try_result().is_some()
     });
-    let doc = completion.unwrap();
-    assert_eq!(doc.get("request_id").and_then(|v| v.as_i64()), Some(id as i64), "{}", doc);
-    // the completion ran inside next_event, on this thread: the Pending has its result
-    assert!(pending.try_result().expect("completed").is_ok());
+    // the completion ran inside next_event, on this thread
+    let (ok, thread) = rx.try_recv().expect("on_complete ran");
+    assert!(ok, "signed in");
+    assert_eq!(thread, std::thread::current().id());
     assert!(pending.wait().is_ok());
+    for doc in documents.iter().filter(|d| d.str_of("kind").as_deref() == Some("completion")) {
+        assert_eq!(doc.get("request_id").and_then(|v| v.as_i64()), Some(id as i64), "{}", doc);
+    }
     client.use_event_queue(false).unwrap();
     assert_eq!(client.next_event().unwrap_err().status(), Status::Unsupported);
 }
@@ -110,6 +115,10 @@ fn dispatcher_runs_jobs_on_the_host_thread(emu: &Emulator) {
         assert!(start.elapsed() < Duration::from_secs(10), "no completion through the dispatcher");
     }
     client.set_dispatcher(None).unwrap();
+    // jobs still queued (userdata_free of the call) run too: a job dropped unrun would leak
+    while let Ok(job) = rx.recv_timeout(Duration::from_millis(200)) {
+        job.run();
+    }
     client.sync_async().unwrap().wait().expect("libjump's own thread again");
 }
 

@@ -12,6 +12,7 @@ mod basics;
 mod callbacks;
 mod conformance;
 mod examples;
+mod install;
 mod social;
 mod support;
 mod tokens;
@@ -53,7 +54,7 @@ fn main() {
         }
     };
     let mut tests: Vec<Test> = Vec::new();
-    for group in [basics::TESTS, callbacks::TESTS, async_calls::TESTS, tokens::TESTS, social::TESTS, examples::TESTS] {
+    for group in [basics::TESTS, callbacks::TESTS, async_calls::TESTS, tokens::TESTS, social::TESTS, examples::TESTS, install::TESTS] {
         tests.extend_from_slice(group);
     }
     let (mut passed, mut failed) = (0, 0);
