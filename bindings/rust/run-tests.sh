@@ -30,7 +30,12 @@ export LD_LIBRARY_PATH="$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 # "label cargo rustc rustdoc" per toolchain (rustc and rustdoc empty: the cargo's own, through rustup).
 toolchains=()
 if [ -n "${JUMP_RUST_CARGO:-}" ]; then
-    toolchains+=("custom $JUMP_RUST_CARGO - -")
+    # with $RUSTC set, the rustdoc beside it (doc tests must use the same compiler)
+    if [ -n "${RUSTC:-}" ]; then
+        toolchains+=("custom $JUMP_RUST_CARGO $RUSTC ${RUSTDOC:-$(dirname "$RUSTC")/rustdoc}")
+    else
+        toolchains+=("custom $JUMP_RUST_CARGO - -")
+    fi
 else
     # Debian's cargo runs whatever rustc is first on PATH unless told: pin Debian's own.
     [ -x /usr/bin/cargo ] && [ -x /usr/bin/rustc ] && toolchains+=("debian /usr/bin/cargo /usr/bin/rustc /usr/bin/rustdoc")
