@@ -12,7 +12,7 @@ pub type Result<T> = std::result::Result<T, Error>;
 /// A failure: its [`Status`] and the detail libjump gave (jump_error_last: "status", "status_name",
 /// "message", and per status "invalid_fields", "merge_token", "conflicts", ...). Never holds a secret the
 /// caller passed; a merge or social registration token in the detail is one to hand back, not to log.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, PartialEq)]
 pub struct Error {
     code: i32,
     detail: Value,
@@ -60,6 +60,33 @@ impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let name = Status::from_code(self.code).map(Status::name).unwrap_or("JUMP_E_UNKNOWN");
         write!(f, "{} ({}): {}", name, self.code, self.message())
+    }
+}
+
+/// The detail members that are secrets (jump.h: "The social registration and merge tokens are secrets: hand
+/// them back, do not log them"): Debug shows them as "<redacted>", so `{:?}`, `unwrap()` and `expect()`
+/// print no secret. [`Error::detail`] still holds them, for the call that needs them.
+const SECRET_MEMBERS: [&str; 2] = ["merge_token", "social_registration_token"];
+
+fn redacted(v: &Value) -> Value {
+    match v {
+        Value::Object(members) => Value::Object(
+            members
+                .iter()
+                .map(|(k, v)| {
+                    let shown = if SECRET_MEMBERS.contains(&k.as_str()) { Value::String("<redacted>".into()) } else { redacted(v) };
+                    (k.clone(), shown)
+                })
+                .collect(),
+        ),
+        Value::Array(items) => Value::Array(items.iter().map(redacted).collect()),
+        other => other.clone(),
+    }
+}
+
+impl fmt::Debug for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Error").field("code", &self.code).field("detail", &format_args!("{}", redacted(&self.detail))).finish()
     }
 }
 

@@ -14,6 +14,7 @@ pub const TESTS: &[Test] = &[
     ("loopback_async_cancel", loopback_async_cancel),
     ("native_token_registration_required", native_token_registration_required),
     ("browser_begin_and_complete", browser_begin_and_complete),
+    ("merge_required_then_sign_in_merge", merge_required_then_sign_in_merge),
     ("profile_and_password_forms", profile_and_password_forms),
 ];
 
@@ -131,4 +132,33 @@ fn profile_and_password_forms(emu: &Emulator) {
     client.forgot_password_async(&email).unwrap().wait().expect("forgot_password_async");
     client.resend_verification_email(&email).expect("resend");
     client.resend_verification_email_async(&email).unwrap().wait().expect("resend async");
+}
+
+/// POST /emulator/merge_conflict: a password account and a facebook identity with the same email.
+fn merge_required_then_sign_in_merge(emu: &Emulator) {
+    let email = unique_email();
+    let body = format!("{{\"email\":{},\"existing_provider\":\"capture\",\"provider\":\"facebook\",\"password\":{}}}",
+        jump::json::quote(&email), jump::json::quote(PASSWORD));
+    let stage = emu.admin("POST", "/emulator/merge_conflict", Some(&body));
+    let uuid = stage.at(&["user", "uuid"]).and_then(|v| v.as_str()).expect("uuid").to_owned();
+    let token = stage.at(&["conflicting_identity", "token"]).and_then(|v| v.as_str()).expect("token").to_owned();
+    let client = social_client_without_thin(emu);
+    let e = client.social_sign_in_native("facebook", &token, None, None).unwrap_err();
+    assert_eq!(e.status(), Status::MergeRequired, "{}", e);
+    assert_eq!(e.detail().str_of("existing_provider").as_deref(), Some("capture"));
+    let merge_token = e.detail().str_of("merge_token").expect("merge_token");
+    assert!(!format!("{:?}", e).contains(&merge_token), "Debug redacts the merge token");
+    assert!(!e.to_string().contains(&merge_token), "so does Display");
+    let bad = client.sign_in_merge(&email, "not the password", &merge_token).unwrap_err();
+    assert_eq!(bad.status(), Status::BadCredentials);
+    let merged = client.sign_in_merge_async(&email, PASSWORD, &merge_token).unwrap().wait().expect("merged");
+    assert_eq!(merged.get("merged").and_then(|v| v.as_bool()), Some(true), "{}", merged);
+    assert_eq!(merged.str_of("uuid").as_deref(), Some(uuid.as_str()));
+    client.sign_out().unwrap();
+    let again = client.social_sign_in_native("facebook", &token, None, None).expect("facebook signs in to the account now");
+    assert_eq!(again.str_of("uuid").as_deref(), Some(uuid.as_str()));
+    let profiles = client.linked_profiles().unwrap();
+    let identifier = profiles.as_array().and_then(|p| p.first()).and_then(|p| p.str_of("identifier")).expect("a linked identity");
+    client.unlink_account_async(&identifier).unwrap().wait().expect("unlinked");
+    assert_eq!(client.unlink_account(&identifier).unwrap_err().status(), Status::NotFound, "already unlinked");
 }
