@@ -282,7 +282,7 @@ fn status_errors(cx: &Context, out: &mut Outcome) -> Result<(), String> {
 }
 
 fn main() {
-    let name = std::env::args().last().unwrap_or_default();
+    let name = std::env::args().next_back().unwrap_or_default();
     let line = match play(&name) {
         Ok(outcome) => obj(&[("scenario", s(&name)), ("outcome", Value::Object(outcome))]),
         Err(e) => obj(&[("scenario", s(&name)), ("error", s(&e))]),

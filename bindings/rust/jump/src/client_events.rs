@@ -1,7 +1,7 @@
 //! How callbacks reach the host: the event callback, a host dispatcher, or queue mode (jump.h,
 //! "Callbacks" and jump_client_use_event_queue).
 use std::os::raw::{c_char, c_int, c_void};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use crate::client::Client;
 use crate::error::{check, Result};
@@ -14,17 +14,23 @@ use jump_sys as sys;
 /// and `Send` because that thread is not the caller's).
 pub type EventCallback = Box<dyn FnMut(&Value) + Send>;
 
+/// The userdata of the event callback. libjump's own thread calls it one event at a time, but a host
+/// dispatcher may run jobs on several threads at once, so the FnMut is reached through a lock: never two
+/// `&mut` at once.
+type EventUserdata = Mutex<EventCallback>;
+
 unsafe extern "C" fn on_event(userdata: *mut c_void, text: *const c_char) {
     guard((), || {
-        let f = &mut *(userdata as *mut EventCallback);
+        let callback = &*(userdata as *const EventUserdata);
         if let Some(doc) = json::parse(&borrowed(text)) {
+            let mut f = callback.lock().unwrap_or_else(|e| e.into_inner());
             f(&doc)
         }
     })
 }
 
 unsafe extern "C" fn free_event(userdata: *mut c_void) {
-    guard((), || drop(Box::from_raw(userdata as *mut EventCallback)))
+    guard((), || drop(Box::from_raw(userdata as *mut EventUserdata)))
 }
 
 /// A unit of libjump's work a dispatcher must run on the host's thread, exactly once ([`Job::run`]);
@@ -67,7 +73,7 @@ impl Client {
             // SAFETY: removing: no userdata.
             None => unsafe { sys::jump_client_set_event_callback(self.ptr, None, std::ptr::null_mut(), None) },
             Some(f) => {
-                let userdata = Box::into_raw(Box::new(f)) as *mut c_void;
+                let userdata = Box::into_raw(Box::new(Mutex::new(f))) as *mut c_void;
                 // SAFETY: libjump owns userdata from here and frees it with free_event exactly once.
                 unsafe { sys::jump_client_set_event_callback(self.ptr, Some(on_event), userdata, Some(free_event)) }
             }

@@ -3,7 +3,7 @@
 //! through Tests/conformance/run.py, which starts its own emulator and judges each outcome. Each
 //! scenario's PASS/FAIL line counts as one test of this suite. The outcomes are saved in
 //! build/conformance/rust.jsonl for Tests/conformance/check.py.
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// The checkout's root (bindings/rust/jump is this crate).
@@ -23,7 +23,7 @@ pub fn directory() -> Option<PathBuf> {
 
 /// (scenario, passed, run.py's line) for every scenario whose name contains `filter`; Err when run.py
 /// gave no verdict at all.
-pub fn run(dir: &PathBuf, filter: &str) -> Result<Vec<(String, bool, String)>, String> {
+pub fn run(dir: &Path, filter: &str) -> Result<Vec<(String, bool, String)>, String> {
     let examples = std::env::var("JUMP_RUST_EXAMPLES").map_err(|_| "JUMP_RUST_EXAMPLES is not set (run-tests.sh sets it)")?;
     let runner = format!("{}/conformance_runner", examples);
     let out = root().join("build/conformance/rust.jsonl");
