@@ -14,6 +14,7 @@ pub const TESTS: &[Test] = &[
     ("dropping_the_client_cancels", dropping_the_client_cancels),
     ("wait_timeout", wait_timeout),
     ("many_threads_cancel_half", many_threads_cancel_half),
+    ("error_detail_is_per_thread", error_detail_is_per_thread),
 ];
 
 fn async_sign_in_wait_and_on_complete(emu: &Emulator) {
@@ -120,4 +121,28 @@ fn many_threads_cancel_half(emu: &Emulator) {
     }
     assert!(cancelled > 0, "at least one call was stopped by its cancel");
     assert!(client.is_signed_in());
+}
+
+/// jump_error_last is thread-local: threads failing at once, each in its own way, each read their own detail.
+fn error_detail_is_per_thread(emu: &Emulator) {
+    let client = Arc::new(emu.client());
+    let threads: Vec<_> = (0..6)
+        .map(|t| {
+            let client = client.clone();
+            std::thread::spawn(move || {
+                for _ in 0..20 {
+                    let (e, want) = if t % 2 == 0 {
+                        (jump::decode_sign_in_token("not base64 !").unwrap_err(), Status::InvalidArgument)
+                    } else {
+                        (client.sync().unwrap_err(), Status::NotSignedIn)
+                    };
+                    assert_eq!(e.status(), want);
+                    assert_eq!(e.detail().str_of("status_name").as_deref(), Some(want.name()), "this thread's own detail");
+                }
+            })
+        })
+        .collect();
+    for t in threads {
+        t.join().expect("a thread");
+    }
 }

@@ -61,8 +61,11 @@ fn loopback_async_cancel(emu: &Emulator) {
     let client = emu.social_client();
     let (tx, rx) = std::sync::mpsc::channel::<String>();
     let tx = Mutex::new(tx);
+    let dropped = Arc::new(Mutex::new(false));
+    let guard = SetOnDrop(dropped.clone());
     let pending = client
         .social_sign_in_loopback_async("google", None, move |url| {
+            let _keep = &guard;
             let _ = tx.lock().unwrap().send(url.to_owned()); // a browser that never comes back
             Ok(())
         }, Some(Duration::from_secs(30)))
@@ -72,6 +75,19 @@ fn loopback_async_cancel(emu: &Emulator) {
     pending.cancel().unwrap();
     assert_eq!(pending.wait().unwrap_err().status(), Status::Cancelled);
     assert!(!client.is_signed_in());
+    // userdata_free dropped the boxed open_url closure (it shares the userdata with the completion)
+    let start = std::time::Instant::now();
+    while !*dropped.lock().unwrap() {
+        assert!(start.elapsed() < Duration::from_secs(10), "the open_url closure was never dropped");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+struct SetOnDrop(Arc<Mutex<bool>>);
+impl Drop for SetOnDrop {
+    fn drop(&mut self) {
+        *self.0.lock().unwrap() = true;
+    }
 }
 
 fn social_client_without_thin(emu: &Emulator) -> jump::Client {
