@@ -2,7 +2,7 @@
 # Installs the system packages libjump builds against, or prints the exact commands when it cannot.
 #   ensure-deps.sh                     what the build needs (make lib, make emulator)
 #   ensure-deps.sh --test [SUITE...]   that and what the test suites need (all suites without names; the
-#                                      names of scripts/run-tests.sh: swift c python node csharp abi install)
+#                                      names of scripts/run-tests.sh: swift c python node csharp rust abi install)
 #   ensure-deps.sh --package KIND...   what packaging needs beyond the build: wheel (make wheel, make sdist:
 #                                      patchelf from Debian; auditwheel and build from PyPI), npm (make npm:
 #                                      node-gyp, Debian's when Node.js is Debian's, else the one npm bundles;
@@ -16,7 +16,7 @@
 # (its setup.py needs use_2to3, which modern setuptools lacks, so it is put on sys.path rather than
 # installed); and what make wheel needs (the wheel test builds one). node, Node.js and its headers, what
 # make npm needs (the package test builds one), and TypeScript's tsc (Debian's node-typescript), for the test
-# that index.d.ts compiles with --strict (bindings/node/test/typescript.test.js). csharp, mono-complete (mcs and mono). install, gdb and
+# that index.d.ts compiles with --strict (bindings/node/test/typescript.test.js). csharp, mono-complete (mcs and mono). rust, Debian's cargo and rustc (1.63) when the machine has no cargo (the binding needs no crate: crates.io is not used). install, gdb and
 # groff-base, cmake (the README's C program built with find_package(jump)), man-db (man jump_client_sign_in),
 # what make sdist needs (the sdist is built against the installed tree) and what make nuget needs (the package
 # is restored and built against).
@@ -107,7 +107,7 @@ elif [ "${1:-}" = "--test" ]; then
     shift
     what="The tests${1:+ (${*})} need"
     suites=("$@")
-    ((${#suites[@]})) || suites=(swift c python node csharp abi install)
+    ((${#suites[@]})) || suites=(swift c python node csharp rust abi install)
     for suite in "${suites[@]}"; do
         case "$suite" in
             swift | abi) ;;  # the build's packages are all they need
@@ -135,6 +135,9 @@ elif [ "${1:-}" = "--test" ]; then
                   packaging npm ;;
             # mcs builds bindings/csharp and mono runs its tests (Debian's own Mono; no NuGet).
             csharp) packages+=(mono-complete) ;;
+            # bindings/rust builds with Debian's cargo (Rust 1.63); a machine with another cargo (rustup's)
+            # keeps it, and run-tests.sh tests with both when both are there.
+            rust) command -v cargo >/dev/null || [ -x /usr/bin/cargo ] || packages+=(cargo) ;;
             # The install suite checks the debug link with gdb and renders jump(3) with groff.
             # cmake builds the README's C program with find_package(jump); man-db's man finds jump_client_sign_in(3);
             # the sdist (make sdist's tools) is built against the installed tree, in a venv.
@@ -144,7 +147,7 @@ elif [ "${1:-}" = "--test" ]; then
                 packaging wheel
                 packaging nuget  # the NuGet package is built, restored and built against (xbuild: mono-complete)
                 ;;
-            *) echo "ensure-deps.sh: unknown suite '$suite' (swift c python node csharp abi install)" >&2; exit 2 ;;
+            *) echo "ensure-deps.sh: unknown suite '$suite' (swift c python node csharp rust abi install)" >&2; exit 2 ;;
         esac
     done
 fi

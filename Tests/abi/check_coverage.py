@@ -9,6 +9,8 @@ the binding's own code calls it, read statically:
   - Python: `.jump_x` or "jump_x" in bindings/python/jump/*.py but the generated _signatures.py
     (calls are _native.lib.jump_x(...); handles name their free function as a string);
   - C#: `Native.jump_x(` in bindings/csharp/src/*.cs but the generated Native.Generated.cs;
+  - Rust: `sys::jump_x(` in bindings/rust/jump/src/*.rs (the safe crate; jump-sys only declares, and its
+    lib.rs and the safe crate's status.rs are generated);
   - Node.js: the addon (bindings/node/src/*.c, read as one file) calls it from an addon method the JavaScript
     layer (lib/*.js, index.js) uses, or from the module's setup; helpers count for the methods that use them.
 Each binding lists the functions it does not reach, with why, in bindings/<binding>/coverage-exceptions.json.
@@ -50,6 +52,11 @@ def csharp_reached(root, names):
     return {n for n in names if re.search(r"\bNative\.%s\s*\(" % n, text)}
 
 
+def rust_reached(root, names):
+    text = "\n".join(sources(root, "bindings/rust/jump/src", (".rs",), skip=("status.rs",)).values())
+    return {n for n in names if re.search(r"\bsys::%s\s*\(" % n, text)}
+
+
 def c_definitions(text):
     """{function: body} of the top-level function definitions of a C file (a body ends at a "}" in column 0)."""
     defs = {}
@@ -89,6 +96,7 @@ BINDINGS = [
     ("9a", "Python", "bindings/python/coverage-exceptions.json", python_reached),
     ("9b", "C#", "bindings/csharp/coverage-exceptions.json", csharp_reached),
     ("9c", "Node.js", "bindings/node/coverage-exceptions.json", node_reached),
+    ("9d", "Rust", "bindings/rust/coverage-exceptions.json", rust_reached),
 ]
 
 
@@ -130,18 +138,19 @@ def self_test(root):
 
 def self_test_lists(root):
     api = json.loads(read(root, API))
-    _, _, listed_file, reached_by = BINDINGS[0]
-    listed = json.loads(read(root, listed_file))["unreached"]
-    forgotten = {n: why for n, why in listed.items() if n != "jump_error_last_jansson"}
-    claimed = dict(listed, jump_client_sign_in="pretends to be unreached")
     results = []
-    for what, changed, expect in (
-            ("an unreached function missing from the list", forgotten, "neither reached nor listed"),
-            ("a reached function in the list", claimed, "but reached")):
-        ok, detail = check_binding(root, api, listed_file, reached_by, changed)
-        shown = not ok and expect in detail
-        results.append((shown, "9z. self-test: %s is reported (%s)" % (what, listed_file),
-                        "" if shown else "the check passed on the changed list: %s" % detail))
+    # Python's list and Rust's: each list's reader must report both kinds of lie.
+    for _, _, listed_file, reached_by in (BINDINGS[0], BINDINGS[3]):
+        listed = json.loads(read(root, listed_file))["unreached"]
+        forgotten = {n: why for n, why in listed.items() if n != "jump_error_last_jansson"}
+        claimed = dict(listed, jump_client_sign_in="pretends to be unreached")
+        for what, changed, expect in (
+                ("an unreached function missing from the list", forgotten, "neither reached nor listed"),
+                ("a reached function in the list", claimed, "but reached")):
+            ok, detail = check_binding(root, api, listed_file, reached_by, changed)
+            shown = not ok and expect in detail
+            results.append((shown, "9z. self-test: %s is reported (%s)" % (what, listed_file),
+                            "" if shown else "the check passed on the changed list: %s" % detail))
     return results
 
 
@@ -151,6 +160,7 @@ UNREACH = [
     ("Python", "bindings/python/jump", r"\.jump_client_sign_out\b", "jump_client_sign_out"),
     ("C#", "bindings/csharp/src", r"\bNative\.jump_client_sign_out\b", "jump_client_sign_out"),
     ("Node.js", "bindings/node", r"\.state\b(?=\s*\()", "jump_client_state"),  # the addon method state()
+    ("Rust", "bindings/rust/jump/src", r"\bsys::jump_client_sign_out\b", "jump_client_sign_out"),
 ]
 
 
@@ -172,7 +182,7 @@ def self_test_reach(root):
             edited = 0
             for directory_, _, files in os.walk(os.path.join(copy, directory)):
                 for name in files:
-                    if not name.endswith((".py", ".cs", ".js")):  # the callers, not the addon's C
+                    if not name.endswith((".py", ".cs", ".js", ".rs")):  # the callers, not the addon's C
                         continue
                     path = os.path.join(directory_, name)
                     with open(path, encoding="utf-8", errors="replace") as f:

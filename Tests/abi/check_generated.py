@@ -102,10 +102,15 @@ def run_checks(root):
 # ---------------------------------------------------------------------------------------------------------
 
 def copy_checkout(root, dest):
-    """The files the check reads: the generator, the API description and every generated file."""
+    """The files the check reads: the generator (and its backends), the API description and every generated
+    file."""
     listed = run_generator(root, "--list")
     if listed.returncode != 0:
         raise AssertionError("%s --list failed: %s" % (GENERATOR, listed.stderr.strip()))
+    backends = os.path.join(root, "scripts", "generators")  # the generator's per-binding backends
+    if os.path.isdir(backends):
+        shutil.copytree(backends, os.path.join(dest, "scripts", "generators"),
+                        ignore=shutil.ignore_patterns("__pycache__"))
     for rel in [GENERATOR, API] + listed.stdout.split():
         os.makedirs(os.path.dirname(os.path.join(dest, rel)), exist_ok=True)
         if os.path.exists(os.path.join(root, rel)):
@@ -133,6 +138,14 @@ def edit_generated(copy):
         f.write(text.replace("'JUMP_E_BUSY'", "'JUMP_E_BUSY_'"))
 
 
+def edit_rust(copy):
+    path = os.path.join(copy, "bindings/rust/jump/src/status.rs")
+    text = read(path)
+    assert "Busy = -16," in text, "the self-test's edit no longer applies: no 'Busy = -16,'"
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text.replace("Busy = -16,", "Busy = -61,"))
+
+
 def leave_one_behind(copy):
     path = os.path.join(copy, "bindings/node/lib/old.generated.js")
     with open(path, "w", encoding="utf-8") as f:
@@ -142,7 +155,9 @@ def leave_one_behind(copy):
 # (what is broken, how, the paths that must be named, label prefix of the failing lines)
 BREAKS = [
     ("a parameter type changed in jump_api.json", retype_parameter,
-     ["bindings/python/jump/_signatures.py", "bindings/csharp/src/Native.Generated.cs"], "8a."),
+     ["bindings/python/jump/_signatures.py", "bindings/csharp/src/Native.Generated.cs",
+      "bindings/rust/jump-sys/src/lib.rs"], "8a."),
+    ("a generated Rust file edited by hand", lambda copy: edit_rust(copy), ["bindings/rust/jump/src/status.rs"], "8a."),
     ("a generated file edited by hand", edit_generated, ["bindings/node/lib/statuses.generated.js"], "8a."),
     ("a generated file the generator no longer writes", leave_one_behind,
      ["bindings/node/lib/old.generated.js"], "8b."),

@@ -1,0 +1,318 @@
+//! The Rust runner of the conformance suite (Tests/conformance/README.md is its contract): plays ONE
+//! scenario of scenarios.json with the safe `jump` API and prints its outcome as one JSON line; run.py
+//! judges it. Usage (run.py adds the name): conformance_runner SCENARIO
+#[path = "../../../examples/rust/http_util.rs"]
+mod http_util;
+
+use std::time::{Duration, Instant};
+
+use jump::json::{self, Value};
+use jump::{Client, Config, Status};
+
+type Outcome = Vec<(String, Value)>;
+
+fn b(v: bool) -> Value {
+    Value::Bool(v)
+}
+fn s(v: &str) -> Value {
+    Value::String(v.to_owned())
+}
+fn n(v: i64) -> Value {
+    Value::Number(v.to_string())
+}
+fn obj(members: &[(&str, Value)]) -> Value {
+    Value::Object(members.iter().map(|(k, v)| (k.to_string(), v.clone())).collect())
+}
+/// "JUMP_OK", or the status name the binding's error reports.
+fn status_of<T>(r: &jump::Result<T>) -> Value {
+    s(match r {
+        Ok(_) => "JUMP_OK",
+        Err(e) => e.status().name(),
+    })
+}
+
+struct Context {
+    url: String,
+    storage: String,
+    user_id: Option<String>,
+    input: Value,
+    configs: Value,
+}
+
+impl Context {
+    fn replace(&self, v: &Value) -> Value {
+        match v {
+            Value::String(text) => {
+                let mut t = text.replace("${EMULATOR_URL}", &self.url).replace("${STORAGE_DIR}", &self.storage);
+                if let Some(id) = &self.user_id {
+                    t = t.replace("${USER_ID}", id);
+                }
+                Value::String(t)
+            }
+            Value::Array(items) => Value::Array(items.iter().map(|i| self.replace(i)).collect()),
+            Value::Object(members) => Value::Object(members.iter().map(|(k, v)| (k.clone(), self.replace(v))).collect()),
+            other => other.clone(),
+        }
+    }
+
+    fn input(&self, key: &str) -> Value {
+        self.replace(self.input.get(key).unwrap_or(&Value::Null))
+    }
+
+    fn text(&self, key: &str) -> String {
+        self.input(key).as_str().unwrap_or_default().to_owned()
+    }
+
+    fn client(&self) -> jump::Result<Client> {
+        let name = self.text("config");
+        let config = self.replace(self.configs.get(&name).unwrap_or(&Value::Null));
+        Client::new(&Config::from_json(&config.to_string())?)
+    }
+
+    /// An admin request of the input ({"method","path","headers"?,"body"?,"result"?}): the answer's JSON,
+    /// or its "result" member.
+    fn admin(&self, key: &str) -> Result<Value, String> {
+        let request = self.input(key);
+        let method = request.str_of("method").unwrap_or_else(|| "GET".into());
+        let path = request.str_of("path").unwrap_or_default();
+        let mut headers: Vec<(String, String)> = Vec::new();
+        if let Some(Value::Object(h)) = request.get("headers") {
+            for (k, v) in h {
+                if !k.eq_ignore_ascii_case("content-type") {
+                    headers.push((k.clone(), v.as_str().unwrap_or_default().to_owned()));
+                }
+            }
+        }
+        let body = request.get("body").map(|b| b.to_string());
+        let header_refs: Vec<(&str, &str)> = headers.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+        let answer = http_util::call(&method, &format!("{}{}", self.url, path), &header_refs, body.as_deref().map(|b| ("application/json", b.as_bytes())))?;
+        if !(200..300).contains(&answer.status) {
+            return Err(format!("{} {}: HTTP {}", method, path, answer.status));
+        }
+        let doc = if answer.body.trim().is_empty() { Value::Null } else { json::parse(&answer.body).ok_or("not JSON")? };
+        Ok(match request.str_of("result") {
+            Some(member) => doc.get(&member).cloned().unwrap_or(Value::Null),
+            None => doc,
+        })
+    }
+
+    fn register(&self, client: &Client) -> jump::Result<Value> {
+        client.register_traditional(&self.input("user").to_string(), &self.text("password"))
+    }
+}
+
+fn record_email(client: &Client) -> Value {
+    client.record().and_then(|r| r.get_string("/email")).ok().flatten().map_or(Value::Null, Value::String)
+}
+
+fn register_sign_in_bad_password(cx: &Context, out: &mut Outcome) -> Result<(), String> {
+    let a = cx.client().map_err(|e| e.to_string())?;
+    let reg = cx.register(&a);
+    let u = reg.as_ref().ok().and_then(|r| r.str_of("uuid"));
+    out.push(("register".into(), obj(&[("status", status_of(&reg)), ("is_new", reg.as_ref().ok().and_then(|r| r.get("is_new").cloned()).unwrap_or(Value::Null)), ("signed_in", b(a.is_signed_in()))])));
+    let so = a.sign_out();
+    out.push(("sign_out".into(), obj(&[("status", status_of(&so)), ("signed_in", b(a.is_signed_in()))])));
+    let user = cx.input("user").str_of(&cx.text("sign_in_with")).unwrap_or_default();
+    let si = a.sign_in(&user, &cx.text("password"));
+    let same = si.as_ref().ok().and_then(|r| r.str_of("uuid")).is_some() && si.as_ref().ok().and_then(|r| r.str_of("uuid")) == u;
+    out.push(("sign_in".into(), obj(&[("status", status_of(&si)), ("is_new", si.as_ref().ok().and_then(|r| r.get("is_new").cloned()).unwrap_or(Value::Null)), ("same_uuid", b(same)), ("signed_in", b(a.is_signed_in()))])));
+    out.push(("record_email".into(), record_email(&a)));
+    let wrong = a.sign_in(&user, &cx.text("wrong_password"));
+    out.push(("wrong_password".into(), obj(&[("status", status_of(&wrong)), ("signed_in", b(a.is_signed_in()))])));
+    Ok(())
+}
+
+fn changed_of(r: &jump::Result<Value>) -> Value {
+    r.as_ref().ok().and_then(|v| v.get("changed").cloned()).unwrap_or(Value::Array(vec![]))
+}
+
+fn edit_sync_plural_append(cx: &Context, out: &mut Outcome) -> Result<(), String> {
+    let c = cx.client().map_err(|e| e.to_string())?;
+    cx.register(&c).map_err(|e| e.to_string())?;
+    let record = c.record().map_err(|e| e.to_string())?;
+    let edit = cx.input("edit");
+    let (path, value) = (edit.str_of("path").unwrap_or_default(), edit.str_of("value").unwrap_or_default());
+    record.set_string(&path, Some(&value)).map_err(|e| e.to_string())?;
+    let synced = c.sync();
+    out.push(("sync_edit".into(), obj(&[("status", status_of(&synced)), ("changed", changed_of(&synced))])));
+    let append = cx.input("append");
+    let plural = append.str_of("plural").unwrap_or_default();
+    let element = append.get("element").cloned().unwrap_or(Value::Null).to_string();
+    let appended = record.append(&plural, &element).map_err(|e| e.to_string())?;
+    out.push(("append_path".into(), s(&appended)));
+    let synced = c.sync();
+    let renamed = synced.as_ref().ok().and_then(|v| v.get("renamed").cloned()).unwrap_or(Value::Object(vec![]));
+    let pairs: Vec<(String, String)> = match &renamed {
+        Value::Object(m) => m.iter().map(|(k, v)| (k.clone(), v.as_str().unwrap_or_default().to_owned())).collect(),
+        _ => vec![],
+    };
+    let mut from: Vec<String> = pairs.iter().map(|(k, _)| k.clone()).collect();
+    from.sort();
+    let server_ids = pairs.iter().all(|(_, v)| {
+        v.strip_prefix(&format!("{}#", plural)).and_then(|id| id.parse::<i64>().ok()).map_or(false, |id| id > 0)
+    });
+    out.push(("sync_append".into(), obj(&[("status", status_of(&synced)), ("changed", changed_of(&synced)),
+        ("renamed_from", Value::Array(from.iter().map(|k| s(k)).collect())), ("renamed_to_server_id", b(server_ids))])));
+    let fetched = c.fetch_record();
+    out.push(("fetch".into(), obj(&[("status", status_of(&fetched))])));
+    out.push(("edited_value".into(), record.get_string(&path).ok().flatten().map_or(Value::Null, Value::String)));
+    out.push(("plural_count".into(), n(record.element_count(&plural).map_err(|e| e.to_string())? as i64)));
+    let paths = record.element_paths(&plural).map_err(|e| e.to_string())?;
+    let member = append.str_of("member").unwrap_or_default();
+    let members = paths.iter().map(|p| record.get_string(&format!("{}/{}", p, member)).ok().flatten().map_or(Value::Null, Value::String)).collect();
+    out.push(("plural_members".into(), Value::Array(members)));
+    let renamed_to: Vec<String> = pairs.iter().map(|(_, v)| v.clone()).collect();
+    out.push(("element_paths_are_renamed".into(), b(paths == renamed_to)));
+    let state = c.state().map_err(|e| e.to_string())?;
+    out.push(("unsynced_changes".into(), state.get("unsynced_changes").cloned().unwrap_or(Value::Null)));
+    Ok(())
+}
+
+fn refresh_after_clock_moves(cx: &Context, out: &mut Outcome) -> Result<(), String> {
+    let c = cx.client().map_err(|e| e.to_string())?;
+    cx.register(&c).map_err(|e| e.to_string())?;
+    cx.admin("clear_counters")?;
+    cx.admin("advance_clock")?;
+    let fetched = c.fetch_record();
+    out.push(("fetch".into(), obj(&[("status", status_of(&fetched))])));
+    let counters = cx.admin("counters")?;
+    let refreshes = counters.get("counters").and_then(|m| m.get(&cx.text("refresh_counter"))).and_then(Value::as_i64).unwrap_or(0);
+    out.push(("refresh_requests".into(), n(refreshes)));
+    out.push(("signed_in".into(), b(c.is_signed_in())));
+    out.push(("record_email".into(), record_email(&c)));
+    Ok(())
+}
+
+fn sign_out_restart(cx: &Context, out: &mut Outcome) -> Result<(), String> {
+    let a = cx.client().map_err(|e| e.to_string())?;
+    let reg = cx.register(&a);
+    let u = reg.as_ref().ok().and_then(|r| r.str_of("uuid"));
+    out.push(("first".into(), obj(&[("status", status_of(&reg)), ("signed_in", b(a.is_signed_in()))])));
+    drop(a);
+    let restored = cx.client().map_err(|e| e.to_string())?;
+    let uuid = restored.state().ok().and_then(|st| st.str_of("uuid"));
+    out.push(("restored".into(), obj(&[("signed_in", b(restored.is_signed_in())), ("same_uuid", b(uuid.is_some() && uuid == u)), ("record_email", record_email(&restored))])));
+    let so = restored.sign_out();
+    out.push(("sign_out".into(), obj(&[("status", status_of(&so)), ("signed_in", b(restored.is_signed_in()))])));
+    drop(restored);
+    let third = cx.client().map_err(|e| e.to_string())?;
+    out.push(("after_sign_out".into(), obj(&[("signed_in", b(third.is_signed_in()))])));
+    Ok(())
+}
+
+fn token_signed_in(c: &Client) -> Value {
+    c.status().ok().and_then(|st| st.get("signed_in").cloned()).unwrap_or(Value::Null)
+}
+
+fn sign_in_token_session(cx: &mut Context, out: &mut Outcome) -> Result<(), String> {
+    let user = cx.admin("create_user")?.as_str().ok_or("no user_id")?.to_owned();
+    cx.user_id = Some(user.clone());
+    let token = cx.admin("mint")?.as_str().ok_or("no sign_in_token")?.to_owned();
+    let decoded = jump::decode_sign_in_token(&token);
+    let d = decoded.as_ref().ok();
+    out.push(("decode".into(), obj(&[("status", status_of(&decoded)), ("user_id_matches", b(d.and_then(|v| v.str_of("user_id")).as_deref() == Some(user.as_str()))),
+        ("environment", d.and_then(|v| v.get("environment").cloned()).unwrap_or(Value::Null)), ("region", d.and_then(|v| v.get("region").cloned()).unwrap_or(Value::Null))])));
+    let c = cx.client().map_err(|e| e.to_string())?;
+    out.push(("before".into(), obj(&[("signed_in", token_signed_in(&c))])));
+    let si = c.sign_in_with_token(&token);
+    let r = si.as_ref().ok();
+    out.push(("sign_in".into(), obj(&[("status", status_of(&si)), ("user_id_matches", b(r.and_then(|v| v.str_of("user_id")).as_deref() == Some(user.as_str()))),
+        ("changed", r.and_then(|v| v.get("changed").cloned()).unwrap_or(Value::Null)), ("migrated", r.and_then(|v| v.get("migrated").cloned()).unwrap_or(Value::Null))])));
+    let st = c.status().map_err(|e| e.to_string())?;
+    let field = |k: &str| st.get(k).cloned().unwrap_or(Value::Null);
+    out.push(("status".into(), obj(&[("signed_in", field("signed_in")), ("use_sign_in_token", field("use_sign_in_token")), ("use_api_key", field("use_api_key")),
+        ("user_id_matches", b(st.str_of("user_id").as_deref() == Some(user.as_str())))])));
+    let path = cx.text("profile_path");
+    let put = c.request("PUT", &path, Some("{\"Content-Type\":\"application/json\"}"), Some(cx.input("profile").to_string().as_bytes()));
+    let http = |r: &jump::Result<Value>| r.as_ref().ok().and_then(|v| v.get("status").cloned()).unwrap_or(Value::Null);
+    out.push(("put".into(), obj(&[("status", status_of(&put)), ("http_status", http(&put))])));
+    let got = c.request("GET", &path, None, None);
+    let data = got.as_ref().ok().and_then(|v| v.str_of("body")).and_then(|body| json::parse(&body)).and_then(|v| v.get("data").cloned()).unwrap_or(Value::Null);
+    out.push(("get".into(), obj(&[("status", status_of(&got)), ("http_status", http(&got)), ("data", data)])));
+    let token2 = cx.admin("mint")?.as_str().ok_or("no sign_in_token")?.to_owned();
+    let again = c.sign_in_with_token(&token2);
+    out.push(("sign_in_again".into(), obj(&[("status", status_of(&again)), ("changed", again.as_ref().ok().and_then(|v| v.get("changed").cloned()).unwrap_or(Value::Null))])));
+    let so = c.sign_out();
+    out.push(("sign_out".into(), obj(&[("status", status_of(&so))])));
+    out.push(("after_sign_out".into(), obj(&[("signed_in", token_signed_in(&c))])));
+    Ok(())
+}
+
+fn cancel_async(cx: &Context, out: &mut Outcome) -> Result<(), String> {
+    let c = cx.client().map_err(|e| e.to_string())?;
+    cx.register(&c).map_err(|e| e.to_string())?;
+    cx.admin("clear_counters")?;
+    cx.admin("delay")?;
+    let completions = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let pending = c.fetch_record_async().map_err(|e| e.to_string())?;
+    let count = completions.clone();
+    pending.on_complete(move |_| {
+        count.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+    });
+    let limit = Duration::from_millis(cx.input("reach_timeout_ms").as_i64().unwrap_or(10000) as u64);
+    let start = Instant::now();
+    let reached = cx.text("reached_counter");
+    while cx.admin("counters")?.get("counters").and_then(|m| m.get(&reached)).and_then(Value::as_i64).unwrap_or(0) < 1 {
+        if start.elapsed() > limit {
+            return Err("the request never reached the emulator".into());
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    out.push(("pending_before_cancel".into(), b(pending.try_result().is_none())));
+    pending.cancel().map_err(|e| e.to_string())?;
+    let cancelled_at = Instant::now();
+    let result = pending.wait_timeout(Some(Duration::from_secs(10))).ok_or("no completion within 10 s")?;
+    let took = cancelled_at.elapsed();
+    out.push(("status".into(), status_of(&result)));
+    let deadline = cx.input("cancel_deadline_ms").as_i64().unwrap_or(2000) as u128;
+    out.push(("within_deadline".into(), b(took.as_millis() < deadline)));
+    std::thread::sleep(Duration::from_millis(cx.input("settle_ms").as_i64().unwrap_or(500) as u64));
+    out.push(("completions".into(), n(completions.load(std::sync::atomic::Ordering::SeqCst) as i64)));
+    out.push(("signed_in".into(), b(c.is_signed_in())));
+    Ok(())
+}
+
+fn status_errors(cx: &Context, out: &mut Outcome) -> Result<(), String> {
+    // The binding's own mapping from a code: Status::from_code, the table an Error's status() uses.
+    let names = cx.input("statuses").as_array().unwrap_or(&[]).iter()
+        .map(|st| st.get("code").and_then(Value::as_i64).and_then(|code| Status::from_code(code as i32)).map_or(Value::Null, |s| Value::String(s.name().into())))
+        .collect();
+    out.push(("names".into(), Value::Array(names)));
+    Ok(())
+}
+
+fn main() {
+    let name = std::env::args().next_back().unwrap_or_default();
+    let line = match play(&name) {
+        Ok(outcome) => obj(&[("scenario", s(&name)), ("outcome", Value::Object(outcome))]),
+        Err(e) => obj(&[("scenario", s(&name)), ("error", s(&e))]),
+    };
+    println!("{}", line);
+}
+
+fn play(name: &str) -> Result<Outcome, String> {
+    let env = |k: &str| std::env::var(k).map_err(|_| format!("{} is not set", k));
+    let text = std::fs::read_to_string(env("JUMP_CONFORMANCE_SCENARIOS")?).map_err(|e| e.to_string())?;
+    let doc = json::parse(&text).ok_or("scenarios.json is not JSON")?;
+    let scenario = doc.get("scenarios").and_then(Value::as_array).unwrap_or(&[]).iter()
+        .find(|sc| sc.str_of("name").as_deref() == Some(name)).ok_or_else(|| format!("no scenario {}", name))?;
+    let mut cx = Context {
+        url: env("JUMP_EMULATOR_URL")?,
+        storage: format!("{}/storage", env("JUMP_CONFORMANCE_TMP")?),
+        user_id: None,
+        input: scenario.get("input").cloned().unwrap_or(Value::Null),
+        configs: doc.get("configs").cloned().unwrap_or(Value::Null),
+    };
+    let mut out = Outcome::new();
+    match name {
+        "register_sign_in_bad_password" => register_sign_in_bad_password(&cx, &mut out)?,
+        "edit_sync_plural_append" => edit_sync_plural_append(&cx, &mut out)?,
+        "refresh_after_clock_moves" => refresh_after_clock_moves(&cx, &mut out)?,
+        "sign_out_restart" => sign_out_restart(&cx, &mut out)?,
+        "sign_in_token_session" => sign_in_token_session(&mut cx, &mut out)?,
+        "cancel_async" => cancel_async(&cx, &mut out)?,
+        "status_errors" => status_errors(&cx, &mut out)?,
+        other => return Err(format!("this runner does not know the scenario {}", other)),
+    }
+    Ok(out)
+}

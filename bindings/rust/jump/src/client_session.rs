@@ -1,0 +1,137 @@
+//! Sign-in tokens, API keys, identify, authorized requests and credentials (jump.h, "Sign-in tokens and
+//! API keys" and "Authorized requests").
+use std::os::raw::{c_char, c_void};
+use std::ptr;
+
+use crate::client::Client;
+use crate::error::{check, Result};
+use crate::ffi::{borrowed, c, c_opt, guard, out_json, out_string, ptr_of};
+use crate::json::Value;
+use crate::request::Pending;
+use crate::status::Status;
+use jump_sys as sys;
+
+/// Decodes a sign-in token without using it: {"user_id","team_id","environment","region","expires_at"}.
+pub fn decode_sign_in_token(sign_in_token: &str) -> Result<Value> {
+    let t = c(sign_in_token)?;
+    // SAFETY: t outlives the call; out is a valid out-pointer.
+    out_json(|out| unsafe { sys::jump_sign_in_token_decode(t.as_ptr(), out) })
+}
+
+/// The app's answer for identify: the credential as JSON ({"type":"sign_in_token","sign_in_token":..}
+/// or {"type":"api_key",..}), or a status that fails the identify.
+pub type Authenticate<'a> = dyn FnMut(&str) -> std::result::Result<String, Status> + 'a;
+
+unsafe extern "C" fn authenticate(
+    userdata: *mut c_void,
+    external_user_id: *const c_char,
+    sink: sys::jump_storage_sink,
+    sink_context: *mut c_void,
+) -> sys::jump_status {
+    guard(sys::JUMP_E_INTERNAL, || {
+        let f = &mut *(userdata as *mut &mut Authenticate<'_>);
+        match (f(&borrowed(external_user_id)), sink) {
+            (Ok(credential), Some(sink)) => {
+                sink(sink_context, credential.as_ptr() as *const c_char, credential.len());
+                sys::JUMP_OK
+            }
+            (Ok(_), None) => sys::JUMP_E_INTERNAL,
+            (Err(s), _) => crate::ffi::status_code(Err(s)),
+        }
+    })
+}
+
+/// An HTTP body for [`Client::request`].
+fn body_parts(body: Option<&[u8]>) -> (*const c_char, usize) {
+    body.map_or((ptr::null(), 0), |b| (b.as_ptr() as *const c_char, b.len()))
+}
+
+impl Client {
+    /// Exchanges a sign-in token for a session: {"user_id","changed","migrated"}.
+    pub fn sign_in_with_token(&self, sign_in_token: &str) -> Result<Value> {
+        let t = c(sign_in_token)?;
+        // SAFETY (every call in this file): self.ptr is alive while &self is; CStrings and slices outlive
+        // the call; out-pointers are valid.
+        out_json(|out| unsafe { sys::jump_client_sign_in_with_token(self.ptr, t.as_ptr(), out) })
+    }
+
+    pub fn sign_in_with_token_async(&self, sign_in_token: &str) -> Result<Pending> {
+        let t = c(sign_in_token)?;
+        self.pend(|(cb, ud, free, out)| unsafe { sys::jump_client_sign_in_with_token_async(self.ptr, t.as_ptr(), cb, ud, free, out) })
+    }
+
+    /// API-key mode (`user_id` may be None).
+    pub fn use_api_key(&self, api_key: &str, user_id: Option<&str>, environment: &str, region: &str) -> Result<()> {
+        let (k, u, e, r) = (c(api_key)?, c_opt(user_id)?, c(environment)?, c(region)?);
+        check(unsafe { sys::jump_client_use_api_key(self.ptr, k.as_ptr(), ptr_of(&u), e.as_ptr(), r.as_ptr()) })
+    }
+
+    /// The sign-in status ({"configured","signed_in","use_sign_in_token","user_id",..}).
+    pub fn status(&self) -> Result<Value> {
+        out_json(|out| unsafe { sys::jump_client_status(self.ptr, out) })
+    }
+
+    /// Makes the signed-in user the one of `external_user_id`; `authenticate` (run on this thread, only
+    /// when a credential is needed) supplies it. {"action","user_id"}.
+    pub fn identify_external_user(
+        &self,
+        external_user_id: &str,
+        mut authenticate_with: impl FnMut(&str) -> std::result::Result<String, Status>,
+    ) -> Result<Value> {
+        let id = c(external_user_id)?;
+        let mut f: &mut Authenticate<'_> = &mut authenticate_with;
+        let userdata = &mut f as *mut &mut Authenticate<'_> as *mut c_void;
+        out_json(|out| unsafe {
+            sys::jump_client_identify_external_user(self.ptr, id.as_ptr(), Some(authenticate), userdata, out)
+        })
+    }
+
+    /// An authorized HTTP request with the client's credential: {"status","headers","body"}.
+    pub fn request(&self, method: &str, url: &str, headers_json: Option<&str>, body: Option<&[u8]>) -> Result<Value> {
+        let (m, u, h) = (c(method)?, c(url)?, c_opt(headers_json)?);
+        let (b, n) = body_parts(body);
+        out_json(|out| unsafe { sys::jump_client_request(self.ptr, m.as_ptr(), u.as_ptr(), ptr_of(&h), b, n, out) })
+    }
+
+    pub fn request_async(&self, method: &str, url: &str, headers_json: Option<&str>, body: Option<&[u8]>) -> Result<Pending> {
+        let (m, u, h) = (c(method)?, c(url)?, c_opt(headers_json)?);
+        let (b, n) = body_parts(body);
+        self.pend(|(cb, ud, free, out)| unsafe {
+            sys::jump_client_request_async(self.ptr, m.as_ptr(), u.as_ptr(), ptr_of(&h), b, n, cb, ud, free, out)
+        })
+    }
+
+    /// Web login: keeps the token a login page left in its cookies or title; returns it (a secret).
+    pub fn use_web_login(&self, page_url: &str, cookies: Option<&str>, title: Option<&str>) -> Result<String> {
+        let (p, k, t) = (c(page_url)?, c_opt(cookies)?, c_opt(title)?);
+        let token = out_string(|out| unsafe { sys::jump_client_use_web_login(self.ptr, p.as_ptr(), ptr_of(&k), ptr_of(&t), out) })?;
+        Ok(token.unwrap_or_default())
+    }
+
+    /// A valid access token (a secret: do not log it).
+    pub fn access_token(&self) -> Result<String> {
+        Ok(out_string(|out| unsafe { sys::jump_client_access_token(self.ptr, out) })?.unwrap_or_default())
+    }
+
+    /// Refreshes the session's access token now.
+    pub fn refresh_access_token(&self) -> Result<()> {
+        check(unsafe { sys::jump_client_refresh_access_token(self.ptr) })
+    }
+
+    /// The credential a request would send ({"kind","access_token","expires_at",..}), refreshed first when it
+    /// has `min_ttl_seconds` or less left, or always with `force_refresh`.
+    pub fn credentials(&self, min_ttl_seconds: i64, force_refresh: bool) -> Result<Value> {
+        let flags = if force_refresh { sys::JUMP_CREDENTIALS_FORCE_REFRESH } else { 0 };
+        out_json(|out| unsafe { sys::jump_client_credentials(self.ptr, min_ttl_seconds, flags, out) })
+    }
+
+    pub fn credentials_async(&self, min_ttl_seconds: i64, force_refresh: bool) -> Result<Pending> {
+        let flags = if force_refresh { sys::JUMP_CREDENTIALS_FORCE_REFRESH } else { 0 };
+        self.pend(|(cb, ud, free, out)| unsafe { sys::jump_client_credentials_async(self.ptr, min_ttl_seconds, flags, cb, ud, free, out) })
+    }
+
+    /// Whether the credential held now lasts more than `min_ttl_seconds` (memory only).
+    pub fn has_valid_credentials(&self, min_ttl_seconds: i64) -> bool {
+        unsafe { sys::jump_client_has_valid_credentials(self.ptr, min_ttl_seconds) == 1 }
+    }
+}

@@ -1,0 +1,99 @@
+//! Sign-in tokens, identify, authorized requests and credentials against the emulator's token API.
+use std::cell::Cell;
+use std::time::Duration;
+
+use crate::support::{scratch_dir, unique, Emulator};
+use crate::Test;
+use jump::Status;
+
+pub const TESTS: &[Test] = &[
+    ("sign_in_token_session", sign_in_token_session),
+    ("identify_external_user", identify_external_user),
+    ("sign_in_token_async_cancel", sign_in_token_async_cancel),
+    ("api_key_and_web_login", api_key_and_web_login),
+];
+
+fn sign_in_token_session(emu: &Emulator) {
+    let (user, token) = emu.mint(None);
+    let info = jump::decode_sign_in_token(&token).unwrap();
+    assert_eq!(info.str_of("user_id").as_deref(), Some(user.as_str()));
+    let client = emu.token_client(":memory:");
+    assert_eq!(client.status().unwrap().get("signed_in").and_then(|v| v.as_bool()), Some(false));
+    let result = client.sign_in_with_token(&token).expect("token sign-in");
+    assert_eq!(result.str_of("user_id").as_deref(), Some(user.as_str()));
+    assert_eq!(result.get("changed").and_then(|v| v.as_bool()), Some(true));
+    let status = client.status().unwrap();
+    assert_eq!(status.get("use_sign_in_token").and_then(|v| v.as_bool()), Some(true));
+    let path = format!("/v2/user/{}/profile", user);
+    let put = client.request("PUT", &path, Some("{\"Content-Type\":\"application/json\"}"), Some(b"{\"colour\":\"blue\"}")).unwrap();
+    assert_eq!(put.get("status").and_then(|v| v.as_i64()), Some(200), "PUT");
+    let got = client.request_async("GET", &path, None, None).unwrap().wait().unwrap();
+    assert!(got.str_of("body").unwrap_or_default().contains("blue"));
+    let (other, _) = emu.mint(None);
+    let denied = client.request("GET", &format!("/v2/user/{}/profile", other), None, None).unwrap();
+    assert_eq!(denied.get("status").and_then(|v| v.as_i64()), Some(403), "another user's data");
+    assert!(!client.access_token().unwrap().is_empty());
+    assert!(client.has_valid_credentials(0));
+    let credentials = client.credentials(0, false).unwrap();
+    assert_eq!(credentials.str_of("kind").as_deref(), Some("sign_in_token"));
+    let forced = client.credentials_async(0, true).unwrap().wait().unwrap();
+    assert_eq!(forced.get("refreshed").and_then(|v| v.as_bool()), Some(true));
+    client.refresh_access_token().unwrap();
+    // another user's token while signed in
+    let (_, token2) = emu.mint(None);
+    assert_eq!(client.sign_in_with_token(&token2).unwrap_err().status(), Status::AlreadySignedIn);
+    client.sign_out().unwrap();
+    assert!(!client.has_valid_credentials(0));
+}
+
+fn identify_external_user(emu: &Emulator) {
+    let dir = scratch_dir();
+    let app_user = unique("app-");
+    let calls = Cell::new(0);
+    {
+        let client = emu.token_client(&dir);
+        let result = client
+            .identify_external_user(&app_user, |asked| {
+                calls.set(calls.get() + 1);
+                assert_eq!(asked, app_user);
+                let (_, token) = emu.mint(None);
+                Ok(format!("{{\"type\":\"sign_in_token\",\"sign_in_token\":{}}}", jump::json::quote(&token)))
+            })
+            .unwrap();
+        assert_eq!(result.str_of("action").as_deref(), Some("signed_in"));
+        assert_eq!(client.status().unwrap().str_of("external_user_id").as_deref(), Some(app_user.as_str()));
+    }
+    let client = emu.token_client(&dir);
+    let again = client.identify_external_user(&app_user, |_| Err(Status::Unsupported)).unwrap();
+    assert_eq!(again.str_of("action").as_deref(), Some("none"), "restored: nothing to do");
+    assert_eq!(calls.get(), 1);
+    // an authenticate that fails fails the identify with its status
+    let refused = emu.token_client(":memory:").identify_external_user("someone", |_| Err(Status::Network)).unwrap_err();
+    assert_eq!(refused.status(), Status::Network);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+fn sign_in_token_async_cancel(emu: &Emulator) {
+    let (_, token) = emu.mint(None);
+    let client = emu.token_client(":memory:");
+    emu.delay("/v1/token", 3000);
+    let pending = client.sign_in_with_token_async(&token).unwrap();
+    std::thread::sleep(Duration::from_millis(150));
+    pending.cancel().unwrap();
+    assert_eq!(pending.wait().unwrap_err().status(), Status::Cancelled);
+    emu.clear_faults();
+    assert!(!client.is_signed_in());
+}
+
+fn api_key_and_web_login(emu: &Emulator) {
+    let client = emu.token_client(":memory:");
+    client.use_api_key("jump-team-key", None, "dev", "us").unwrap();
+    let status = client.status().unwrap();
+    assert_eq!(status.get("use_api_key").and_then(|v| v.as_bool()), Some(true), "{}", status);
+    assert_eq!(client.credentials(0, false).unwrap().str_of("kind").as_deref(), Some("api_key"));
+    assert_eq!(client.credentials(0, true).unwrap_err().status(), Status::Unsupported);
+    let web = emu.token_client(":memory:");
+    let token = web.use_web_login(&format!("{}/login", emu.url), Some("oauth_token=abc123; other=1"), None).unwrap();
+    assert_eq!(token, "abc123");
+    assert_eq!(web.use_web_login(&emu.url, None, Some("no token here")).unwrap_err().status(), Status::NotFound);
+}

@@ -1,0 +1,171 @@
+"""The Rust binding's generated parts (a backend of scripts/generate-bindings.py, which passes itself as `common`):
+  bindings/rust/jump-sys/src/lib.rs   the whole -sys crate: opaque handle types, the callback typedefs, the
+                                      #defines and status codes as constants, one extern "C" fn per function
+                                      (the _jansson ones too: json_t is an opaque type, as in jump.h)
+  bindings/rust/jump/src/status.rs    the safe crate's Status enum: every jump_status, its name and meaning
+Everything else in bindings/rust is hand-written and uses these names."""
+
+from typing import Any, Callable, Dict, List, Tuple
+
+RS_SCALARS = {
+    "void": "()", "jump_status": "jump_status", "int": "c_int", "int32_t": "i32", "int64_t": "i64",
+    "uint32_t": "u32", "uint64_t": "u64", "size_t": "usize", "double": "f64", "char": "c_char",
+    }
+RS_OPAQUE = ["jump_config", "jump_client", "jump_record", "jump_request"]
+RS_KEYWORDS = {"type", "ref", "fn", "mod", "match", "move", "self", "box", "loop", "use", "impl", "in", "as"}
+
+# Function pointer types written inline in a typedef (not typedefs of their own): what Rust calls them.
+RS_INLINE_CALLBACK = {"void (*)(void *)": "Option<unsafe extern \"C\" fn(arg: *mut c_void)>"}
+
+
+def rs_name(name: str) -> str:
+    return "r#" + name if name in RS_KEYWORDS else name
+
+
+def rs_type(ctype: str, callbacks: Dict[str, Any]) -> str:
+    """A C type of jump.h as Rust spells it: pointers keep their constness, typedefs their names."""
+    if ctype in RS_INLINE_CALLBACK:
+        return RS_INLINE_CALLBACK[ctype]
+    t = ctype.strip()
+    depth = t.count("*")
+    base = t.replace("*", "").strip()
+    const = base.startswith("const ")
+    base = base[len("const "):] if const else base
+    base = base[len("struct "):] if base.startswith("struct ") else base
+    if base in RS_OPAQUE or base == "json_t" or base in callbacks:
+        rust = base
+    elif base == "void" and depth:
+        rust = "c_void"
+    elif base in RS_SCALARS:
+        rust = RS_SCALARS[base]
+    else:
+        raise SystemExit("generate-bindings: no Rust mapping for `%s`" % ctype)
+    for level in range(depth):
+        # the innermost pointer carries the const of the pointee; out-parameters (T **) are mutable pointers
+        rust = ("*const " if const and level == 0 else "*mut ") + rust
+    return rust
+
+
+def sys_crate(common: Any) -> Callable[[Dict[str, Any]], str]:
+    def make(api: Dict[str, Any]) -> str:
+        callbacks = {c["name"]: c for c in api["callbacks"]}
+        titles = common.group_titles(api)
+        out = [
+            "// " + common.GENERATED,
+            "//! Raw declarations of libjump's C API (include/jump.h): opaque handles, callback types, constants and",
+            "//! one `extern \"C\"` function per function of include/jump_api.json. Every call is `unsafe`: the safe",
+            "//! API is the `jump` crate. build.rs links libjump (JUMP_LIB_DIR, else pkg-config).",
+            "#![allow(non_camel_case_types)]",
+            "",
+            "// std::os::raw, not core::ffi: core::ffi's c_char and c_int need Rust 1.64, Debian 12 has 1.63.",
+            "pub use std::os::raw::{c_char, c_int, c_void};",
+            "",
+            "/// `jump_status`: a C enum, kept as its integer so that a code newer than this crate is still a value.",
+            "pub type jump_status = c_int;",
+            "",
+        ]
+        for s in api["statuses"]:
+            out.append("/// %s" % s["meaning"])
+            out.append("pub const %s: jump_status = %d;" % (s["name"], s["value"]))
+        out.append("")
+        for d in api["defines"]:
+            if "parameters" in d:
+                continue  # function-like macros (JUMP_VERSION_CHECK) have no constant to give
+            out.append("/// %s" % d["meaning"])
+            if isinstance(d["value"], str):
+                out.append("pub const %s: &str = \"%s\";" % (d["name"], d["value"]))
+            else:
+                typ = "u32" if d["name"].startswith(("JUMP_VERSION", "JUMP_CREDENTIALS")) else "i32"
+                out.append("pub const %s: %s = %d;" % (d["name"], typ, d["value"]))
+        out.append("")
+        for name in RS_OPAQUE + ["json_t"]:
+            # The usual opaque-type pattern: unsized-like, !Send, !Sync and !Unpin, only ever behind a pointer.
+            out.append("/// An opaque `%s` (only ever behind a pointer)." % name)
+            out.append("#[repr(C)]")
+            out.append("pub struct %s {" % name)
+            out.append("    _private: [u8; 0],")
+            out.append("    _marker: core::marker::PhantomData<(*mut u8, core::marker::PhantomPinned)>,")
+            out.append("}")
+        out.append("")
+        for c in api["callbacks"]:
+            params = ", ".join("%s: %s" % (rs_name(p["name"]), rs_type(p["type"], callbacks)) for p in c["parameters"])
+            ret = "" if c["returns"] == "void" else " -> " + rs_type(c["returns"], callbacks)
+            out.append("/// %s" % c["meaning"])
+            out.append("pub type %s = Option<unsafe extern \"C\" fn(%s)%s>;" % (c["name"], params, ret))
+        for group, functions in common.by_group(api, api["functions"]):
+            out += ["", "// " + titles[group], "extern \"C\" {"]
+            for f in functions:
+                params = ", ".join("%s: %s" % (rs_name(p["name"]), rs_type(p["type"], callbacks))
+                                   for p in f["parameters"])
+                r = f["returns"]["type"]
+                ret = "" if r == "void" else " -> " + rs_type(r, callbacks)
+                out.append("    /// %s" % f["summary"])
+                out.append("    pub fn %s(%s)%s;" % (f["name"], params, ret))
+            out.append("}")
+        return "\n".join(out) + "\n"
+    return make
+
+
+def status_enum(common: Any) -> Callable[[Dict[str, Any]], str]:
+    def make(api: Dict[str, Any]) -> str:
+        statuses = api["statuses"]
+        out = [
+            "// " + common.GENERATED,
+            "//! Every `jump_status` of include/jump.h as [`Status`].",
+            "",
+            "/// A `jump_status`: `Ok` or the reason a call failed. Codes are never renumbered.",
+            "#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]",
+            "#[repr(i32)]",
+            "pub enum Status {",
+        ]
+        for s in statuses:
+            out.append("    /// %s: %s" % (s["name"], s["meaning"]))
+            out.append("    %s = %d," % (common.status_stem(s["name"]), s["value"]))
+        out += [
+            "}",
+            "",
+            "impl Status {",
+            "    /// Every status, in the order of jump.h.",
+            "    pub const ALL: [Status; %d] = [%s];" % (
+                len(statuses), ", ".join("Status::%s" % common.status_stem(s["name"]) for s in statuses)),
+            "",
+            "    /// The status of a code, or `None` for a code this crate does not know (a newer libjump).",
+            "    pub fn from_code(code: i32) -> Option<Status> {",
+            "        match code {",
+        ]
+        out += ["            %d => Some(Status::%s)," % (s["value"], common.status_stem(s["name"])) for s in statuses]
+        out += [
+            "            _ => None,",
+            "        }",
+            "    }",
+            "",
+            "    /// The C code (`JUMP_OK` is 0, failures are negative).",
+            "    pub fn code(self) -> i32 {",
+            "        self as i32",
+            "    }",
+            "",
+            "    /// The enumerator's name in jump.h, e.g. `\"JUMP_E_NETWORK\"` (the detail's \"status_name\").",
+            "    pub fn name(self) -> &'static str {",
+            "        match self {",
+        ]
+        out += ["            Status::%s => \"%s\"," % (common.status_stem(s["name"]), s["name"]) for s in statuses]
+        out += [
+            "        }",
+            "    }",
+            "",
+            "    /// What the status means, as jump.h says it.",
+            "    pub fn meaning(self) -> &'static str {",
+            "        match self {",
+        ]
+        out += ["            Status::%s => \"%s\"," % (common.status_stem(s["name"]), s["meaning"].replace('"', '\\"'))
+                for s in statuses]
+        out += ["        }", "    }", "}"]
+        return "\n".join(out) + "\n"
+    return make
+
+
+def outputs(common: Any) -> List[Tuple[str, Callable[[Dict[str, Any]], str]]]:
+    return [
+        ("bindings/rust/jump-sys/src/lib.rs", sys_crate(common)),
+        ("bindings/rust/jump/src/status.rs", status_enum(common)),
+    ]
