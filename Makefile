@@ -9,11 +9,7 @@ CFLAGS    ?= -std=c99 -Wall -Wextra -Werror -O1 -g
 EXAMPLE_C := $(BUILD)/bin/quickstart
 
 .PHONY: all deps lib emulator examples demo test test-swift test-c test-python test-node test-abi test-install \
-<<<<<<< HEAD
-        test-csharp test-deps bench torture sanitize valgrind fuzz node-addon install uninstall dist wheel sdist npm nuget generate clean
-=======
-        test-csharp test-rust test-deps bench torture sanitize fuzz node-addon install uninstall dist wheel sdist npm nuget generate clean
->>>>>>> rust
+        test-csharp test-rust test-deps bench torture sanitize valgrind fuzz node-addon install uninstall dist wheel sdist npm nuget generate clean
 
 # Installation layout (GNU conventions); DESTDIR stages a package root.
 PREFIX     ?= /usr/local
