@@ -79,6 +79,7 @@ extension CaptureSession {
                 // Another client's refresh on the wire is waited for at most the request timeout; then this
                 // one sends the same request (the server answers a replay alike while its grace lasts).
                 let waitUntil = Clock.monotonicMilliseconds() &+ Int64(settings.requestTimeoutMs)
+                return try RefreshOwner.refreshing(as: refreshOwner) { () throws(JumpError) -> Result<String, JumpError> in
                 while true {
                     let prepared = try storage.underSessionLock { () throws(JumpError) -> Prepared in
                         if let fresh = adoptSavedCredential(replacing: token, generation: lead.generation, flight: lead.flight) {
@@ -96,6 +97,7 @@ extension CaptureSession {
                     case .anotherClientIsRefreshing:
                         Fiber.pause(milliseconds: 20)  // no lock held: the other client saves its answer meanwhile
                     }
+                }
                 }
             } catch {
                 state.withLock { s in if s.refresh === lead.flight { s.refresh = nil } }
@@ -128,7 +130,8 @@ extension CaptureSession {
             let now = Clock.now()
             if let pending = session.pendingRefresh, pending.accessToken == token,
                pending.startedAt <= now, now - pending.startedAt < 600 {
-                if othersMayGoOn, RefreshOwner.isAnotherLiveClient(pending.owner, me: refreshOwner) {
+                if othersMayGoOn, RefreshOwner.mayBeInFlight(pending, me: refreshOwner, now: now,
+                                                             requestTimeoutMs: settings.requestTimeoutMs) {
                     return .anotherClientIsRefreshing
                 }
                 return .send(date: pending.date)
