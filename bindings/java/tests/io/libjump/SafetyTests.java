@@ -1,0 +1,96 @@
+package io.libjump;
+
+import static io.libjump.Support.*;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicIntegerArray;
+
+/** Host safety: many threads calling at once while the garbage collector runs beside them. */
+final class SafetyTests {
+    private SafetyTests() {}
+
+    static final int THREADS = 64;
+    static final int CALLS = 8;
+
+    @TestRunner.Test(seconds = 180)
+    public static void async_calls_from_64_threads_with_gc_beside_them() throws Exception {
+        String[] account = newAccount();
+        long live = NativeCallback.LIVE.get();
+        AtomicBoolean stop = new AtomicBoolean();
+        Thread gc = new Thread(() -> {
+            while (!stop.get()) {
+                System.gc();
+                try {
+                    Thread.sleep(5);
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+        }, "gc-loop");
+        gc.start();
+        int total = THREADS * CALLS;
+        AtomicIntegerArray completions = new AtomicIntegerArray(total); // how often each future completed
+        AtomicInteger failures = new AtomicInteger();
+        List<CompletableFuture<?>> all = java.util.Collections.synchronizedList(new ArrayList<>());
+        CountDownLatch go = new CountDownLatch(1);
+        List<Thread> threads = new ArrayList<>();
+        try (Client shared = client()) {
+            shared.signIn(account[0], PASSWORD);
+            for (int t = 0; t < THREADS; t++) {
+                int base = t * CALLS;
+                Thread th = new Thread(() -> {
+                    try {
+                        go.await();
+                        // a client of its own, never closed: the Cleaner frees it (the GC loop finds it)
+                        Client own = client();
+                        for (int i = 0; i < CALLS; i++) {
+                            int slot = base + i;
+                            CompletableFuture<?> f;
+                            switch (i % 4) {
+                                case 0: f = shared.tokens().credentialsAsync(0, 0); break;
+                                case 1: f = own.signInAsync(account[0], i == 1 ? "wrong password" : PASSWORD); break;
+                                case 2: f = shared.fetchRecordAsync(); break;
+                                default:
+                                    f = own.signInAsync(account[0], PASSWORD);
+                                    f.cancel(true);
+                            }
+                            f.whenComplete((v, e) -> completions.incrementAndGet(slot));
+                            all.add(f);
+                            check(shared.isSignedIn(), "still signed in");
+                        }
+                        own = null;
+                    } catch (Throwable e) {
+                        failures.incrementAndGet();
+                        e.printStackTrace(System.out);
+                    }
+                }, "caller-" + t);
+                threads.add(th);
+                th.start();
+            }
+            go.countDown();
+            for (Thread th : threads) th.join(120_000);
+            equal(0, failures.get(), "caller threads that threw");
+            equal(total, all.size(), "futures started");
+            for (CompletableFuture<?> f : all) {
+                try {
+                    f.get(60, TimeUnit.SECONDS);
+                } catch (Exception expected) {
+                    // bad password, cancelled: completed all the same
+                }
+            }
+            Thread.sleep(300); // whenComplete of a late duplicate would show up here
+            for (int i = 0; i < total; i++) equal(1, completions.get(i), "completions of future " + i);
+        } finally {
+            stop.set(true);
+            gc.join();
+        }
+        for (int i = 0; i < 5; i++) System.gc();
+        eventually(() -> NativeCallback.LIVE.get() <= live, "every callback released: " + NativeCallback.LIVE.get() + " > " + live);
+    }
+}
