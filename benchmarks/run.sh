@@ -15,7 +15,7 @@
 #   Many       1 000 clients at once (own users, :memory:): sign_in_async, edit + sync_async, fetch_record_async
 #              for every client, wall time of the 3 phases and peak threads vs the same requests by hand on ONE
 #              libcurl multi handle (curl_multi_poll, one thread); issue 26's goal: <= 1.2x, <= cores + 4 threads
-#   FFI        the same call from Node.js (N-API) and C# (Mono) vs each runtime's no-op FFI call
+#   FFI        the same call from Node.js (N-API), C# (Mono) and Java (JNI) vs each runtime's no-op FFI call
 #   Size       stripped libjump.so and its NEEDED list; vs an empty Swift library linked the same way
 #              (benchmarks/floor: the static Swift runtime alone, the floor under any Swift C-ABI library)
 # Medians throughout; ratio = libjump / baseline. Knobs: BENCH_SIGNIN_N, BENCH_SOCIAL_N, BENCH_COLDSTART_N,
@@ -129,6 +129,16 @@ if command -v mono >/dev/null && command -v mcs >/dev/null; then
         "Mono P/Invoke of a no-op int(void *)" "$floor" "$(ratio_of "$call" "$floor")" "bindings/csharp/bench"
 else
     echo "FFI: C# skipped (no mono)" >&2
+fi
+if command -v javac >/dev/null && command -v java >/dev/null; then
+    echo "FFI: Java (JNI)..." >&2
+    java_out=$(bash bindings/java/bench/run.sh)
+    floor=$(sed -n 's/.*JNI no-op int(long) through the glue \([0-9.]*\) ns.*/\1/p' <<<"$java_out")
+    call=$(awk '/^Client.isSignedIn/ { print $4 }' <<<"$java_out")
+    row "FFI (other runtimes)" "Java: Client.isSignedIn (JNI)" "$call" ns \
+        "a no-op JNI call, (J)I, through the same glue" "$floor" "$(ratio_of "$call" "$floor")" "bindings/java/bench"
+else
+    echo "FFI: Java skipped (no JDK)" >&2
 fi
 
 # Size: what an app ships. The system's libcurl and libjansson (loaded anyway) give the scale.

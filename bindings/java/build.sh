@@ -4,7 +4,7 @@
 #   build/java/native/libjumpjni.so   the JNI glue, linked to libjump.so.1 (found by its rpath $ORIGIN, the
 #                                 dynamic linker's path, or already loaded by Loader)
 #   build/java/test-classes, build/java/examples   the tests and examples (unless --jar)
-#   --jar: also build/dist/jump-<version>.jar (classes, native/linux-<arch>/{libjumpjni.so,libjump.so.1},
+#   build/dist/jump-<version>.jar (classes, native/linux-<arch>/{libjumpjni.so,libjump.so.1},
 #          META-INF/maven/io.libjump/jump/pom.xml) and build/dist/jump-<version>.pom
 # Needs JDK 17 (javac, jar) and $JUMP_LIBRARY_PATH (default build/lib/libjump.so) to link against.
 set -euo pipefail
@@ -48,7 +48,9 @@ stage=$out/jar-stage
 rm -rf "$stage" && mkdir -p "$stage/native/linux-$arch" "$stage/META-INF/maven/io.libjump/jump" "$here/build/dist"
 cp -r "$out/classes/." "$stage/"
 cp "$out/native/libjumpjni.so" "$stage/native/linux-$arch/"
-cp -L "$library" "$stage/native/linux-$arch/libjump.so.1"
+# stripped, as make install installs it (the debug info stays with build/lib)
+strip --strip-unneeded -o "$stage/native/linux-$arch/libjump.so.1" "$library" 2>/dev/null ||
+    cp -L "$library" "$stage/native/linux-$arch/libjump.so.1"
 sed "s/@VERSION@/$version/" bindings/java/pom.xml.in >"$here/build/dist/jump-$version.pom"
 cp "$here/build/dist/jump-$version.pom" "$stage/META-INF/maven/io.libjump/jump/pom.xml"
 printf 'groupId=io.libjump\nartifactId=jump\nversion=%s\n' "$version" >"$stage/META-INF/maven/io.libjump/jump/pom.properties"

@@ -243,12 +243,20 @@ def native_java(api: Dict[str, Any], common: Any) -> str:
         "// " + common.GENERATED,
         "package %s;" % PACKAGE,
         "",
-        "/** The JNI declarations of libjump's C API: one per function of jump.h but the _jansson ones and",
-        " * jump_string_free, named as in C. Strings are UTF-8 byte[] (Utf8), handles long, the one out-parameter the",
+        "/** The JNI declarations of libjump's C API: one per function of jump.h but the _jansson ones,",
+        " * jump_string_free and jump_client_set_dispatcher (scripts/generators/java.py says why), named as in C. Strings are UTF-8 byte[] (Utf8), handles long, the one out-parameter the",
         " * return value; a failure throws the JumpException of its status. Registered by jump_jni.c's JNI_OnLoad. */",
         "final class Native {",
         "    private Native() {}",
+        "",
     ]
+    defines = {d["name"]: d for d in api["defines"]}
+    for name in ("JUMP_ABI_VERSION", "JUMP_VERSION", "JUMP_CREDENTIALS_FORCE_REFRESH"):
+        d = defines[name]
+        value = d["value"] if isinstance(d["value"], int) else '"%s"' % d["value"]
+        out.append("    /** %s: %s */" % (name, d["meaning"]))
+        out.append("    static final %s %s = %s;" % ("int" if isinstance(d["value"], int) else "String",
+                                                      name[len("JUMP_"):], value))
     for group, fs in common.by_group(api, [f for f in api["functions"] if not skipped(f)]):
         out.append("")
         out.append("    // " + titles[group])

@@ -44,6 +44,16 @@ static jclass jj_global_class(JNIEnv *env, const char *name) {
     return global;
 }
 
+/* The benchmark's floor (bindings/java/bench): a JNI call of the same shape as jump_client_is_signed_in's,
+ * (J)I, through this same library and registration, doing nothing. */
+static jint JNICALL jj_bench_noop(JNIEnv *env, jclass cls, jlong handle) {
+    (void)env;
+    (void)cls;
+    return (jint)(handle & 1);
+}
+
+static const JNINativeMethod jj_bench_methods[] = {{"noop", "(J)I", (void *)jj_bench_noop}};
+
 JNIEXPORT jint JNICALL JNI_OnLoad(JavaVM *vm, void *reserved) {
     (void)reserved;
     JNIEnv *env = NULL;
@@ -66,6 +76,8 @@ JNIEXPORT jint JNICALL JNI_OnLoad(JavaVM *vm, void *reserved) {
     if (!jj_errors_from_native || !jj_callback_on_document || !jj_callback_released || !jj_integer_value)
         return JNI_ERR;
     if ((*env)->RegisterNatives(env, native, jj_generated_methods, jj_generated_method_count) != 0) return JNI_ERR;
+    jclass bench = (*env)->FindClass(env, "io/libjump/NativeBench");
+    if (bench == NULL || (*env)->RegisterNatives(env, bench, jj_bench_methods, 1) != 0) return JNI_ERR;
     jj_vm = vm;
     return JNI_VERSION_1_8;
 }

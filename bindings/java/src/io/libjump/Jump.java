@@ -12,7 +12,7 @@ public final class Jump {
     }
 
     /** The ABI version this binding was made for (JUMP_ABI_VERSION). */
-    public static final int ABI_VERSION = 1;
+    public static final int ABI_VERSION = Native.ABI_VERSION;
 
     /** The library's version string, e.g. "0.1.0". */
     public static String version() {

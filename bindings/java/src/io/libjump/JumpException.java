@@ -32,6 +32,12 @@ public class JumpException extends RuntimeException {
         return nameOf(code) + ": " + (message != null ? message : nameOf(code));
     }
 
+    /** The exception the binding raises for a status code (its subclass for that status; this class for a
+     * code newer than the binding), with libjump's error detail (JSON text; null makes one). */
+    public static JumpException forStatus(int code, String detail) {
+        return Errors.create(code, detail);
+    }
+
     /** The status (null for a code newer than this binding: see code()). */
     public JumpStatus status() {
         return JumpStatus.of(code);

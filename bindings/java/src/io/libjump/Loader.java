@@ -38,6 +38,9 @@ final class Loader {
             }
             System.loadLibrary("jumpjni");
         }
+        int abi = Native.jump_abi_version();
+        if (abi != Native.ABI_VERSION)
+            throw new UnsatisfiedLinkError("libjump's ABI version is " + abi + ", this binding needs " + Native.ABI_VERSION);
         loaded = true;
     }
 

@@ -7,7 +7,7 @@ import java.util.function.Function;
  * Client.tokens(). Access tokens are secrets: do not log them. */
 public final class Tokens {
     /** credentials() flag: refresh now even when the token lasts long enough. */
-    public static final int FORCE_REFRESH = 1;
+    public static final int FORCE_REFRESH = Native.CREDENTIALS_FORCE_REFRESH;
 
     private final Client client;
 
