@@ -82,7 +82,7 @@ public final class SignInTokenSession {
             HttpRequest request = HttpRequest.newBuilder(URI.create(api + path)).header("Content-Type", "application/json")
                     .header("x-jump-api-key", "jump-team-key") // the emulator's team
                     .POST(HttpRequest.BodyPublishers.ofString(json)).build();
-            String body = HttpClient.newBuilder().proxy(HttpClient.Builder.NO_PROXY).build()
+            String body = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).proxy(HttpClient.Builder.NO_PROXY).build()
                     .send(request, java.net.http.HttpResponse.BodyHandlers.ofString()).body();
             return (String) Json.get(Json.parse(body), member);
         } catch (Exception e) {

@@ -33,6 +33,10 @@ static jump_status jj_host_object_call(jobject host, const char *name, const cha
         }
     } else if (answer != NULL && (*env)->IsInstanceOf(env, answer, jj_integer_class)) {
         status = (jump_status)(*env)->CallIntMethod(env, answer, jj_integer_value);
+        if ((*env)->ExceptionCheck(env)) {
+            (*env)->ExceptionClear(env);
+            status = JUMP_E_INTERNAL;
+        }
     }
     (*env)->PopLocalFrame(env, NULL);
     return status;

@@ -14,6 +14,7 @@ public final class JumpFuture<T> extends CompletableFuture<T> {
     private final Function<Object, T> convert;
     private long request; // guarded by this; 0 once the completion arrived
     private boolean finished; // guarded by this
+    private final java.util.concurrent.atomic.AtomicInteger arrivals = new java.util.concurrent.atomic.AtomicInteger();
 
     JumpFuture(Executor executor, Function<Object, T> convert) {
         this.executor = executor;
@@ -42,7 +43,13 @@ public final class JumpFuture<T> extends CompletableFuture<T> {
         return this;
     }
 
+    /** How many completion documents libjump delivered (exactly one, once it is done: the tests check it). */
+    int arrivals() {
+        return arrivals.get();
+    }
+
     private void arrived(String text) {
+        arrivals.incrementAndGet();
         long handle;
         synchronized (this) {
             finished = true;
@@ -74,10 +81,14 @@ public final class JumpFuture<T> extends CompletableFuture<T> {
 
     @Override
     public boolean cancel(boolean mayInterruptIfRunning) {
-        synchronized (this) {
-            if (request != 0) Native.jump_request_cancel(request);
+        // the future first: libjump's JUMP_E_CANCELLED completion, which may arrive at once, then finds it done
+        boolean cancelled = super.cancel(mayInterruptIfRunning);
+        if (cancelled) {
+            synchronized (this) {
+                if (request != 0) Native.jump_request_cancel(request);
+            }
         }
-        return super.cancel(mayInterruptIfRunning);
+        return cancelled;
     }
 
     /** The request id (jump_request_id), or -1 once the request is done. */

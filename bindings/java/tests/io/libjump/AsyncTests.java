@@ -46,9 +46,12 @@ final class AsyncTests {
             delay("/oauth/auth_native_traditional", 4000);
             JumpFuture<SignInResult> f = c.signInAsync(account[0], PASSWORD);
             Thread.sleep(200);
+            check(!f.isDone(), "still in flight after 200 ms: " + (f.isDone() ? f.handle((v, e) -> v + " " + e).join() : ""));
             check(f.requestId() > 0, "a request id while in flight");
             long t0 = System.nanoTime();
-            check(f.cancel(true), "cancel(true) succeeds");
+            boolean cancelled = f.cancel(true);
+            check(cancelled, "cancel(true) succeeds: " + (cancelled ? "" : f.handle((v, e) -> v + " " + e).join())
+                    + " after " + (System.nanoTime() - t0) / 1000 + " us");
             check(f.isCancelled(), "isCancelled");
             expect(CancellationException.class, () -> f.get(1, TimeUnit.SECONDS), "get after cancel");
             // libjump's side: the request stops (its callback runs with JUMP_E_CANCELLED) well before the delay

@@ -17,7 +17,9 @@ final class Emulator implements AutoCloseable {
     private static Emulator shared;
     private final Process process;
     final String url;
-    static final HttpClient HTTP = HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NEVER)
+    // HTTP/1.1: the JDK client otherwise asks a plain-http server for an h2c upgrade, which the emulator does
+    // not answer for a request with a body
+    static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).followRedirects(HttpClient.Redirect.NEVER)
             .proxy(HttpClient.Builder.NO_PROXY).connectTimeout(Duration.ofSeconds(10)).build();
 
     Emulator() throws IOException {

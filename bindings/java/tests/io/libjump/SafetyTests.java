@@ -4,7 +4,6 @@ import static io.libjump.Support.*;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -16,7 +15,7 @@ final class SafetyTests {
     private SafetyTests() {}
 
     static final int THREADS = 64;
-    static final int CALLS = 8;
+    static final int CALLS = 16;
 
     @TestRunner.Test(seconds = 180)
     public static void async_calls_from_64_threads_with_gc_beside_them() throws Exception {
@@ -37,7 +36,7 @@ final class SafetyTests {
         int total = THREADS * CALLS;
         AtomicIntegerArray completions = new AtomicIntegerArray(total); // how often each future completed
         AtomicInteger failures = new AtomicInteger();
-        List<CompletableFuture<?>> all = java.util.Collections.synchronizedList(new ArrayList<>());
+        List<JumpFuture<?>> all = java.util.Collections.synchronizedList(new ArrayList<>());
         CountDownLatch go = new CountDownLatch(1);
         List<Thread> threads = new ArrayList<>();
         try (Client shared = client()) {
@@ -51,7 +50,7 @@ final class SafetyTests {
                         Client own = client();
                         for (int i = 0; i < CALLS; i++) {
                             int slot = base + i;
-                            CompletableFuture<?> f;
+                            JumpFuture<?> f;
                             switch (i % 4) {
                                 case 0: f = shared.tokens().credentialsAsync(0, 0); break;
                                 case 1: f = own.signInAsync(account[0], i == 1 ? "wrong password" : PASSWORD); break;
@@ -77,7 +76,7 @@ final class SafetyTests {
             for (Thread th : threads) th.join(120_000);
             equal(0, failures.get(), "caller threads that threw");
             equal(total, all.size(), "futures started");
-            for (CompletableFuture<?> f : all) {
+            for (JumpFuture<?> f : all) {
                 try {
                     f.get(60, TimeUnit.SECONDS);
                 } catch (Exception expected) {
@@ -92,5 +91,7 @@ final class SafetyTests {
         }
         for (int i = 0; i < 5; i++) System.gc();
         eventually(() -> NativeCallback.LIVE.get() <= live, "every callback released: " + NativeCallback.LIVE.get() + " > " + live);
+        // libjump's side: every request's callback ran exactly once (also for the futures cancelled at once)
+        for (int i = 0; i < all.size(); i++) equal(1, all.get(i).arrivals(), "completion documents of request " + i);
     }
 }

@@ -31,7 +31,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * argument with the binding's public API and prints {"scenario","outcome"} on stdout, one line. Its own
  * package, so that only the public API is reachable. */
 public final class ConformanceRunner {
-    private static final HttpClient HTTP = HttpClient.newBuilder().proxy(HttpClient.Builder.NO_PROXY)
+    private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).proxy(HttpClient.Builder.NO_PROXY)
             .followRedirects(HttpClient.Redirect.NEVER).connectTimeout(Duration.ofSeconds(10)).build();
     private final Map<String, String> placeholders = new LinkedHashMap<>();
     private final Object doc;
