@@ -15,6 +15,7 @@ public final class Client implements AutoCloseable {
     private final Handle handle;
     private final Cleaner.Cleanable cleanable;
     private final Executor executor;
+    private final Executor events; // in order, on executor
     private final Social social = new Social(this);
     private final Tokens tokens = new Tokens(this);
 
@@ -37,14 +38,16 @@ public final class Client implements AutoCloseable {
         Loader.ensure();
     }
 
-    /** A client of config (copied: close it whenever), delivering on the process's jump-delivery thread. */
+    /** A client of config (copied: close it whenever), delivering on the common ForkJoinPool. */
     public Client(Config config) {
         this(config, null);
     }
 
-    /** A client of config delivering completions and events on executor (null: the jump-delivery thread). */
+    /** A client of config delivering completions and events on executor (null: the common ForkJoinPool).
+     * Events arrive one at a time, in order, whatever the executor's threads. */
     public Client(Config config, Executor executor) {
         this.executor = executor != null ? executor : Delivery.defaultExecutor();
+        this.events = new Delivery.Serial(this.executor);
         handle = new Handle(Native.jump_client_new(config.handle()));
         cleanable = Config.CLEANER.register(this, handle);
     }
@@ -225,7 +228,7 @@ public final class Client implements AutoCloseable {
             @Override
             void onDocument(byte[] json) {
                 String text = Utf8.decode(json);
-                Delivery.run(executor, () -> handler.accept(Event.of(Json.parse(text))));
+                events.execute(() -> handler.accept(Event.of(Json.parse(text))));
             }
         });
     }

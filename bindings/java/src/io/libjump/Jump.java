@@ -34,19 +34,19 @@ public final class Jump {
         return Utf8.decode(Native.jump_status_str(status.code()));
     }
 
-    /** Sends libjump's log lines (redacted) to handler, on executor; null removes it. The handler must not
-     * call a Client (a line may be logged under a client's lock). */
+    /** Sends libjump's log lines (redacted) to handler, in order, on executor (null: the common ForkJoinPool);
+     * a null handler removes it. */
     public static void setLogHandler(Consumer<LogLine> handler, Executor executor) {
         if (handler == null) {
             Native.jump_set_log_callback(null);
             return;
         }
-        Executor on = executor != null ? executor : Delivery.defaultExecutor();
+        Executor on = new Delivery.Serial(executor != null ? executor : Delivery.defaultExecutor());
         Native.jump_set_log_callback(new NativeCallback() {
             @Override
             void onDocument(byte[] json) {
                 String text = Utf8.decode(json);
-                Delivery.run(on, () -> handler.accept(LogLine.of(Json.parse(text))));
+                on.execute(() -> handler.accept(LogLine.of(Json.parse(text))));
             }
         });
     }

@@ -2,7 +2,6 @@ package io.libjump;
 
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Function;
 
 /** The future of an _async call. Its completion document arrives on a libjump thread and the future is
@@ -72,11 +71,7 @@ public final class JumpFuture<T> extends CompletableFuture<T> {
                 completeExceptionally(e);
             }
         };
-        try {
-            executor.execute(complete);
-        } catch (RejectedExecutionException e) {
-            complete.run(); // a shut-down executor must not lose the outcome
-        }
+        Delivery.run(executor, complete); // a shut-down executor must not lose the outcome
     }
 
     @Override

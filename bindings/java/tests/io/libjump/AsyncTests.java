@@ -80,6 +80,17 @@ final class AsyncTests {
     }
 
     @TestRunner.Test
+    public static void a_continuation_may_block_on_another_future() throws Exception {
+        String[] account = newAccount();
+        try (Client c = client()) { // the default Executor
+            // each step waits for a later completion from inside a completion: nested joins, no deadlock
+            CompletableFuture<String> chain = c.signInAsync(account[0], PASSWORD)
+                    .thenApply(r -> c.fetchRecordAsync().thenApply(v -> c.tokens().credentialsAsync(0, 0).join().kind()).join());
+            equal("capture", chain.get(20, TimeUnit.SECONDS), "the nested futures completed");
+        }
+    }
+
+    @TestRunner.Test
     public static void event_queue_mode_hands_documents_to_the_host() throws Exception {
         String[] account = newAccount();
         try (Client c = client()) {
