@@ -15,6 +15,36 @@ final class SafetyTests {
     private SafetyTests() {}
 
     static final int THREADS = 64;
+
+    private static List<String> jvmThreads(String prefix) {
+        List<String> names = new ArrayList<>();
+        for (Thread t : Thread.getAllStackTraces().keySet()) if (t.getName().startsWith(prefix)) names.add(t.getName());
+        return names;
+    }
+
+    @TestRunner.Test(seconds = 60)
+    public static void libjump_threads_are_attached_as_daemons_and_detached_when_they_exit() throws Exception {
+        String[] account = newAccount();
+        List<String> seen = new java.util.concurrent.CopyOnWriteArrayList<>();
+        try (Client c = client(null)) {
+            // a direct executor: the handler runs on libjump's own callback thread, attached to the VM
+            try (Config config = Config.of(settings(null)); Client direct = new Client(config, Runnable::run)) {
+                direct.onEvent(e -> {
+                    Thread t = Thread.currentThread();
+                    seen.add(t.getName() + (t.isDaemon() ? " daemon" : " user"));
+                });
+                direct.signIn(account[0], PASSWORD);
+                eventually(() -> !seen.isEmpty(), "an event");
+            }
+            equal("jump-events daemon", seen.get(0), "the event ran on libjump's callback thread, a daemon");
+            check(!jvmThreads("jump-events").isEmpty(), "the VM knows the attached thread");
+            c.isSignedIn();
+        }
+        // libjump's callback thread exits after three idle seconds: its pthread key detaches it from the VM
+        long end = System.nanoTime() + 30_000_000_000L;
+        while (!jvmThreads("jump-events").isEmpty() && System.nanoTime() < end) Thread.sleep(100);
+        equal(List.of(), jvmThreads("jump-events"), "detached when it exited");
+    }
     static final int CALLS = 16;
 
     @TestRunner.Test(seconds = 180)
