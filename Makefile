@@ -50,7 +50,8 @@ emulator: deps
 	cp .build/$(EMULATOR_BUILD)/jump-emulator $(EMULATOR).tmp && mv -f $(EMULATOR).tmp $(EMULATOR)
 
 # The bindings' FFI declarations and status tables (Python's ctypes SIGNATURES, the C tests' loader list, C#'s
-# P/Invokes, the status tables of Python, C# and Node.js), written from include/jump_api.json. The files are
+# P/Invokes, Java's JNI glue and native declarations, the status tables of Python, C#, Node.js and Java; the
+# backends in scripts/generators/), written from include/jump_api.json. The files are
 # committed; `make test-abi` fails while one differs from what this writes. Needs nothing built.
 generate:
 	$(PYTHON) scripts/generate-bindings.py
