@@ -156,6 +156,61 @@ final class CoreTests {
     }
 
     @TestRunner.Test
+    public static void a_failing_host_storage_is_a_storage_exception() {
+        String[] account = newAccount();
+        Storage broken = new Storage() {
+            public byte[] load(String key) {
+                return null;
+            }
+
+            public void save(String key, byte[] data) throws java.io.IOException {
+                throw new java.io.IOException("disk full");
+            }
+
+            public void erase(String key) {
+                throw new JumpUnsupportedException(null); // a status of its own choosing
+            }
+        };
+        Map<String, Object> s = settings(null);
+        s.remove("storageDirectory");
+        try (Config config = Config.of(s).storage(broken); Client c = new Client(config)) {
+            c.signIn(account[0], PASSWORD); // signed in all the same: the state says the save failed
+            check(c.state().get("storage_error") != null, "storage_error: " + c.state().json());
+            try (Record r = c.record()) {
+                // "an edit that cannot be saved returns JUMP_E_STORAGE and is not made"
+                expect(JumpStorageException.class, () -> r.setString("/aboutMe", "unsaved"), "an edit");
+                check(!"unsaved".equals(r.getString("/aboutMe")), "the edit was not made");
+            }
+        }
+    }
+
+    @TestRunner.Test
+    public static void a_throwing_event_handler_does_not_stop_delivery() throws Exception {
+        String[] account = newAccount();
+        List<String> events = new CopyOnWriteArrayList<>();
+        Thread.UncaughtExceptionHandler before = Thread.getDefaultUncaughtExceptionHandler();
+        List<Throwable> reported = new CopyOnWriteArrayList<>();
+        ExecutorService host = Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "host-executor");
+            t.setUncaughtExceptionHandler((th, e) -> reported.add(e));
+            return t;
+        });
+        try (Config config = Config.of(settings(null)); Client c = new Client(config, host)) {
+            c.onEvent(e -> {
+                events.add(e.name());
+                throw new IllegalStateException("the host's handler failed");
+            });
+            c.signIn(account[0], PASSWORD);
+            c.signOut();
+            eventually(() -> events.contains("signed_out"), "the event after a throwing handler: " + events);
+            check(!reported.isEmpty(), "the handler's exception was reported");
+        } finally {
+            host.shutdown();
+            Thread.setDefaultUncaughtExceptionHandler(before);
+        }
+    }
+
+    @TestRunner.Test
     public static void events_and_log_arrive_on_the_host_executor() throws Exception {
         ExecutorService host = Executors.newSingleThreadExecutor(r -> new Thread(r, "host-executor"));
         List<String> events = new CopyOnWriteArrayList<>();
