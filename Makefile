@@ -9,7 +9,7 @@ CFLAGS    ?= -std=c99 -Wall -Wextra -Werror -O1 -g
 EXAMPLE_C := $(BUILD)/bin/quickstart
 
 .PHONY: all deps lib emulator examples demo test test-swift test-c test-python test-node test-abi test-install \
-        test-csharp test-rust test-deps bench torture sanitize valgrind fuzz node-addon install uninstall dist wheel sdist npm nuget generate clean
+        test-csharp test-java test-rust test-deps bench torture sanitize valgrind fuzz node-addon install uninstall dist wheel sdist npm nuget jar generate clean
 
 # Installation layout (GNU conventions); DESTDIR stages a package root.
 PREFIX     ?= /usr/local
@@ -50,7 +50,8 @@ emulator: deps
 	cp .build/$(EMULATOR_BUILD)/jump-emulator $(EMULATOR).tmp && mv -f $(EMULATOR).tmp $(EMULATOR)
 
 # The bindings' FFI declarations and status tables (Python's ctypes SIGNATURES, the C tests' loader list, C#'s
-# P/Invokes, the status tables of Python, C# and Node.js), written from include/jump_api.json. The files are
+# P/Invokes, Java's JNI glue and native declarations, the status tables of Python, C#, Node.js and Java; the
+# backends in scripts/generators/), written from include/jump_api.json. The files are
 # committed; `make test-abi` fails while one differs from what this writes. Needs nothing built.
 generate:
 	$(PYTHON) scripts/generate-bindings.py
@@ -83,7 +84,7 @@ demo: lib emulator examples
 # anything is built: installed when run as root (or with passwordless sudo), otherwise make stops with the exact
 # commands to run. Each test-SUITE asks only for its own suite's (make test-csharp installs Mono, not Chromium).
 # The build's packages are among them, so a machine that lacks both hears of all of them at once.
-TEST_SUITES := swift c python node csharp rust abi install
+TEST_SUITES := swift c python node csharp java rust abi install
 .PHONY: $(addprefix test-deps-,$(TEST_SUITES))
 test-deps:
 	@bash scripts/ensure-deps.sh --test
@@ -114,6 +115,10 @@ test-install: test-deps-install lib emulator
 # The C# binding (bindings/csharp), built and run with Mono.
 test-csharp: test-deps-csharp lib emulator
 	@bash scripts/run-tests.sh csharp
+
+# The Java binding (bindings/java): javac, the JNI glue built with cc, its own test runner (no JUnit).
+test-java: test-deps-java lib emulator
+	@bash scripts/run-tests.sh java
 
 # The Rust binding (bindings/rust), built with Debian's cargo (Rust 1.63) and any other on PATH.
 test-rust: test-deps-rust lib emulator
@@ -209,6 +214,14 @@ npm: lib
 nuget: lib $(BUILD)/libjump.so.$(VERSION)
 	@bash scripts/ensure-deps.sh --package nuget
 	@bash scripts/build-nuget.sh $(BUILD)/libjump.so.$(VERSION) $(BUILD)/dist
+
+# The Java binding's jar, build/dist/jump-$(VERSION).jar, and its Maven coordinates, build/dist/jump-$(VERSION).pom
+# (io.libjump:jump): the classes, and the JNI glue and libjump.so (stripped) under native/linux-<arch>/, which the
+# binding extracts and loads. bindings/java/build.sh says how. The library it packs is $(LIB) as it is: not a
+# prerequisite to build here (make lib builds it), only a file to rebuild after.
+jar: $(wildcard $(LIB))
+	@bash scripts/ensure-deps.sh --package jar
+	@bash bindings/java/build.sh --jar
 
 bench: lib emulator
 	@bash benchmarks/run.sh

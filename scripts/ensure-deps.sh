@@ -2,12 +2,13 @@
 # Installs the system packages libjump builds against, or prints the exact commands when it cannot.
 #   ensure-deps.sh                     what the build needs (make lib, make emulator)
 #   ensure-deps.sh --test [SUITE...]   that and what the test suites need (all suites without names; the
-#                                      names of scripts/run-tests.sh: swift c python node csharp rust abi install)
+#                                      names of scripts/run-tests.sh: swift c python node csharp java rust abi install)
 #   ensure-deps.sh --package KIND...   what packaging needs beyond the build: wheel (make wheel, make sdist:
 #                                      patchelf from Debian; auditwheel and build from PyPI), npm (make npm:
 #                                      node-gyp, Debian's when Node.js is Debian's, else the one npm bundles;
 #                                      python3, make and g++ for it; Node.js and its headers), nuget (make
-#                                      nuget: Debian's nuget, NuGet 2.8 on Mono; mono-complete for mcs; zip)
+#                                      nuget: Debian's nuget, NuGet 2.8 on Mono; mono-complete for mcs; zip), jar
+#                                      (make jar: a JDK 17, javac and jar)
 # What the suites need beyond the build: python, Chromium and its driver (apt) and selenium (pip), for the
 # headless-browser social sign-in test; gnome-keyring, libsecret-tools and dbus, for the Secret Service tests
 # (a keyring daemon unlocked under dbus-run-session); mypy (pip), for the test that the Python package passes mypy --strict
@@ -16,7 +17,9 @@
 # (its setup.py needs use_2to3, which modern setuptools lacks, so it is put on sys.path rather than
 # installed); and what make wheel needs (the wheel test builds one). node, Node.js and its headers, what
 # make npm needs (the package test builds one), and TypeScript's tsc (Debian's node-typescript), for the test
-# that index.d.ts compiles with --strict (bindings/node/test/typescript.test.js). csharp, mono-complete (mcs and mono). rust, Debian's cargo and rustc (1.63) when the machine has no cargo (the binding needs no crate: crates.io is not used). install, gdb and
+# that index.d.ts compiles with --strict (bindings/node/test/typescript.test.js). csharp, mono-complete (mcs and mono). java,
+# openjdk-17-jdk-headless (javac, jar, java, and jni.h for the glue). rust, Debian's cargo and rustc (1.63) when the
+# machine has no cargo (the binding needs no crate: crates.io is not used). install, gdb and
 # groff-base, cmake (the README's C program built with find_package(jump)), man-db (man jump_client_sign_in),
 # what make sdist needs (the sdist is built against the installed tree) and what make nuget needs (the package
 # is restored and built against).
@@ -96,7 +99,9 @@ packaging() {
         # nuget packs; mcs (mono-complete) builds Jump.dll against the 4.7.2 reference assemblies; zip puts
         # the complete nuspec into the package (scripts/build-nuget.sh says why).
         nuget) packages+=(nuget mono-complete zip) ;;
-        *) echo "ensure-deps.sh: unknown package kind '$1' (wheel npm nuget)" >&2; exit 2 ;;
+        # javac and jar build the jar; jni.h (in the JDK) the JNI glue.
+        jar) packages+=(openjdk-17-jdk-headless) ;;
+        *) echo "ensure-deps.sh: unknown package kind '$1' (wheel npm nuget jar)" >&2; exit 2 ;;
     esac
 }
 if [ "${1:-}" = "--package" ]; then
@@ -107,7 +112,7 @@ elif [ "${1:-}" = "--test" ]; then
     shift
     what="The tests${1:+ (${*})} need"
     suites=("$@")
-    ((${#suites[@]})) || suites=(swift c python node csharp rust abi install)
+    ((${#suites[@]})) || suites=(swift c python node csharp java rust abi install)
     for suite in "${suites[@]}"; do
         case "$suite" in
             swift | abi) ;;  # the build's packages are all they need
@@ -135,6 +140,8 @@ elif [ "${1:-}" = "--test" ]; then
                   packaging npm ;;
             # mcs builds bindings/csharp and mono runs its tests (Debian's own Mono; no NuGet).
             csharp) packages+=(mono-complete) ;;
+            # javac builds bindings/java (no Maven, no JUnit: its own runner); the JDK's jni.h builds the glue.
+            java) packaging jar ;;
             # bindings/rust builds with Debian's cargo (Rust 1.63); a machine with another cargo (rustup's)
             # keeps it, and run-tests.sh tests with both when both are there.
             rust) command -v cargo >/dev/null || [ -x /usr/bin/cargo ] || packages+=(cargo) ;;
@@ -147,7 +154,7 @@ elif [ "${1:-}" = "--test" ]; then
                 packaging wheel
                 packaging nuget  # the NuGet package is built, restored and built against (xbuild: mono-complete)
                 ;;
-            *) echo "ensure-deps.sh: unknown suite '$suite' (swift c python node csharp rust abi install)" >&2; exit 2 ;;
+            *) echo "ensure-deps.sh: unknown suite '$suite' (swift c python node csharp java rust abi install)" >&2; exit 2 ;;
         esac
     done
 fi

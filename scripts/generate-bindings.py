@@ -13,6 +13,10 @@ to copy those lists by hand. Generated now, one file per language and kind, each
                                              but the _jansson variants (C# has no jansson)
   bindings/csharp/src/Errors.Generated.cs    JumpStatus, the exception type of each status and the switches
   bindings/node/lib/statuses.generated.js    STATUS_NAMES and the error class of each failure status
+and, from the backends in scripts/generators/ (one module per binding, see backend_outputs):
+  bindings/java/native/jump_jni_generated.c  the JNI function of each C function and the RegisterNatives table
+  bindings/java/src/io/libjump/*.java        Native (the native declarations), JumpStatus, Errors and one
+                                             exception class per failure status (scripts/generators/java.py)
 The hand-written code around them (loading, strings, callbacks, exception behaviour) stays hand-written and
 uses these names. The Node addon has no generated part: its methods are hand-written N-API functions, not
 one per C function. Tests/abi/check_generated.py fails when a committed file differs from what this writes.

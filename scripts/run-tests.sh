@@ -15,7 +15,7 @@ export JUMP_EMULATOR=${JUMP_EMULATOR:-$here/build/bin/jump-emulator}
 logs=$here/build/test-logs
 mkdir -p "$logs"
 suites=("$@")
-((${#suites[@]})) || suites=(swift c python node csharp rust abi install)
+((${#suites[@]})) || suites=(swift c python node csharp java rust abi install)
 
 ensure_pytest() {
     python3 -c "import pytest" 2>/dev/null && return 0
@@ -52,6 +52,8 @@ run_suite() {
         hygiene) python3 Tests/abi/check_hygiene.py compare "$logs/tree-before.json" ;;
         # The Rust binding with each Rust toolchain there is; ends with "N passed, N failed" too.
         rust) bash bindings/rust/run-tests.sh ;;
+        # The Java binding (javac + the JNI glue built with cc); ends with "N passed, N failed" too.
+        java) bash bindings/java/run-tests.sh ;;
         *) echo "unknown suite '$1'"; return 2 ;;
     esac
 }
@@ -84,7 +86,7 @@ count_suite() {
             skipped=$(sed -nE 's/^# skip(ped)? ([0-9]+)$/\2/p' "$log" | tail -1)  # "# skipped N" since Node.js 20
             ;;
         *)
-            # c, abi, install, csharp, rust and hygiene end with "N passed, N failed" (none of their runners can skip a test;
+            # c, abi, install, csharp, java, rust and hygiene end with "N passed, N failed" (none of their runners can skip a test;
             # one that learns to would add ", N skipped").
             line=$(grep -E "^[0-9]+ passed, [0-9]+ failed" "$log" | tail -1)
             passed=$(sed -nE 's/^([0-9]+) passed.*/\1/p' <<<"$line")
@@ -108,6 +110,8 @@ skip_reasons() {
         # "skip conformance: no Tests/conformance in this checkout (set JUMP_CONFORMANCE_DIR)"
         rust) sed -nE 's/^skip [^:]+: (.*)$/\1/p' "$log" ;;
         swift) sed -nE 's/^.{0,4}(Test|Suite) .+ skipped: "(.*)"$/\2/p; s/^.{0,4}(Test|Suite) (.+) skipped\.$/\2, no reason given/p' "$log" ;;
+        # "skip ConformanceTests.every_scenario_has_a_test: the conformance suite (...) is not in this checkout"
+        java) sed -nE 's/^skip [^:]+: (.*)$/\1/p' "$log" ;;
     esac | sed -E "s/ \\(.*|; .*//; s|$here/||g" | awk 'NF && !seen[$0]++' | paste -sd ';' | sed 's/;/; /g'
 }
 

@@ -13,6 +13,9 @@ the binding's own code calls it, read statically:
     lib.rs and the safe crate's status.rs are generated);
   - Node.js: the addon (bindings/node/src/*.c, read as one file) calls it from an addon method the JavaScript
     layer (lib/*.js, index.js) uses, or from the module's setup; helpers count for the methods that use them.
+  - Java: `Native.jump_x(` in bindings/java/src/io/libjump/*.java but the generated Native.java, or a call
+    `jump_x(` in the JNI glue's hand-written C (bindings/java/native/*.c but the generated
+    jump_jni_generated.c: the host-function glue and the helpers every generated wrapper uses).
 Each binding lists the functions it does not reach, with why, in bindings/<binding>/coverage-exceptions.json.
 The check fails on a function neither reached nor listed, and on one listed but reached (the list would lie).
 self_test() shows both failing.
@@ -92,11 +95,18 @@ def node_reached(root, names):
     return reached
 
 
+def java_reached(root, names):
+    java = "\n".join(sources(root, "bindings/java/src/io/libjump", (".java",), skip=("Native.java",)).values())
+    glue = "\n".join(sources(root, "bindings/java/native", (".c",), skip=("jump_jni_generated.c",)).values())
+    return {n for n in names if re.search(r"\bNative\.%s\s*\(" % n, java) or re.search(r"\b%s\s*\(" % n, glue)}
+
+
 BINDINGS = [
     ("9a", "Python", "bindings/python/coverage-exceptions.json", python_reached),
     ("9b", "C#", "bindings/csharp/coverage-exceptions.json", csharp_reached),
     ("9c", "Node.js", "bindings/node/coverage-exceptions.json", node_reached),
-    ("9d", "Rust", "bindings/rust/coverage-exceptions.json", rust_reached),
+    ("9d", "Java", "bindings/java/coverage-exceptions.json", java_reached),
+    ("9e", "Rust", "bindings/rust/coverage-exceptions.json", rust_reached),
 ]
 
 
@@ -139,8 +149,8 @@ def self_test(root):
 def self_test_lists(root):
     api = json.loads(read(root, API))
     results = []
-    # Python's list and Rust's: each list's reader must report both kinds of lie.
-    for _, _, listed_file, reached_by in (BINDINGS[0], BINDINGS[3]):
+    # Python's, Java's and Rust's lists: each list's reader must report both kinds of lie.
+    for _, _, listed_file, reached_by in (BINDINGS[0], BINDINGS[3], BINDINGS[4]):
         listed = json.loads(read(root, listed_file))["unreached"]
         forgotten = {n: why for n, why in listed.items() if n != "jump_error_last_jansson"}
         claimed = dict(listed, jump_client_sign_in="pretends to be unreached")
@@ -161,6 +171,9 @@ UNREACH = [
     ("C#", "bindings/csharp/src", r"\bNative\.jump_client_sign_out\b", "jump_client_sign_out"),
     ("Node.js", "bindings/node", r"\.state\b(?=\s*\()", "jump_client_state"),  # the addon method state()
     ("Rust", "bindings/rust/jump/src", r"\bsys::jump_client_sign_out\b", "jump_client_sign_out"),
+    ("Java", "bindings/java", r"\bNative\.jump_client_sign_out\b", "jump_client_sign_out"),
+    # a function reached from the glue's hand-written C only (jj_take_string frees every string it copies)
+    ("Java", "bindings/java", r"\bjump_string_free\s*\(", "jump_string_free"),
 ]
 
 
@@ -173,7 +186,7 @@ def self_test_reach(root):
     try:
         for binding, directory, pattern, function in UNREACH:
             label = "9z. self-test: %s stops reaching %s when %s no longer calls it" % (binding, function, directory)
-            copy = os.path.join(tmp, binding)
+            copy = os.path.join(tmp, binding + "-" + function)
             shutil.copytree(os.path.join(root, directory), os.path.join(copy, directory),
                             ignore=shutil.ignore_patterns("node_modules", "__pycache__", "test"))
             if function not in reach[binding](copy, names):
@@ -182,7 +195,8 @@ def self_test_reach(root):
             edited = 0
             for directory_, _, files in os.walk(os.path.join(copy, directory)):
                 for name in files:
-                    if not name.endswith((".py", ".cs", ".js", ".rs")):  # the callers, not the addon's C
+                    # the callers, not the Node addon's C (the Java glue's C is a caller: its own pattern)
+                    if not name.endswith((".py", ".cs", ".js", ".java", ".rs")) and not (binding == "Java" and name.endswith(".c")):
                         continue
                     path = os.path.join(directory_, name)
                     with open(path, encoding="utf-8", errors="replace") as f:

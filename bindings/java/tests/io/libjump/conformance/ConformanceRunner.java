@@ -1,0 +1,340 @@
+package io.libjump.conformance;
+
+import io.libjump.Client;
+import io.libjump.Config;
+import io.libjump.HttpResponse;
+import io.libjump.Json;
+import io.libjump.Jump;
+import io.libjump.JumpException;
+import io.libjump.JumpFuture;
+import io.libjump.Record;
+import io.libjump.SignInResult;
+import io.libjump.SignInStatus;
+import io.libjump.SyncResult;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/** The Java runner of Tests/conformance (its README is the contract): plays the scenario named by the last
+ * argument with the binding's public API and prints {"scenario","outcome"} on stdout, one line. Its own
+ * package, so that only the public API is reachable. */
+public final class ConformanceRunner {
+    private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).proxy(HttpClient.Builder.NO_PROXY)
+            .followRedirects(HttpClient.Redirect.NEVER).connectTimeout(Duration.ofSeconds(10)).build();
+    private final Map<String, String> placeholders = new LinkedHashMap<>();
+    private final Object doc;
+    private final Object input;
+
+    private ConformanceRunner(Object doc, Object input) {
+        this.doc = doc;
+        this.input = input;
+    }
+
+    public static void main(String[] args) {
+        String name = args[args.length - 1];
+        Map<String, Object> line = new LinkedHashMap<>();
+        line.put("scenario", name);
+        try {
+            Object doc = Json.parse(Files.readString(Path.of(System.getenv("JUMP_CONFORMANCE_SCENARIOS"))));
+            Object scenario = null;
+            for (Object s : (List<?>) Json.get(doc, "scenarios")) if (name.equals(Json.get(s, "name"))) scenario = s;
+            if (scenario == null) throw new IllegalArgumentException("no scenario " + name);
+            ConformanceRunner r = new ConformanceRunner(doc, Json.get(scenario, "input"));
+            r.placeholders.put("${EMULATOR_URL}", System.getenv("JUMP_EMULATOR_URL"));
+            r.placeholders.put("${STORAGE_DIR}", System.getenv("JUMP_CONFORMANCE_TMP") + "/storage");
+            line.put("outcome", r.play(name));
+        } catch (Throwable e) {
+            line.remove("outcome");
+            line.put("error", e.getClass().getSimpleName() + ": " + e.getMessage());
+            e.printStackTrace(System.err);
+        }
+        System.out.println(Json.write(line));
+        System.out.flush();
+        System.exit(0); // the delivery thread is a daemon, but a libjump thread may be attached: do not wait
+    }
+
+    // ---- helpers ----
+
+    private Object replace(Object v) {
+        if (v instanceof String) {
+            String s = (String) v;
+            for (Map.Entry<String, String> p : placeholders.entrySet()) s = s.replace(p.getKey(), p.getValue());
+            return s;
+        }
+        if (v instanceof Map) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            for (Map.Entry<?, ?> e : ((Map<?, ?>) v).entrySet()) m.put((String) e.getKey(), replace(e.getValue()));
+            return m;
+        }
+        if (v instanceof List) {
+            List<Object> l = new ArrayList<>();
+            for (Object o : (List<?>) v) l.add(replace(o));
+            return l;
+        }
+        return v;
+    }
+
+    private Object in(String key) {
+        return replace(Json.get(input, key));
+    }
+
+    private String str(String key) {
+        return (String) in(key);
+    }
+
+    @SuppressWarnings("unchecked")
+    private Map<String, Object> map(String key) {
+        return (Map<String, Object>) in(key);
+    }
+
+    private long num(String key) {
+        return ((Number) in(key)).longValue();
+    }
+
+    private Client client() {
+        Object config = replace(Json.get(Json.get(doc, "configs"), str("config")));
+        try (Config c = Config.fromJson(Json.write(config))) {
+            return new Client(c);
+        }
+    }
+
+    /** An admin request of the input ({"method","path","headers"?,"body"?,"result"?}): the answer's JSON, or
+     * its "result" member. */
+    private Object send(String key) throws Exception {
+        Object req = in(key);
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(System.getenv("JUMP_EMULATOR_URL") + Json.get(req, "path")))
+                .timeout(Duration.ofSeconds(30));
+        Object headers = Json.get(req, "headers");
+        if (headers instanceof Map) for (Map.Entry<?, ?> h : ((Map<?, ?>) headers).entrySet()) b.header((String) h.getKey(), (String) h.getValue());
+        Object body = Json.get(req, "body");
+        if (body != null && !(headers instanceof Map && ((Map<?, ?>) headers).containsKey("Content-Type")))
+            b.header("Content-Type", "application/json");
+        b.method((String) Json.get(req, "method"), body == null ? HttpRequest.BodyPublishers.noBody()
+                : HttpRequest.BodyPublishers.ofString(Json.write(body)));
+        java.net.http.HttpResponse<String> r = HTTP.send(b.build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+        if (r.statusCode() / 100 != 2) throw new IllegalStateException(key + ": HTTP " + r.statusCode());
+        Object answer = r.body().isEmpty() ? Map.of() : Json.parse(r.body());
+        String result = (String) Json.get(req, "result");
+        return result == null ? answer : Json.get(answer, result);
+    }
+
+    private static String statusOf(Throwable e) {
+        if (e instanceof ExecutionException) e = e.getCause();
+        if (e instanceof CancellationException) return "JUMP_E_CANCELLED"; // the Java idiom for a cancelled call
+        if (e instanceof JumpException) return ((JumpException) e).status().cName();
+        throw new IllegalStateException("not a libjump failure: " + e, e);
+    }
+
+    private static Map<String, Object> obj(Object... kv) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        for (int i = 0; i < kv.length; i += 2) m.put((String) kv[i], kv[i + 1]);
+        return m;
+    }
+
+    private static String email(Client c) {
+        try (Record r = c.record()) {
+            return r.getString("/email");
+        }
+    }
+
+    // ---- the scenarios ----
+
+    private Object play(String name) throws Exception {
+        switch (name) {
+            case "register_sign_in_bad_password": return registerSignInBadPassword();
+            case "edit_sync_plural_append": return editSyncPluralAppend();
+            case "refresh_after_clock_moves": return refreshAfterClockMoves();
+            case "sign_out_restart": return signOutRestart();
+            case "sign_in_token_session": return signInTokenSession();
+            case "cancel_async": return cancelAsync();
+            case "status_errors": return statusErrors();
+            default: throw new IllegalArgumentException("unknown scenario " + name);
+        }
+    }
+
+    private Object registerSignInBadPassword() {
+        Map<String, Object> out = new LinkedHashMap<>();
+        Map<String, Object> user = map("user");
+        try (Client a = client()) {
+            SignInResult reg = a.registerTraditional(user, str("password"));
+            out.put("register", obj("status", "JUMP_OK", "is_new", reg.isNew(), "signed_in", a.isSignedIn()));
+            a.signOut();
+            out.put("sign_out", obj("status", "JUMP_OK", "signed_in", a.isSignedIn()));
+            String who = (String) user.get(str("sign_in_with"));
+            SignInResult in = a.signIn(who, str("password"));
+            out.put("sign_in", obj("status", "JUMP_OK", "is_new", in.isNew(), "same_uuid", reg.uuid().equals(in.uuid()),
+                    "signed_in", a.isSignedIn()));
+            out.put("record_email", email(a));
+            String status = "JUMP_OK";
+            try {
+                a.signIn(who, str("wrong_password"));
+            } catch (JumpException e) {
+                status = statusOf(e);
+            }
+            out.put("wrong_password", obj("status", status, "signed_in", a.isSignedIn()));
+        }
+        return out;
+    }
+
+    private Object editSyncPluralAppend() {
+        Map<String, Object> out = new LinkedHashMap<>();
+        Map<String, Object> edit = map("edit"), append = map("append");
+        String plural = (String) append.get("plural");
+        try (Client c = client()) {
+            c.registerTraditional(map("user"), str("password"));
+            try (Record r = c.record()) {
+                r.setString((String) edit.get("path"), (String) edit.get("value"));
+                SyncResult s1 = c.sync();
+                out.put("sync_edit", obj("status", "JUMP_OK", "changed", s1.changed()));
+                @SuppressWarnings("unchecked")
+                Map<String, ?> element = (Map<String, ?>) append.get("element");
+                out.put("append_path", r.append(plural, element));
+                SyncResult s2 = c.sync();
+                List<String> from = new ArrayList<>(s2.renamed().keySet());
+                java.util.Collections.sort(from);
+                boolean serverIds = !s2.renamed().isEmpty();
+                for (String to : s2.renamed().values()) serverIds &= to.matches(java.util.regex.Pattern.quote(plural) + "#[1-9][0-9]*");
+                out.put("sync_append", obj("status", "JUMP_OK", "changed", s2.changed(), "renamed_from", from,
+                        "renamed_to_server_id", serverIds));
+                c.fetchRecord();
+                out.put("fetch", obj("status", "JUMP_OK"));
+                out.put("edited_value", r.getString((String) edit.get("path")));
+                out.put("plural_count", r.elementCount(plural));
+                List<String> members = new ArrayList<>();
+                List<String> paths = r.elementPaths(plural);
+                for (String p : paths) members.add(r.getString(p + "/" + append.get("member")));
+                out.put("plural_members", members);
+                out.put("element_paths_are_renamed", paths.equals(new ArrayList<>(s2.renamed().values())));
+                out.put("unsynced_changes", c.state().unsyncedChanges());
+            }
+        }
+        return out;
+    }
+
+    private Object refreshAfterClockMoves() throws Exception {
+        Map<String, Object> out = new LinkedHashMap<>();
+        try (Client c = client()) {
+            c.registerTraditional(map("user"), str("password"));
+            send("clear_counters");
+            send("advance_clock");
+            String status = "JUMP_OK";
+            try {
+                c.fetchRecord();
+            } catch (JumpException e) {
+                status = statusOf(e);
+            }
+            out.put("fetch", obj("status", status));
+            Object n = Json.get(Json.get(send("counters"), "counters"), str("refresh_counter"));
+            out.put("refresh_requests", n == null ? 0L : ((Number) n).longValue());
+            out.put("signed_in", c.isSignedIn());
+            out.put("record_email", email(c));
+        }
+        return out;
+    }
+
+    private Object signOutRestart() {
+        Map<String, Object> out = new LinkedHashMap<>();
+        String uuid;
+        try (Client a = client()) {
+            uuid = a.registerTraditional(map("user"), str("password")).uuid();
+            out.put("first", obj("status", "JUMP_OK", "signed_in", a.isSignedIn()));
+        }
+        try (Client b = client()) {
+            out.put("restored", obj("signed_in", b.isSignedIn(), "same_uuid", uuid.equals(b.state().uuid()),
+                    "record_email", email(b)));
+            b.signOut();
+            out.put("sign_out", obj("status", "JUMP_OK", "signed_in", b.isSignedIn()));
+        }
+        try (Client c3 = client()) {
+            out.put("after_sign_out", obj("signed_in", c3.isSignedIn()));
+        }
+        return out;
+    }
+
+    private Object signInTokenSession() throws Exception {
+        Map<String, Object> out = new LinkedHashMap<>();
+        String userId = (String) send("create_user");
+        placeholders.put("${USER_ID}", userId);
+        String token = (String) send("mint");
+        Object decoded = Jump.decodeSignInToken(token);
+        out.put("decode", obj("status", "JUMP_OK", "user_id_matches", userId.equals(Json.get(decoded, "user_id")),
+                "environment", Json.get(decoded, "environment"), "region", Json.get(decoded, "region")));
+        try (Client c = client()) {
+            out.put("before", obj("signed_in", c.tokens().status().signedIn()));
+            Object r = c.tokens().signInWithToken(token);
+            out.put("sign_in", obj("status", "JUMP_OK", "user_id_matches", userId.equals(Json.get(r, "user_id")),
+                    "changed", Json.get(r, "changed"), "migrated", Json.get(r, "migrated")));
+            SignInStatus s = c.tokens().status();
+            out.put("status", obj("signed_in", s.signedIn(), "use_sign_in_token", s.useSignInToken(), "use_api_key",
+                    s.useApiKey(), "user_id_matches", userId.equals(s.userId())));
+            String path = str("profile_path");
+            HttpResponse put = c.tokens().request("PUT", path, Map.of("Content-Type", "application/json"),
+                    Json.write(in("profile")).getBytes(StandardCharsets.UTF_8));
+            out.put("put", obj("status", "JUMP_OK", "http_status", (long) put.status()));
+            HttpResponse get = c.tokens().request("GET", path, null, null);
+            out.put("get", obj("status", "JUMP_OK", "http_status", (long) get.status(), "data",
+                    Json.get(Json.parse(get.text()), "data")));
+            Object again = c.tokens().signInWithToken((String) send("mint"));
+            out.put("sign_in_again", obj("status", "JUMP_OK", "changed", Json.get(again, "changed")));
+            c.signOut();
+            out.put("sign_out", obj("status", "JUMP_OK"));
+            out.put("after_sign_out", obj("signed_in", c.tokens().status().signedIn()));
+        }
+        return out;
+    }
+
+    private Object cancelAsync() throws Exception {
+        Map<String, Object> out = new LinkedHashMap<>();
+        try (Client c = client()) {
+            c.registerTraditional(map("user"), str("password"));
+            send("clear_counters");
+            send("delay");
+            AtomicInteger completions = new AtomicInteger();
+            JumpFuture<Void> f = c.fetchRecordAsync();
+            f.whenComplete((v, e) -> completions.incrementAndGet());
+            long end = System.nanoTime() + num("reach_timeout_ms") * 1_000_000L;
+            while (System.nanoTime() < end) {
+                Object n = Json.get(Json.get(send("counters"), "counters"), str("reached_counter"));
+                if (n != null && ((Number) n).longValue() >= 1) break;
+                Thread.sleep(20);
+            }
+            out.put("pending_before_cancel", !f.isDone());
+            f.cancel(true);
+            long t0 = System.nanoTime();
+            String status = "JUMP_OK";
+            try {
+                f.get(10, TimeUnit.SECONDS);
+            } catch (Exception e) {
+                status = statusOf(e);
+            }
+            // the future is cancelled at once; libjump's side must have stopped too, not waited for the server
+            boolean stopped = f.awaitNative(10_000);
+            long ms = (System.nanoTime() - t0) / 1_000_000;
+            out.put("status", status);
+            out.put("within_deadline", stopped && ms < num("cancel_deadline_ms"));
+            Thread.sleep(num("settle_ms"));
+            out.put("completions", (long) completions.get());
+            out.put("signed_in", c.isSignedIn());
+        }
+        return out;
+    }
+
+    private Object statusErrors() {
+        List<String> names = new ArrayList<>();
+        for (Object s : (List<?>) in("statuses"))
+            names.add(JumpException.forStatus(((Number) Json.get(s, "code")).intValue(), null).status().cName());
+        return obj("names", names);
+    }
+}
