@@ -122,6 +122,8 @@ elif [ "${1:-}" = "--test" ]; then
                 packages+=(chromium chromium-driver)
                 # The Secret Service tests (test_secret_service.py): a keyring daemon on a private session bus.
                 packages+=(gnome-keyring libsecret-tools libsecret-1-0 dbus)
+                # test_gdb_fibers.py: scripts/gdb-fibers.py lists a parked fiber in a live process.
+                packages+=(gdb)
                 python3 -c "import pytest" 2>/dev/null || python_packages+=(pytest)
                 python3 -c "import selenium" 2>/dev/null || python_packages+=(selenium)
                 python3 -c "import mypy" 2>/dev/null || python_packages+=(mypy)
