@@ -12,5 +12,5 @@ strip --strip-debug -o build/valgrind/libjump.so build/lib/libjump.so
 programs=("$@")
 ((${#programs[@]})) || programs=(test_async test_social_async)
 export JUMP_LIBRARY_PATH=$here/build/valgrind/libjump.so
-export JUMP_TEST_WRAPPER="valgrind --quiet --error-exitcode=99 --leak-check=no --track-origins=no --num-callers=30"
+export JUMP_TEST_WRAPPER="valgrind --quiet --error-exitcode=99 --leak-check=no --track-origins=no --num-callers=30 --suppressions=$here/scripts/valgrind.supp"
 bash Tests/c/run.sh "${programs[@]}"

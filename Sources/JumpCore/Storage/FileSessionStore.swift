@@ -138,8 +138,13 @@ public final class FileSessionStore: SessionStore {
         defer { closedir(listing) }
         var stale: [String] = []
         while let entry = readdir(listing) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+            // Through a zeroed copy: readdir's buffer past the name's NUL is uninitialised, and the UTF-8
+            // decoder reads a word at a time (harmless, but Valgrind reports every such read).
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw -> String in
+                var bytes = [UInt8](repeating: 0, count: raw.count)
+                let length = raw.firstIndex(of: 0) ?? raw.count
+                bytes.withUnsafeMutableBytes { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: raw[..<length])) }
+                return String(decoding: bytes[..<length], as: UTF8.self)
             }
             if name.contains(".json.tmp-") { stale.append(name) }
         }
