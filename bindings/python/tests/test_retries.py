@@ -6,6 +6,7 @@ answers 429, 503 (with Retry-After), 500, a proxy's HTML page, an empty body, or
 from __future__ import annotations
 
 import email.utils
+import logging
 import time
 
 import pytest
@@ -152,6 +153,20 @@ def test_a_sign_in_is_not_retried_after_a_transient_answer(make_config, emu, reg
         emu.fault("http_503", "/entity")  # a read after it is retried
         client.fetch_record()
         assert emu.counters().get(ENTITY) == 2
+
+
+def test_each_retry_is_one_debug_line_without_secrets(make_config, emu, registered, caplog) -> None:
+    caplog.set_level(logging.DEBUG, logger="jump")
+    with restarted(make_config) as client:
+        emu.fault("http_503", "/oauth/refresh_access_token", count=2, retry_after=0)
+        client.refresh_access_token()
+        secret_words = [registered["password"]] + [v for v in client.credentials().values() if isinstance(v, str) and len(v) > 12]
+    lines = [r.getMessage() for r in caplog.records if r.name == "jump" and "refresh_access_token" in r.getMessage()]
+    retries = [line for line in lines if "retry" in line and "HTTP 503" in line]
+    assert len(retries) == 2, lines
+    assert "retry 1 of 2" in retries[0] and "retry 2 of 2" in retries[1]
+    for line in lines:
+        assert "?" not in line and not any(word in line for word in secret_words), line
 
 
 def test_max_retries_is_checked(make_config) -> None:
