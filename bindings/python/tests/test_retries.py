@@ -71,6 +71,21 @@ def test_retry_after_in_seconds_is_waited_for(client, emu, registered) -> None:
     assert emu.counters().get(ENTITY) == 2
 
 
+def test_async_calls_retry_on_a_parked_fiber(make_config, emu, registered) -> None:
+    """_async calls run on fibers: the pause parks the fiber on the I/O loop's clock (no pool thread held),
+    so 8 reads each waiting a 1 s Retry-After finish together in about a second, not one after another."""
+    with restarted(make_config) as client:
+        emu.clear_counters()
+        emu.fault("http_503", "/entity", count=8, retry_after=1)
+        started = time.monotonic()
+        requests = [client.fetch_record_async() for _ in range(8)]
+        for request in requests:
+            request.wait(30)
+        elapsed = time.monotonic() - started
+        assert 0.9 <= elapsed < 4, f"{elapsed:.2f} s"
+        assert emu.counters().get(ENTITY) == 16, emu.counters()
+
+
 def test_retry_after_as_an_http_date_is_waited_for(client, emu, registered) -> None:
     emu.clear_counters()
     emu.fault("http_429", "/entity", retry_after=email.utils.formatdate(time.time() + 3, usegmt=True))
