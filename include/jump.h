@@ -187,6 +187,21 @@ jump_status jump_set_log_callback(jump_callback callback, void *userdata, jump_f
 /*   signInTokenAuthBaseUrl / signInTokenApiBaseUrl (token endpoint and API servers; default: derived   */
 /*   from the sign-in token's environment and region), apiKeyHeader ("x-jump-api-key"),                */
 /*   webLoginCookieName ("oauth_token").                                                                */
+/*   On real networks: maxRetries (int 0..10, 2: how often a read (/entity, the flow, the schema, the   */
+/*   Engage configuration, GETs of jump_client_request) or the token refresh is sent again after HTTP   */
+/*   429, 500, 502, 503 or 504, a reset connection or a proxy's HTML or empty answer, with capped       */
+/*   exponential backoff and full jitter, honouring Retry-After, all within requestTimeoutMs; writes    */
+/*   (forms, sign-ins, record updates) go again only when they never left (connection refused, host not */
+/*   found); each client's retries draw on a budget of 100 that answers refill, so an outage costs a    */
+/*   bounded number of extra requests; 0: no retries), proxy (unset: the environment's http_proxy,      */
+/*   https_proxy, all_proxy and no_proxy as libcurl reads them; "": no proxy at all; a URL such as      */
+/*   "http://proxy.example:3128" (schemes http, https, socks4, socks4a, socks5, socks5h): every request */
+/*   through it, no_proxy ignored), caFile (a PEM file of CA certificates trusted in addition to the    */
+/*   system's roots: a private or corporate CA), pinnedPublicKeys (a list, as a JSON array or as        */
+/*   jump_config_set_string text '["sha256//<base64>",...]' or "sha256//a;sha256//b": the server's     */
+/*   public key must be one of these SHA-256 hashes of its SubjectPublicKeyInfo). An untrusted          */
+/*   certificate or a key not pinned is JUMP_E_NETWORK with detail "reason" "tls_untrusted" or          */
+/*   "pin_mismatch" (other TLS failures: "tls_failed"); the session is kept.                            */
 /* ---------------------------------------------------------------------------------------------------- */
 
 typedef struct jump_config jump_config;
@@ -264,7 +279,9 @@ void jump_client_free(jump_client *client);
  * "storage_error" (error detail or null: the last save or erase failed), "flow_version" (or null),
  * "quarantine" (sessions set aside: [{"entry","reason":"unreadable"|"replaced","uuid","unsynced_changes",
  * "quarantined_at","message"}]), "secret_store" (where the secrets are kept: "secret-service", "file",
- * "host" or "memory"; see the secretStore key)}. */
+ * "host" or "memory"; see the secretStore key), "clock_offset_seconds" (Capture's clock minus this device's,
+ * learned from the Date header of its answers and kept with the session: the refresh is signed with
+ * Capture's time; 0 until Capture answered once)}. */
 jump_status jump_client_state(jump_client *client, char **out_json);
 /* 1 when a user is signed in, 0 otherwise (and for an invalid handle). */
 int jump_client_is_signed_in(jump_client *client);

@@ -15,7 +15,8 @@
 # (bindings/python/tests/test_typing.py); pytest and requests (pip); python3-venv when python3 lacks venv (the
 # wheel test); and the unmodified janrain-python-api 0.4.0 sdist in build/third_party/ for Tests/serverapi
 # (its setup.py needs use_2to3, which modern setuptools lacks, so it is put on sys.path rather than
-# installed); and what make wheel needs (the wheel test builds one). node, Node.js and its headers, what
+# installed); faketime and trustme (pip), for the clock-skew and TLS tests; and what make wheel needs (the
+# wheel test builds one). node, Node.js and its headers, what
 # make npm needs (the package test builds one), and TypeScript's tsc (Debian's node-typescript), for the test
 # that index.d.ts compiles with --strict (bindings/node/test/typescript.test.js). csharp, mono-complete (mcs and mono). java,
 # openjdk-17-jdk-headless (javac, jar, java, and jni.h for the glue). rust, Debian's cargo and rustc (1.63) when the
@@ -129,6 +130,10 @@ elif [ "${1:-}" = "--test" ]; then
                 python3 -c "import mypy" 2>/dev/null || python_packages+=(mypy)
                 # requests is janrain-python-api's one dependency.
                 python3 -c "import requests" 2>/dev/null || python_packages+=(requests)
+                # Real networks (test_server_clock.py, test_tls_proxy.py): faketime runs a client with a wrong
+                # clock; trustme makes a CA and certificates at test time (with cryptography, which it needs).
+                packages+=(faketime)
+                python3 -c "import trustme" 2>/dev/null || python_packages+=(trustme)
                 fetch_janrain_python_api
                 # The wheel test (bindings/python/tests/test_wheel.py) installs the wheel into a fresh venv;
                 # Debian's own python3 has venv and ensurepip only with python3-venv.

@@ -1,6 +1,8 @@
 #ifndef JUMP_CCURL_SHIM_H
 #define JUMP_CCURL_SHIM_H
 #include <curl/curl.h>
+#include <stdlib.h>
+#include <string.h>
 
 /* curl_easy_setopt / curl_easy_getinfo are variadic, which Swift cannot call: typed wrappers. */
 static inline CURLcode jumpi_curl_setopt_long(CURL *h, CURLoption o, long v) { return curl_easy_setopt(h, o, v); }
@@ -8,6 +10,22 @@ static inline CURLcode jumpi_curl_setopt_ptr(CURL *h, CURLoption o, const void *
 static inline CURLcode jumpi_curl_setopt_off(CURL *h, CURLoption o, curl_off_t v) { return curl_easy_setopt(h, o, v); }
 static inline CURLcode jumpi_curl_setopt_write(CURL *h, CURLoption o,
         size_t (*cb)(char *, size_t, size_t, void *)) { return curl_easy_setopt(h, o, cb); }
+static inline CURLcode jumpi_curl_setopt_blob(CURL *h, CURLoption o, const void *data, size_t len) {
+    struct curl_blob blob = {(void *)data, len, CURL_BLOB_COPY};
+    return curl_easy_setopt(h, o, &blob);
+}
+/* libcurl's built-in CA bundle path (CURLINFO_CAINFO, libcurl 7.84+), malloc'd, or NULL when it has none. */
+static inline char *jumpi_curl_default_ca_file(void) {
+#if LIBCURL_VERSION_NUM >= 0x075400
+    char *path = NULL, *copy = NULL;
+    CURL *h = curl_easy_init();
+    if (h != NULL && curl_easy_getinfo(h, CURLINFO_CAINFO, &path) == CURLE_OK && path != NULL) copy = strdup(path);
+    if (h != NULL) curl_easy_cleanup(h);
+    return copy;
+#else
+    return NULL;
+#endif
+}
 static inline CURLMcode jumpi_curl_multi_setopt_long(CURLM *m, CURLMoption o, long v) { return curl_multi_setopt(m, o, v); }
 static inline CURLcode jumpi_curl_response_code(CURL *h, long *out) { return curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, out); }
 static inline CURLcode jumpi_curl_content_type(CURL *h, char **out) { return curl_easy_getinfo(h, CURLINFO_CONTENT_TYPE, out); }

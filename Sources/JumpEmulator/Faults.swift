@@ -1,8 +1,8 @@
 import Foundation
 
 /// Faults queued through `/emulator/faults`, each consumed by the next matching non-admin request.
-/// They let SDK tests see a server error, a proxy's HTML page, a truncated or empty body, or a slow
-/// answer on demand.
+/// They let SDK tests see a server error, a proxy's HTML page, a truncated or empty body, a slow answer,
+/// a rate limit or an overloaded server (with `Retry-After`), or a connection reset, on demand.
 struct Fault: Sendable, Equatable {
     enum Kind: String, Sendable, CaseIterable {
         case http500 = "http_500"
@@ -15,6 +15,12 @@ struct Fault: Sendable, Equatable {
         /// The request is carried out, then its answer is lost on the way back (a proxy's 502 page): what a
         /// dropped connection after the server applied a change looks like to a client.
         case lostAnswer = "lost_answer"
+        /// HTTP 429 Too Many Requests (a rate limiter in front of the server), with `Retry-After` when given.
+        case http429 = "http_429"
+        /// HTTP 503 Service Unavailable (an overloaded server or a load balancer), with `Retry-After` when given.
+        case http503 = "http_503"
+        /// The connection is reset (TCP RST) once the request has arrived, with no answer at all.
+        case reset
     }
 
     var kind: Kind
@@ -25,12 +31,15 @@ struct Fault: Sendable, Equatable {
     var delayMilliseconds: Int
     /// The Capture error code of a `capture_error` fault.
     var code: Int = 500
+    /// The `Retry-After` value of an `http_429` or `http_503` fault, as sent: seconds or an HTTP date.
+    var retryAfter: String? = nil
 
     var json: JSONValue {
         var members: [String: JSONValue] = ["kind": .string(kind.rawValue), "count": .int(Int64(remaining))]
         members["path"] = path.map(JSONValue.string) ?? .null
         if kind == .delay { members["delay_ms"] = .int(Int64(delayMilliseconds)) }
         if kind == .captureError { members["code"] = .int(Int64(code)) }
+        if let retryAfter { members["retry_after"] = .string(retryAfter) }
         return .object(members)
     }
 }

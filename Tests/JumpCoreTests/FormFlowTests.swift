@@ -102,7 +102,8 @@ final class RecordingTransport: Transport {
 
     @Test func updateProfileSucceedsWhenTheRefetchFails() throws {
         let (client, _, uuid) = try signedIn("refetch")
-        try emulator.admin("POST", "/emulator/faults", ["kind": "http_500", "path": "/entity", "count": 1])
+        // Three: the read is retried twice (maxRetries) before the failure shows.
+        try emulator.admin("POST", "/emulator/faults", ["kind": "http_500", "path": "/entity", "count": 3])
         try client.capture.updateProfile(attributes: ["displayName": "Ann D"])
         #expect(try storedUser(uuid)["displayName"] == "Ann D")
         // The local record shows the edit; pending, it is sent again (harmlessly) by the next sync.

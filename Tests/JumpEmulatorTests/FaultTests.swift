@@ -47,6 +47,27 @@ struct FaultTests {
         }
     }
 
+    @Test func rateLimitAndUnavailableWithRetryAfter() async throws {
+        try await Harness.run { h in
+            let (status, added) = try await h.admin(.post, "/faults", ["kind": "http_503", "path": "/entity", "retry_after": 2])
+            #expect(status == .created)
+            #expect(added["fault"]?["retry_after"] == "2")
+            _ = try await h.admin(.post, "/faults", ["kind": "http_429", "retry_after": "Sun, 06 Nov 2039 08:49:37 GMT"])
+            let unavailable = try await h.request(.post, "/entity", body: "access_token=x")
+            #expect(unavailable.status == .serviceUnavailable)
+            #expect(unavailable.headers[.retryAfter] == "2")
+            let limited = try await h.request(.get, "/")
+            #expect(limited.status == .tooManyRequests)
+            #expect(limited.headers[.retryAfter] == "Sun, 06 Nov 2039 08:49:37 GMT")
+            #expect(JSONValue.parse(String(buffer: limited.body))?["error"] == "rate_limited")
+            #expect(try await h.request(.get, "/").status == .ok)
+            // retry_after goes with these two kinds only, as seconds or printable text.
+            #expect(try await h.admin(.post, "/faults", ["kind": "html", "retry_after": 1]).0 == .badRequest)
+            #expect(try await h.admin(.post, "/faults", ["kind": "http_503", "retry_after": -1]).0 == .badRequest)
+            #expect(try await h.admin(.post, "/faults", ["kind": "http_503", "retry_after": "a\nb"]).0 == .badRequest)
+        }
+    }
+
     @Test func delayThenAnswersNormally() async throws {
         try await Harness.run { h in
             _ = try await h.admin(.post, "/faults", ["kind": "delay", "delay_ms": 300, "path": "/"])

@@ -30,7 +30,7 @@ static const char *const documented_keys[] = {
     "userAgentApp", "emulatorHost", "storageDirectory", "secretStore", "connectTimeoutMs",
     "requestTimeoutMs", "tokenRefreshMarginSeconds", "maxResponseBytes",
     "captureSchemaFile", "signInTokenAuthBaseUrl", "signInTokenApiBaseUrl", "apiKeyHeader",
-    "webLoginCookieName"};
+    "webLoginCookieName", "maxRetries", "proxy", "caFile", "pinnedPublicKeys"};
 
 static int is_documented(const char *key) {
     size_t i;
@@ -61,7 +61,8 @@ TEST(defaults_in_to_json) {
     struct {
         const char *key;
         long long value;
-    } ints[] = {{"connectTimeoutMs", 10000}, {"requestTimeoutMs", 30000}, {"tokenRefreshMarginSeconds", 60}};
+    } ints[] = {{"connectTimeoutMs", 10000}, {"requestTimeoutMs", 30000}, {"tokenRefreshMarginSeconds", 60},
+                  {"maxRetries", 2}};
     size_t i;
 
     REQUIRE_OK(J.config_new(&config));

@@ -45,6 +45,14 @@ export interface Config {
   requestTimeoutMs?: number;
   tokenRefreshMarginSeconds?: number;
   maxResponseBytes?: number;
+  /** Retries of a read or of the token refresh after a transient failure (429, 5xx, reset); 0: none (default 2). */
+  maxRetries?: number;
+  /** Unset: the environment's http_proxy/https_proxy/no_proxy; '': no proxy; a URL: every request through it. */
+  proxy?: string;
+  /** A PEM file of CA certificates trusted in addition to the system's roots. */
+  caFile?: string;
+  /** 'sha256//<base64>' hashes of the server's SubjectPublicKeyInfo; a mismatch is a NetworkError (reason pin_mismatch). */
+  pinnedPublicKeys?: string[];
   signInTokenAuthBaseUrl?: string;
   signInTokenApiBaseUrl?: string;
   apiKeyHeader?: string;
@@ -326,6 +334,8 @@ export interface ClientState {
   flowVersion: string | null;
   /** Where the secrets are kept (the secretStore key). */
   secretStore: 'secret-service' | 'file' | 'host' | 'memory';
+  /** Capture's clock minus this device's, in seconds (from its answers' Date header; kept with the session). */
+  clockOffsetSeconds: number;
   /** Sessions set aside. */
   quarantine: Array<{
     entry: string;

@@ -16,6 +16,7 @@ extension CaptureSessionState {
             "quarantine": .array(quarantine.map(\.json)),
             "flow_version": .optional(flowVersion),
             "secret_store": .string(secretStore.rawValue),
+            "clock_offset_seconds": .int(clockOffsetSeconds),
         ]
     }
 }

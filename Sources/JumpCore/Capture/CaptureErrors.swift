@@ -49,6 +49,12 @@ enum CaptureErrors {
         return code == 200 && server["argument_name"]?.stringValue == "access_token"
     }
 
+    /// The refresh was refused for its `date` (too far from the server's time): nothing was retired.
+    static func isRefusedDate(_ error: JumpError) -> Bool {
+        guard let server = error.detail["server"], server["code"]?.intValue == 200 else { return false }
+        return server["argument_name"]?.stringValue == "date"
+    }
+
     private static func nonEmpty(_ s: String?) -> String? {
         guard let s, !s.isEmpty else { return nil }
         return s

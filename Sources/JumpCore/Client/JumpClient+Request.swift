@@ -119,6 +119,8 @@ extension JumpClient {
         let target = try JumpClient.resolve(url, on: base)
         var request = HTTPRequest(method: method, url: target, headers: all, body: body)
         request.followRedirects = false
+        // A GET reads: sent again after a transient failure. Any other method is the app's write.
+        if method == "GET" { request.replay = .idempotent }
         let response = try transport.send(request, cancellation: cancellation)
         return AuthorizedResponse(status: response.status, headers: response.headers, body: response.body)
     }

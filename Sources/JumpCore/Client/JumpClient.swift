@@ -29,14 +29,18 @@ public final class JumpClient: Sendable {
         settings = try CaptureSettings(config)
         engageSettings = try EngageSettings(config)
         if let emulator = settings.emulator { Log.warning(emulator.warning) }
-        let transport = transport ?? CurlTransport(connectTimeoutMs: settings.connectTimeoutMs,
-                                                   requestTimeoutMs: settings.requestTimeoutMs,
-                                                   maxResponseBytes: settings.maxResponseBytes,
-                                                   userAgent: settings.userAgent)
+        let network = try NetworkSettings(config)
+        // Every request, whatever transport carries it, learns its server's clock and is retried where safe.
+        let retrying = RetryingTransport(
+            transport ?? CurlTransport(connectTimeoutMs: settings.connectTimeoutMs, requestTimeoutMs: settings.requestTimeoutMs,
+                                       maxResponseBytes: settings.maxResponseBytes, userAgent: settings.userAgent,
+                                       network: network),
+            maxRetries: network.maxRetries, requestTimeoutMs: settings.requestTimeoutMs)
+        let transport: any Transport = retrying
         self.transport = transport
         let storage = try ClientStorage(settings: settings, host: storage)
         capture = try CaptureSession(settings: settings, engage: engageSettings, transport: transport, storage: storage,
-                                     events: events)
+                                     events: events, clock: retrying.clock)
         tokens = TokenSession(settings: settings, transport: transport, storage: storage, events: events)
         engage = EngageSession(settings: engageSettings, capture: settings, transport: transport, storage: storage)
         let signOutAll = SignOutAll(capture: capture, tokens: tokens, engage: engage, events: events)

@@ -22,6 +22,8 @@ struct EngageAPI: Sendable {
         var request = HTTPRequest(method: "GET", url: settings.server.url("/openid/mobile_config_and_baseurl?" + query.encoded),
                                   headers: [("Accept", "application/json")])
         if let etag { request.headers.append(("If-None-Match", etag)) }
+        request.replay = .idempotent
+        request.expectsJSON = true
         let response = try transport.send(request, cancellation: cancellation)
         if response.status == 304 { return .notModified }
         let body = try ResponseDecoder.object(from: response, of: request)

@@ -45,7 +45,9 @@ extension CaptureSession {
     }
 
     private func download(_ url: String, cancellation: Cancellation?) throws(JumpError) -> (Flow, [UInt8]) {
-        let request = HTTPRequest(method: "GET", url: url, headers: [("Accept", "application/json")])
+        var request = HTTPRequest(method: "GET", url: url, headers: [("Accept", "application/json")])
+        request.replay = .idempotent
+        request.expectsJSON = true
         let response = try transport.send(request, cancellation: cancellation)
         if response.status == 404 {
             throw JumpError(.notFound, "no flow at \(request.redactedURL) (HTTP 404): check captureAppId, captureFlowName, captureFlowVersion and captureLocale")

@@ -30,6 +30,7 @@ extension CaptureSession {
                     absorbed.contains(entry.id) || (entry.sessionID != nil && entry.sessionID == loaded.sessionID)
                 }
                 s.replaceSession(with: loaded, onStorage: true)
+                restoreClockOffset(loaded.clockOffsetSeconds)
                 // A secret from the moment it is read back, as when it arrived: a server may quote it.
                 SecretScrubber.remember(loaded.accessToken)
                 s.updateSession { $0.absorbed = [] }
@@ -53,8 +54,12 @@ extension CaptureSession {
                     if let saved = storage.savedElsewhere() { _ = adoptCredential(&s, from: saved) }
                     guard var next = s.session else { return }
                     next.epoch &+= 1
+                    next.clockOffsetSeconds = clockOffsetToSave() ?? next.clockOffsetSeconds
                     try storage.save(next, &s.stored)
-                    s.updateSession { $0.epoch = next.epoch }
+                    s.updateSession { [next] in
+                        $0.epoch = next.epoch
+                        $0.clockOffsetSeconds = next.clockOffsetSeconds
+                    }
                 }
             } else {
                 try storage.eraseWhole(&s.stored)

@@ -136,7 +136,7 @@ extension CaptureSession {
                 }
                 return .send(date: pending.date)
             }
-            let date = Clock.signatureDate(now)
+            let date = Clock.signatureDate(captureNow())  // Capture's time: this device's clock may be off
             s.updateSession { $0.pendingRefresh = PendingRefresh(accessToken: token, date: date, startedAt: now, owner: refreshOwner) }
             persist(&s)
             return .send(date: date)
@@ -158,14 +158,11 @@ extension CaptureSession {
     private func performRefresh(token: String, secret: String, date: String, generation: UInt64,
                                 flight: RefreshFlight) -> Result<String, JumpError> {
         let flow = state.withLock { $0.flow }
-        var parameters = commonParameters(flow: flow)
-        parameters.add("access_token", token)
-        parameters.add("date", date)
-        parameters.add("signature", Secrets.refreshSignature(secret: secret, date: date, accessToken: token))
+        let parameters = commonParameters(flow: flow)
         // The refresh is shared by every waiting caller, so no single caller's cancellation stops it.
         let answer: [String: JSON]
         do {
-            answer = try capture.post("/oauth/refresh_access_token", parameters, cancellation: nil)
+            answer = try postRefresh(parameters, token: token, secret: secret, date: date, generation: generation)
         } catch {
             // Refused: a process sharing the storage directory without taking its lock (an older libjump) may
             // have refreshed this token first; its successor is then on storage.
@@ -205,7 +202,7 @@ extension CaptureSession {
     private func refreshFailed(_ error: JumpError, generation: UInt64, flight: RefreshFlight) -> JumpError {
         let httpStatus = error.detail["server"]?["http_status"]?.intValue ?? 0
         let capturedCode = error.detail["server"]?["code"]?.intValue
-        let terminal = capturedCode != nil && httpStatus < 500 && capturedCode != 500 && capturedCode != 510
+        let terminal = capturedCode != nil && httpStatus < 500 && httpStatus != 429 && capturedCode != 500 && capturedCode != 510
         let uuid = state.withLock { s -> String?? in
             // Only this flight: a session begun since may have one of its own running.
             if s.refresh === flight { s.refresh = nil }

@@ -10,6 +10,8 @@ public final class CaptureSession: Sendable {
     let capture: CaptureAPI
     let transport: any Transport
     let events: EventSink
+    /// The servers' clocks, learned from their answers: the refresh is signed with Capture's time.
+    let serverClock: ServerClock
     /// The session, its journal and the sessions set aside on storage; what is known of them is `state.stored`.
     let storage: CaptureStorage
     let flowCache: DocumentCache
@@ -24,7 +26,7 @@ public final class CaptureSession: Sendable {
     let refreshOwner = RefreshOwner.make()
 
     init(settings: CaptureSettings, engage: EngageSettings, transport: any Transport, storage: ClientStorage,
-         events: EventSink) throws(JumpError) {
+         events: EventSink, clock: ServerClock = ServerClock()) throws(JumpError) {
         let signedIn = AtomicFlag()
         self.signedIn = signedIn
         state = Lock(CaptureState(signedIn: signedIn))
@@ -34,6 +36,7 @@ public final class CaptureSession: Sendable {
         self.engage = engage
         self.transport = transport
         self.events = events
+        serverClock = clock
         capture = CaptureAPI(base: settings.base, transport: transport)
         self.storage = CaptureStorage(storage, settings: settings)
         flowCache = DocumentCache(storage, name: settings.flowFileName, what: "flow")
@@ -70,7 +73,7 @@ public final class CaptureSession: Sendable {
                 accessTokenExpiresAt: session?.accessTokenExpiresAt,
                 unsyncedChanges: !(session.map { $0.record.plan(schema: s.schema).isEmpty } ?? true),
                 restoreError: s.restoreError, storageError: s.stored.storageError, quarantine: s.stored.quarantine,
-                flowVersion: s.flow?.version, secretStore: storage.placement)
+                flowVersion: s.flow?.version, secretStore: storage.placement, clockOffsetSeconds: captureClockOffset)
         }
     }
 
@@ -127,6 +130,8 @@ public struct CaptureSessionState: Sendable {
     public var flowVersion: String?
     /// Where the client's secrets are kept.
     public var secretStore: SecretPlacement
+    /// Capture's clock minus this device's, in seconds (0 until Capture answered once; kept with the session).
+    public var clockOffsetSeconds: Int64 = 0
 }
 
 struct CaptureState: Sendable {

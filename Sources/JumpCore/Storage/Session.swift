@@ -29,6 +29,9 @@ struct Session: Sendable, Equatable {
     /// Values of updates sent whose answers never came, by path: a fetch that finds one on the server finds
     /// this client's own write, not another's change, so it is no conflict (CaptureSession+Record).
     var unansweredValues: [String: JSON] = [:]
+    /// Capture's clock minus this device's when the session was last saved (ServerClock), so that a restart
+    /// signs with the server's time before Capture answers again; nil when it was never known.
+    var clockOffsetSeconds: Int64?
 
     /// Runs body on this session where it is stored (reached through optional chaining, so never copied).
     mutating func inPlace<T, E: Error>(_ body: (inout Session) throws(E) -> T) throws(E) -> T { try body(&self) }
@@ -163,6 +166,7 @@ enum SessionCodec {
             "pending_appends": .array(session.pendingAppends.map(\.json)),
             "unanswered_values": .object(session.unansweredValues),
             "pending_refresh": pendingRefreshJSON(session.pendingRefresh),
+            "clock_offset_seconds": session.clockOffsetSeconds.map(JSON.int) ?? .null,
             "record": [
                 "baseline": session.record.baseline,
                 "edits": .array(session.record.snapshotEdits.map(\.json)),
@@ -235,7 +239,8 @@ enum SessionCodec {
             absorbed: (document["absorbed_quarantine"]?.arrayValue ?? []).compactMap(\.stringValue),
             credentialSerial: max(document["credential_serial"]?.intValue ?? 0, 0),
             pendingAppends: (document["pending_appends"]?.arrayValue ?? []).compactMap(PendingAppend.init(json:)),
-            unansweredValues: document["unanswered_values"]?.objectValue ?? [:])
+            unansweredValues: document["unanswered_values"]?.objectValue ?? [:],
+            clockOffsetSeconds: document["clock_offset_seconds"]?.intValue)
         return (session, secretsApart)
     }
 }

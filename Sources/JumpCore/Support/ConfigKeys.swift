@@ -11,14 +11,16 @@ enum ConfigKey: String, CaseIterable, Sendable {
     case engageAppId, engageDomain, engageWhitelistedDomain, engageResponseType, engageCustomProviders, engageTokenUrl
     case engageDevice, userAgentApp, emulatorHost
     case storageDirectory, secretStore, connectTimeoutMs, requestTimeoutMs, tokenRefreshMarginSeconds, maxResponseBytes
+    case maxRetries, proxy, caFile, pinnedPublicKeys
 
-    enum Kind { case string, bool, int, object }
+    enum Kind { case string, bool, int, object, list }
 
     var kind: Kind {
         switch self {
         case .captureEnableThinRegistration: return .bool
-        case .connectTimeoutMs, .requestTimeoutMs, .tokenRefreshMarginSeconds, .maxResponseBytes: return .int
+        case .connectTimeoutMs, .requestTimeoutMs, .tokenRefreshMarginSeconds, .maxResponseBytes, .maxRetries: return .int
         case .engageCustomProviders: return .object
+        case .pinnedPublicKeys: return .list
         default: return .string
         }
     }
@@ -47,6 +49,7 @@ enum ConfigKey: String, CaseIterable, Sendable {
         // A 100 000-element record is about 8 MiB as Capture sends it: twice that, and no more, because a
         // hostile or broken server must not make the host hold (and parse) hundreds of megabytes.
         case .maxResponseBytes: return 16_777_216
+        case .maxRetries: return 2
         case .apiKeyHeader: return "x-jump-api-key"
         case .webLoginCookieName: return "oauth_token"
         case .secretStore: return "auto"
@@ -75,6 +78,7 @@ enum ConfigKey: String, CaseIterable, Sendable {
         case .connectTimeoutMs, .requestTimeoutMs: return 1...600_000
         case .tokenRefreshMarginSeconds: return 0...86_400
         case .maxResponseBytes: return 1...(1 << 30)
+        case .maxRetries: return 0...10
         default: return nil
         }
     }

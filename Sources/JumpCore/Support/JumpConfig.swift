@@ -41,6 +41,23 @@ public struct JumpConfig: Sendable, Equatable {
             }
             values[key] = parsed
             return
+        case (.list, .array(let items)):
+            values[key] = .array(try ConfigKey.listItems(items.map { $0.stringValue }, key: name))
+            return
+        case (.list, .string(let text)):
+            // jump_config_set_string gives a list as JSON text, or as libcurl writes pins ("a;b"); "" is none.
+            let items: [String?]
+            if text.hasPrefix("[") {
+                let parsed = try Jansson.parse(Array(text.utf8), what: "configuration key '\(name)'")
+                guard case .array(let array) = parsed else {
+                    throw .invalidArgument("configuration key '\(name)' must be a JSON array of strings", argument: name)
+                }
+                items = array.map { $0.stringValue }
+            } else {
+                items = text.split(separator: ";", omittingEmptySubsequences: true).map { String($0).trimmingSpaces() }
+            }
+            values[key] = .array(try ConfigKey.listItems(items, key: name))
+            return
         case (.int, let v) where v.intValue != nil:
             if let range = key.allowedRange, let i = v.intValue, !range.contains(i) {
                 throw .invalidArgument(
@@ -76,6 +93,8 @@ public struct JumpConfig: Sendable, Equatable {
     func int(_ key: ConfigKey) -> Int64 { value(key)?.intValue ?? key.defaultValue?.intValue ?? 0 }
 
     func bool(_ key: ConfigKey) -> Bool { value(key)?.boolValue ?? false }
+
+    func list(_ key: ConfigKey) -> [String] { value(key)?.arrayValue?.compactMap(\.stringValue) ?? [] }
 }
 
 extension ConfigKey.Kind: CustomStringConvertible {
@@ -85,11 +104,32 @@ extension ConfigKey.Kind: CustomStringConvertible {
         case .bool: return "a boolean"
         case .int: return "an integer"
         case .object: return "a JSON object"
+        case .list: return "a list of strings"
         }
     }
 }
 
 extension ConfigKey {
+    /// The strings of a list key, each checked: pinnedPublicKeys holds `sha256//<base64 of 32 bytes>` (the
+    /// SHA-256 of a certificate's SubjectPublicKeyInfo, as CURLOPT_PINNEDPUBLICKEY takes it).
+    static func listItems(_ items: [String?], key name: String) throws(JumpError) -> [JSON] {
+        var out: [JSON] = []
+        for item in items {
+            guard let item else {
+                throw .invalidArgument("configuration key '\(name)' must be a list of strings", argument: name)
+            }
+            if name == ConfigKey.pinnedPublicKeys.rawValue {
+                let hash = item.hasPrefix("sha256//") ? String(item.dropFirst(8)) : ""
+                guard let bytes = Base64.decode(hash), bytes.count == 32 else {
+                    throw .invalidArgument("configuration key '\(name)': '\(item.prefix(80))' is not sha256//<base64 of the "
+                                           + "SHA-256 of a public key (SubjectPublicKeyInfo)>", argument: name)
+                }
+            }
+            out.append(.string(item))
+        }
+        return out
+    }
+
     /// The known key a mistyped one most likely meant: the fewest single-character edits (case ignored), at
     /// most a third of the name's length, so unrelated names get no suggestion.
     static func nearest(to name: String) -> ConfigKey? {

@@ -22,15 +22,18 @@ public final class CurlTransport: Transport {
     /// broken server must not make the host hold and parse hundreds of megabytes.
     private let maxResponseBytes: Int
     private let userAgent: String
+    /// Proxy, trusted roots and pinned keys (NetworkSettings).
+    private let network: NetworkSettings
     private let idle = Lock<[EasyHandle]>([])
 
     public init(connectTimeoutMs: Int, requestTimeoutMs: Int, maxResponseBytes: Int = 16 << 20,
-                userAgent: String = LibraryVersion.userAgent) {
+                userAgent: String = LibraryVersion.userAgent, network: NetworkSettings = NetworkSettings()) {
         if !curlInitIsThreadSafe { _ = curlGlobalInit }
         self.userAgent = userAgent
         self.connectTimeoutMs = connectTimeoutMs
         self.requestTimeoutMs = requestTimeoutMs
         self.maxResponseBytes = maxResponseBytes
+        self.network = network
     }
 
     deinit {
@@ -50,7 +53,7 @@ public final class CurlTransport: Transport {
         let elapsed = Clock.monotonicMilliseconds() - started
         switch result {
         case .success(var response):
-            response.deadline = started + Int64(requestTimeoutMs)
+            response.deadline = started + Int64(timeoutMs(of: request))
             returnHandle(handle)
             Log.debug("\(request.method) \(request.redactedURL) -> \(response.status) in \(elapsed) ms")
             return response
@@ -92,6 +95,11 @@ public final class CurlTransport: Transport {
         if !pooled { handle.cleanup() }
     }
 
+    /// The request's own time left (a retry's), never more than requestTimeoutMs.
+    private func timeoutMs(of request: HTTPRequest) -> Int {
+        max(1, min(requestTimeoutMs, request.timeoutMs ?? requestTimeoutMs))
+    }
+
     private func perform(_ request: HTTPRequest, on handle: EasyHandle,
                          cancellation: Cancellation?) -> Result<HTTPResponse, JumpError> {
         let curl = handle.easy
@@ -116,7 +124,8 @@ public final class CurlTransport: Transport {
         _ = userAgent.withCString { jumpi_curl_setopt_ptr(curl, CURLOPT_USERAGENT, $0) }
         _ = jumpi_curl_setopt_long(curl, CURLOPT_NOSIGNAL, 1)
         _ = jumpi_curl_setopt_long(curl, CURLOPT_CONNECTTIMEOUT_MS, connectTimeoutMs)
-        _ = jumpi_curl_setopt_long(curl, CURLOPT_TIMEOUT_MS, requestTimeoutMs)
+        _ = jumpi_curl_setopt_long(curl, CURLOPT_TIMEOUT_MS, timeoutMs(of: request))
+        applyNetwork(to: curl)
         _ = jumpi_curl_setopt_write(curl, CURLOPT_WRITEFUNCTION, writeCallback)
         _ = jumpi_curl_setopt_ptr(curl, CURLOPT_WRITEDATA, context.toOpaque())
         _ = jumpi_curl_setopt_write(curl, CURLOPT_HEADERFUNCTION, headerCallback)
@@ -155,6 +164,22 @@ public final class CurlTransport: Transport {
         var response = HTTPResponse(status: status, contentType: contentType.map { String(cString: $0) }, chunks: sink.chunks)
         response.headers = sink.headers
         return .success(response)
+    }
+
+    /// The proxy, roots and pins of the client's configuration (unset keys leave libcurl's defaults).
+    private func applyNetwork(to curl: UnsafeMutableRawPointer) {
+        if let proxy = network.proxy {
+            _ = proxy.withCString { jumpi_curl_setopt_ptr(curl, CURLOPT_PROXY, $0) }
+            // A proxy given in the configuration takes every request: no_proxy in the environment does not
+            // quietly send some around it.
+            if !proxy.isEmpty { _ = "".withCString { jumpi_curl_setopt_ptr(curl, CURLOPT_NOPROXY, $0) } }
+        }
+        if let bundle = network.caBundle {
+            _ = bundle.withUnsafeBytes { jumpi_curl_setopt_blob(curl, CURLOPT_CAINFO_BLOB, $0.baseAddress, $0.count) }
+        }
+        if let pins = network.pinnedPublicKeys {
+            _ = pins.withCString { jumpi_curl_setopt_ptr(curl, CURLOPT_PINNEDPUBLICKEY, $0) }
+        }
     }
 
     /// Runs the transfer to its end: on the I/O loop for a handle of the loop's (the fiber parks until it is
@@ -201,6 +226,15 @@ public final class CurlTransport: Transport {
             return JumpError(.timeout, "no answer from \(target) in time (\(reason))")
         case CURLE_URL_MALFORMAT, CURLE_UNSUPPORTED_PROTOCOL:
             return .invalidArgument("'\(target)' is not a usable URL (\(reason))")
+        case CURLE_SSL_PINNEDPUBKEYNOTMATCH:
+            return JumpError(.network, "\(target) presented a public key that is not among pinnedPublicKeys: refused (\(reason))",
+                             detail: ["curl_code": .int(Int64(code.rawValue)), "reason": "pin_mismatch"])
+        case CURLE_PEER_FAILED_VERIFICATION:
+            return JumpError(.network, "the certificate of \(target) is not trusted (\(reason)); a private CA goes in caFile",
+                             detail: ["curl_code": .int(Int64(code.rawValue)), "reason": "tls_untrusted"])
+        case CURLE_SSL_CONNECT_ERROR, CURLE_SSL_CERTPROBLEM, CURLE_SSL_CIPHER, CURLE_SSL_CACERT_BADFILE:
+            return JumpError(.network, "no TLS connection to \(target): \(reason)",
+                             detail: ["curl_code": .int(Int64(code.rawValue)), "reason": "tls_failed"])
         default:
             return JumpError(.network, "could not reach \(target): \(reason)", detail: ["curl_code": .int(Int64(code.rawValue))])
         }

@@ -7,6 +7,23 @@ public struct HTTPRequest: Sendable {
     /// GETs follow redirects unless this is false (never with credentials: a redirect must not carry them
     /// to another host).
     public var followRedirects = true
+    /// When a failed attempt may be sent again (RetryingTransport): by default only when it provably never
+    /// reached the server, which is safe for any request.
+    public var replay = Replay.ifNeverSent
+    /// The answer must be JSON: an HTML page or an empty body in its place is a proxy's, and is retried like
+    /// a 502 when the request is `idempotent`.
+    public var expectsJSON = false
+    /// The time left for this attempt (RetryingTransport keeps every attempt within one requestTimeoutMs);
+    /// nil: the transport's own timeout.
+    public var timeoutMs: Int?
+
+    public enum Replay: Sendable {
+        /// A write: sent again only when it never left (connection refused, host not found).
+        case ifNeverSent
+        /// A read, or a request the server answers the same when it comes twice (the refresh): also sent
+        /// again after a transient answer (429, 500, 502, 503, 504) or a connection lost mid-way.
+        case idempotent
+    }
 
     public init(method: String, url: String, headers: [(String, String)] = [], body: [UInt8] = []) {
         self.method = method

@@ -95,7 +95,8 @@ struct AdminControl: Sendable {
     /// About a thousand years: far enough for any expiry test, near enough for calendar arithmetic.
     static let maximumOffset: Double = 32_000_000_000
 
-    /// `{"kind", "count"?: 1, "path"?, "delay_ms"?: 1000, "code"? (capture_error)}`.
+    /// `{"kind", "count"?: 1, "path"?, "delay_ms"?: 1000, "code"? (capture_error), "retry_after"? (http_429,
+    /// http_503: seconds, or an HTTP date as text)}`.
     func addFault(_ request: AdminRequest) throws -> JSONValue {
         let kindName = try request.requiredString("kind")
         guard let kind = Fault.Kind(rawValue: kindName) else {
@@ -118,6 +119,20 @@ struct AdminControl: Sendable {
                 throw AdminError.badRequest("a capture_error fault needs a code, e.g. 330")
             }
             fault.code = code
+        }
+        if let value = request.body["retry_after"], !value.isNull {
+            guard kind == .http429 || kind == .http503 else {
+                throw AdminError.badRequest("retry_after goes with http_429 and http_503 faults only")
+            }
+            if let seconds = value.intValue {
+                guard (0...86_400).contains(seconds) else { throw AdminError.badRequest("retry_after must be 0...86400 seconds") }
+                fault.retryAfter = String(seconds)
+            } else if let text = value.stringValue, (1...64).contains(text.count),
+                      text.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value < 0x7f }) {
+                fault.retryAfter = text
+            } else {
+                throw AdminError.badRequest("retry_after must be seconds or an HTTP date (printable ASCII, at most 64 characters)")
+            }
         }
         emulator.faults.add(fault)
         return ["fault": fault.json, "faults": faults()["faults"] ?? []]

@@ -11,8 +11,9 @@ import GRDB
 struct RefreshEndpoint: Sendable {
     let emulator: Emulator
 
-    /// How far the client's `date` may be from real time.
-    static let allowedSkew: TimeInterval = 900
+    /// How far the client's `date` may be from real time: as strict as the signed server API (RequestSignature),
+    /// so a client that signs with its own wrong clock is refused here as it would be by a strict server.
+    static let allowedSkew: TimeInterval = 300
 
     private struct Answer: Sendable {
         var accessToken: String

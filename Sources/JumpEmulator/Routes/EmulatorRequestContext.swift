@@ -2,14 +2,16 @@ import Hummingbird
 import NIOCore
 
 /// The per-request context: Hummingbird's core storage plus the peer address, which the admin
-/// API checks (it answers loopback clients only).
+/// API checks (it answers loopback clients only), and the connection (the `reset` fault closes it).
 public struct EmulatorRequestContext: RequestContext, RemoteAddressRequestContext {
     public var coreContext: CoreRequestContextStorage
     public let remoteAddress: SocketAddress?
+    let channel: any Channel
 
     public init(source: ApplicationRequestContextSource) {
         self.coreContext = .init(source: source)
         self.remoteAddress = source.channel.remoteAddress
+        self.channel = source.channel
     }
 
     /// Request bodies are forms or JSON documents; records with 100 000 plural elements (the SDK's

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import NIOCore
 
 /// Counts every non-admin request and applies queued faults to it (see `Faults.swift`).
 /// Admin calls are never counted or faulted, so a test can always inspect and reset.
@@ -45,6 +46,25 @@ struct TrafficMiddleware: RouterMiddleware {
         case .delay:
             try await Task.sleep(for: .milliseconds(fault.delayMilliseconds))
             return try await next(request, context)
+        case .http429, .http503:
+            let tooMany = fault.kind == .http429
+            var headers = HTTPFields()
+            headers[.contentType] = "application/json"
+            if let retryAfter = fault.retryAfter { headers[.retryAfter] = retryAfter }
+            let body = tooMany
+                ? #"{"error":"rate_limited","error_description":"injected fault: too many requests"}"#
+                : #"{"error":"service_unavailable","error_description":"injected fault: service unavailable"}"#
+            return Response(status: tooMany ? .tooManyRequests : .serviceUnavailable, headers: headers,
+                            body: .init(byteBuffer: ByteBuffer(string: body)))
+        case .reset:
+            // SO_LINGER 0: close() sends a RST at once, as a crashed server or a middlebox dropping the
+            // connection does; the answer written after it goes nowhere.
+            let channel = context.channel
+            if let socket = channel as? any SocketOptionProvider {
+                try? await socket.setSoLinger(linger(l_onoff: 1, l_linger: 0)).get()
+            }
+            try? await channel.close().get()
+            return Response(status: .internalServerError)
         case .lostAnswer:
             _ = try await next(request, context)
             var headers = HTTPFields()

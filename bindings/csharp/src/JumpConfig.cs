@@ -70,6 +70,17 @@ namespace Jump
             return this;
         }
 
+        /// <summary>Sets a list key (pinnedPublicKeys: "sha256//&lt;base64&gt;" hashes); null restores its default.</summary>
+        /// <param name="key">The key (an unknown one: JumpInvalidArgumentException).</param>
+        /// <param name="values">The strings, or null.</param>
+        /// <returns>This config, for chaining.</returns>
+        public JumpConfig Set(string key, IEnumerable<string> values)
+        {
+            string json = values == null ? null : Json.Write(new List<object>(values));
+            JumpException.Check(Native.jump_config_set_string(Handle, Utf8.Encode(key, "key"), Utf8.Encode(json, "value")));
+            return this;
+        }
+
         /// <summary>The effective settings, defaults included, as JSON.</summary>
         public string ToJson()
         {

@@ -107,7 +107,7 @@ namespace Jump
 
     /// <summary>jump_client_state: {"signed_in","uuid","email","reauthentication_required",
     /// "access_token_expires_at","unsynced_changes","restore_error","storage_error","flow_version",
-    /// "quarantine","secret_store"}.</summary>
+    /// "quarantine","secret_store","clock_offset_seconds"}.</summary>
     public sealed class JumpState
     {
         internal JumpState(string json)
@@ -125,6 +125,7 @@ namespace Jump
             FlowVersion = J.Get(d, "flow_version") == null ? null : Convert.ToString(J.Get(d, "flow_version"), System.Globalization.CultureInfo.InvariantCulture);
             QuarantineJson = J.GetText(d, "quarantine");
             SecretStore = J.GetString(d, "secret_store");
+            ClockOffsetSeconds = J.GetLong(d, "clock_offset_seconds") ?? 0;
         }
         /// <summary>True when a user is signed in.</summary>
         public bool SignedIn { get; private set; }
@@ -148,6 +149,9 @@ namespace Jump
         /// <summary>Where the secrets are kept: "secret-service", "file", "host" or "memory" (the secretStore
         /// key).</summary>
         public string SecretStore { get; private set; }
+        /// <summary>Capture's clock minus this device's, in seconds (learned from the Date header of its answers
+        /// and kept with the session; the token refresh is signed with Capture's time).</summary>
+        public long ClockOffsetSeconds { get; private set; }
         /// <summary>The state as libjump gave it (JSON text).</summary>
         public string Json { get; private set; }
     }

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import weakref
 from ctypes import byref, c_void_p
-from typing import Any, Dict, Mapping, Optional, Protocol, Union, cast
+from typing import Any, Dict, Mapping, Optional, Protocol, Sequence, Union, cast
 
 from . import _native
 from ._handle import NativeHandle
@@ -18,7 +18,8 @@ from .errors import check, last_error
 
 __all__ = ["Config", "ConfigValue", "Storage"]
 
-ConfigValue = Union[str, bool, int, None]
+#: A list (pinnedPublicKeys) is a sequence of strings.
+ConfigValue = Union[str, bool, int, Sequence[str], None]
 
 #: Configs that hold a host storage: closed at interpreter exit so libjump releases the storage objects
 #: (their context_free) before Python finalizes.
@@ -79,7 +80,8 @@ class Config(NativeHandle):
         return self
 
     def set(self, key: Union[str, bytes], value: ConfigValue) -> "Config":
-        """Set one key: bool -> jump_config_set_bool, int -> _set_int, str/bytes -> _set_string, None -> default.
+        """Set one key: bool -> jump_config_set_bool, int -> _set_int, str/bytes -> _set_string, None -> default,
+        a list or tuple of strings (pinnedPublicKeys) -> _set_string with its JSON text.
 
         Returns the Config, so calls can be chained.
         """
@@ -93,8 +95,10 @@ class Config(NativeHandle):
             status = lib.jump_config_set_int(self.handle, k, value)
         elif value is None or isinstance(value, (str, bytes)):
             status = lib.jump_config_set_string(self.handle, k, _native.encode(value, "value"))
+        elif isinstance(value, (list, tuple)) and all(isinstance(item, str) for item in value):
+            status = lib.jump_config_set_string(self.handle, k, json.dumps(list(value)).encode("utf-8"))
         else:
-            raise TypeError(f"config value must be str, bool, int or None, not {type(value).__name__}")
+            raise TypeError(f"config value must be str, bool, int, a list of str or None, not {type(value).__name__}")
         check(status)
         return self
 

@@ -100,6 +100,8 @@ class ClientState(TypedDict, total=False):
     quarantine: List[QuarantineEntry]
     #: Where the secrets are kept: "secret-service", "file", "host" or "memory" (the secretStore key).
     secret_store: str
+    #: Capture's clock minus this device's, in seconds (from its answers' Date header; kept with the session).
+    clock_offset_seconds: int
 
 
 class ClientStatus(TypedDict, total=False):

@@ -16,9 +16,11 @@ from conftest import PASSWORD
 
 @pytest.mark.parametrize("kind", ["html", "garbage", "empty", "http_500"])
 def test_server_faults(client: jump.Client, emu, registered, kind: str) -> None:
-    emu.fault(kind, "/entity")
+    # Three in a row: html, empty and http_500 are retried twice (maxRetries), garbage is not.
+    emu.fault(kind, "/entity", count=3)
     with pytest.raises(jump.ServerError) as info:
         client.fetch_record()
+    emu.admin("DELETE", "/emulator/faults")
     err = info.value
     assert err.status == -5 and err.status_name == "JUMP_E_SERVER"
     message = err.message.lower()

@@ -29,6 +29,7 @@ struct FaultsPage: Sendable {
             var details = ""
             if let delay = fault["delay_ms"]?.intValue { details = "delay \(delay) ms" }
             if let code = fault["code"]?.intValue { details = "Capture error code \(code)" }
+            if let retryAfter = fault["retry_after"]?.stringValue { details = "Retry-After: \(retryAfter)" }
             return Armed(
                 kind: fault["kind"]?.stringValue ?? "", remaining: fault["count"]?.intValue ?? 0,
                 path: fault["path"]?.stringValue ?? "every non-admin path", details: details)
@@ -45,6 +46,9 @@ struct FaultsPage: Sendable {
         case .delay: "delay: answer late"
         case .captureError: "capture_error: HTTP 200 with a Capture error code"
         case .lostAnswer: "lost_answer: carried out, then a proxy's 502 page"
+        case .http429: "http_429: too many requests (Retry-After when set)"
+        case .http503: "http_503: service unavailable (Retry-After when set)"
+        case .reset: "reset: the connection is reset, no answer"
         }
     }
 }

@@ -1,0 +1,109 @@
+import CCurl
+import Glibc
+
+/// How a client reaches its servers on a real network: retries, proxy, trusted roots and pinned keys
+/// (config keys maxRetries, proxy, caFile, pinnedPublicKeys), checked once when the client is made.
+public struct NetworkSettings: Sendable {
+    /// Retries of one request (RetryingTransport); 0: none.
+    public var maxRetries = 2
+    /// nil: libcurl reads the environment (http_proxy, https_proxy, all_proxy, no_proxy); "": no proxy even
+    /// when the environment names one; otherwise every request goes through this proxy.
+    public var proxy: String?
+    /// The roots a server's certificate must chain to: the system's bundle and caFile's certificates, in
+    /// PEM; nil: libcurl's own default (the system's alone).
+    public var caBundle: [UInt8]?
+    /// "sha256//<base64>;sha256//<base64>": the server's key must be one of these (CURLOPT_PINNEDPUBLICKEY).
+    public var pinnedPublicKeys: String?
+
+    public init() {}
+
+    init(_ config: JumpConfig) throws(JumpError) {
+        maxRetries = Int(config.int(.maxRetries))
+        if let text = config.value(.proxy)?.stringValue {
+            proxy = try NetworkSettings.checkedProxy(text)
+        }
+        if let path = config.string(.caFile) {
+            caBundle = try CABundle.withSystemRoots(adding: path)
+        }
+        let pins = config.list(.pinnedPublicKeys)
+        pinnedPublicKeys = pins.isEmpty ? nil : pins.joined(separator: ";")
+    }
+
+    private static let proxySchemes = ["http", "https", "socks4", "socks4a", "socks5", "socks5h"]
+
+    private static func checkedProxy(_ raw: String) throws(JumpError) -> String {
+        let text = raw.trimmingSpaces()
+        if text.isEmpty { return "" }
+        let scheme = text.firstRange(of: "://").map { text[..<$0.lowerBound].lowercased() }
+        let rest = text.firstRange(of: "://").map { String(text[$0.upperBound...]) } ?? text
+        let authority = rest.prefix { $0 != "/" }
+        guard scheme.map(proxySchemes.contains) ?? true, !authority.isEmpty,
+              !text.contains(where: { $0 == " " || $0.asciiValue.map { $0 < 0x20 || $0 == 0x7f } ?? false }) else {
+            throw .invalidArgument("configuration key 'proxy' must be a proxy URL such as http://proxy.example:3128 "
+                                   + "(schemes: \(proxySchemes.joined(separator: ", "))), or \"\" for none", argument: "proxy")
+        }
+        // user:password@host: the password is a secret from now on (never in a log line or a message).
+        if let at = authority.lastIndex(of: "@") {
+            let userInfo = authority[..<at]
+            if let colon = userInfo.firstIndex(of: ":") { SecretScrubber.remember(String(userInfo[userInfo.index(after: colon)...])) }
+        }
+        return text
+    }
+}
+
+/// The trusted roots as one PEM blob (CURLOPT_CAINFO_BLOB). libcurl's CURLOPT_CAINFO replaces the system's
+/// bundle instead of adding to it, and CURLOPT_CAPATH works only where the system keeps a hashed directory
+/// (Debian does, Fedora's bundle-only layout does not); one blob of the system bundle followed by caFile works
+/// with every layout. The system bundle is read once per process and shared (arrays are copy-on-write).
+enum CABundle {
+    private static let systemBundle = Lock<[UInt8]??>(nil)
+
+    /// Where distributions keep the bundle, when libcurl does not say (libcurl before 7.84).
+    private static let knownBundles = ["/etc/ssl/certs/ca-certificates.crt", "/etc/pki/tls/certs/ca-bundle.crt",
+                                       "/etc/ssl/ca-bundle.pem", "/etc/ssl/cert.pem"]
+
+    static func withSystemRoots(adding path: String) throws(JumpError) -> [UInt8] {
+        guard let extra = readFile(path, limit: 16 << 20) else {
+            throw .invalidArgument("caFile '\(path)' cannot be read", argument: "caFile")
+        }
+        guard String(decoding: extra, as: UTF8.self).contains("-----BEGIN CERTIFICATE-----") else {
+            throw .invalidArgument("caFile '\(path)' holds no PEM certificate (-----BEGIN CERTIFICATE-----)", argument: "caFile")
+        }
+        var bundle = system() ?? []
+        if let last = bundle.last, last != UInt8(ascii: "\n") { bundle.append(UInt8(ascii: "\n")) }
+        bundle.append(contentsOf: extra)
+        return bundle
+    }
+
+    private static func system() -> [UInt8]? {
+        systemBundle.withLock { cached in
+            if let cached { return cached }
+            _ = curlGlobalInit
+            var paths = knownBundles
+            if let path = jumpi_curl_default_ca_file() {
+                paths.insert(String(cString: path), at: 0)
+                free(path)
+            }
+            let found = paths.lazy.compactMap { readFile($0, limit: 64 << 20) }.first
+            if found == nil { Log.warning("caFile: no system CA bundle found; only caFile's certificates are trusted") }
+            cached = .some(found)
+            return found
+        }
+    }
+
+    static func readFile(_ path: String, limit: Int) -> [UInt8]? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 64 << 10)
+        while bytes.count <= limit {
+            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            guard n >= 0 else { return nil }
+            if n == 0 { return bytes }
+            bytes.append(contentsOf: buffer[0..<n])
+        }
+        return nil
+    }
+}

@@ -1,0 +1,78 @@
+/// Every request of a client passes here on its way to the wire (JumpClient wraps its transport): the
+/// server's clock is learned from each answer's `Date` (ServerClock), and a failed attempt is sent again
+/// when that is safe (RetryRule: reads and the refresh after a transient answer or a lost connection, any
+/// request that never left), affordable (the client's RetryBudget) and still on time: every attempt and
+/// every pause fit in one requestTimeoutMs, counted from the first attempt.
+public final class RetryingTransport: Transport {
+    let inner: any Transport
+    let maxRetries: Int
+    let requestTimeoutMs: Int
+    public let clock: ServerClock
+    let budget = RetryBudget()
+
+    /// An attempt with less time than this left is not started: it could only time out.
+    static let minimumAttemptMs: Int64 = 100
+
+    public init(_ inner: any Transport, maxRetries: Int, requestTimeoutMs: Int, clock: ServerClock = ServerClock()) {
+        self.inner = inner
+        self.maxRetries = max(0, maxRetries)
+        self.requestTimeoutMs = requestTimeoutMs
+        self.clock = clock
+    }
+
+    public func send(_ request: HTTPRequest, cancellation: Cancellation?) throws(JumpError) -> HTTPResponse {
+        let deadline = Clock.monotonicMilliseconds() + Int64(requestTimeoutMs)
+        var retries = 0
+        while true {
+            var attempt = request
+            if retries > 0 { attempt.timeoutMs = Int(max(1, deadline - Clock.monotonicMilliseconds())) }
+            let outcome: Result<HTTPResponse, JumpError>
+            do {
+                let response = try inner.send(attempt, cancellation: cancellation)
+                clock.learn(from: response.headers, url: request.url)
+                outcome = .success(response)
+            } catch {
+                outcome = .failure(error)
+            }
+            var reason: String?
+            var asked: Int?
+            switch outcome {
+            case .success(let response):
+                reason = RetryRule.reason(response, of: request)
+                if reason != nil { asked = RetryRule.retryAfterMs(response, clock: clock, url: request.url) }
+            case .failure(let error):
+                reason = RetryRule.reason(error, of: request)
+            }
+            guard let reason else {
+                if case .success = outcome { budget.refund() }
+                return try outcome.get()
+            }
+            guard retries < maxRetries else { return try outcome.get() }
+            let pause = asked ?? RetryRule.backoffMs(retry: retries + 1)
+            let left = deadline - Clock.monotonicMilliseconds()
+            guard Int64(pause) + Self.minimumAttemptMs <= left else {
+                Log.debug("\(request.method) \(request.redactedURL): \(reason); not retried, a pause of \(pause) ms "
+                          + "would pass requestTimeoutMs")
+                return try outcome.get()
+            }
+            guard budget.withdraw() else {
+                Log.debug("\(request.method) \(request.redactedURL): \(reason); not retried, the client's retry budget is spent")
+                return try outcome.get()
+            }
+            retries += 1
+            Log.debug("\(request.method) \(request.redactedURL): \(reason); retry \(retries) of \(maxRetries) in \(pause) ms")
+            try wait(milliseconds: pause, cancellation: cancellation)
+        }
+    }
+
+    /// Parks the fiber (or sleeps the caller's own thread) in slices, so that a cancellation ends the wait soon.
+    private func wait(milliseconds: Int, cancellation: Cancellation?) throws(JumpError) {
+        let until = Clock.monotonicMilliseconds() + Int64(milliseconds)
+        while true {
+            try cancellation?.check()
+            let left = until - Clock.monotonicMilliseconds()
+            if left <= 0 { return }
+            Fiber.pause(milliseconds: Int(min(left, cancellation == nil ? left : 100)))
+        }
+    }
+}

@@ -1,0 +1,144 @@
+"""Loopback stand-ins for what sits between an app and its servers on a real network, for test_tls_proxy.py:
+a TLS front (HTTPS on 127.0.0.1 with a certificate of a CA made at test time by trustme, relaying the bytes
+to the plain-http emulator) and a forward proxy (absolute-URI requests and CONNECT tunnels) that counts what
+passes through it. Both listen on free loopback ports, use threads, and stop when closed."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import http.client
+import http.server
+import select
+import socket
+import socketserver
+import ssl
+import threading
+import urllib.parse
+from typing import List, Tuple
+
+from cryptography import x509
+from cryptography.hazmat.primitives import serialization
+
+
+def _relay(a: socket.socket, b: socket.socket) -> None:
+    """Copies bytes both ways until either side closes."""
+    sockets = [a, b]
+    try:
+        while True:
+            readable, _, _ = select.select(sockets, [], [], 30)
+            if not readable:
+                return
+            for s in readable:
+                data = s.recv(65536)
+                if not data:
+                    return
+                (b if s is a else a).sendall(data)
+    except OSError:
+        return
+    finally:
+        for s in sockets:
+            try:
+                s.close()
+            except OSError:
+                pass
+
+
+class _Server(socketserver.ThreadingTCPServer):
+    daemon_threads = True
+    allow_reuse_address = True
+
+
+class TLSFront:
+    """https://127.0.0.1:<port> in front of the emulator, with a certificate for 127.0.0.1 and localhost."""
+
+    def __init__(self, upstream_url: str, ca) -> None:
+        parsed = urllib.parse.urlsplit(upstream_url)
+        upstream = (parsed.hostname, parsed.port)
+        self.leaf = ca.issue_cert("127.0.0.1", "localhost")
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        self.leaf.configure_cert(context)
+
+        class Handler(socketserver.BaseRequestHandler):
+            def handle(self) -> None:
+                try:
+                    tls = context.wrap_socket(self.request, server_side=True)
+                except (ssl.SSLError, OSError):
+                    return  # the client refused the certificate: that is what some tests want
+                _relay(tls, socket.create_connection(upstream, timeout=30))
+
+        self.server = _Server(("127.0.0.1", 0), Handler)
+        self.url = f"https://127.0.0.1:{self.server.server_address[1]}"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def pin(self) -> str:
+        """sha256//<base64> of the certificate's SubjectPublicKeyInfo, as pinnedPublicKeys takes it."""
+        cert = x509.load_pem_x509_certificate(self.leaf.cert_chain_pems[0].bytes())
+        spki = cert.public_key().public_bytes(serialization.Encoding.DER, serialization.PublicFormat.SubjectPublicKeyInfo)
+        return "sha256//" + base64.b64encode(hashlib.sha256(spki).digest()).decode()
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+class CountingProxy:
+    """http://127.0.0.1:<port>: forwards absolute-URI requests (counted one by one in `requests`) and opens
+    CONNECT tunnels (counted in `tunnels`)."""
+
+    def __init__(self) -> None:
+        self.requests: List[Tuple[str, str]] = []
+        self.tunnels: List[str] = []
+        proxy = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, *args) -> None:  # quiet
+                pass
+
+            def do_CONNECT(self) -> None:
+                host, _, port = self.path.rpartition(":")
+                proxy.tunnels.append(self.path)
+                try:
+                    upstream = socket.create_connection((host, int(port)), timeout=30)
+                except OSError:
+                    self.send_error(502)
+                    return
+                self.send_response(200, "Connection established")
+                self.end_headers()
+                self.close_connection = True
+                _relay(self.connection, upstream)
+
+            def forward(self) -> None:
+                target = urllib.parse.urlsplit(self.path)
+                if not target.scheme:
+                    self.send_error(400, "a proxy needs an absolute URI")
+                    return
+                proxy.requests.append((self.command, target.path))
+                length = int(self.headers.get("Content-Length") or 0)
+                body = self.rfile.read(length) if length else None
+                headers = {k: v for k, v in self.headers.items() if k.lower() not in ("proxy-connection", "connection")}
+                upstream = http.client.HTTPConnection(target.hostname, target.port, timeout=30)
+                path = target.path + ("?" + target.query if target.query else "")
+                upstream.request(self.command, path, body=body, headers=headers)
+                answer = upstream.getresponse()
+                data = answer.read()
+                self.send_response(answer.status, answer.reason)
+                for name, value in answer.getheaders():
+                    if name.lower() not in ("transfer-encoding", "connection", "content-length"):
+                        self.send_header(name, value)
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+                upstream.close()
+
+            do_GET = do_POST = do_PUT = do_DELETE = do_PATCH = forward
+
+        self.server = _Server(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()

@@ -1,0 +1,149 @@
+"""TLS and proxies on real networks: caFile adds a private CA to the system's roots, pinnedPublicKeys pins the
+server's key, and the proxy key sends every request through a proxy. Real libjump, the real emulator behind a
+TLS front on loopback (certificates of a CA made now by trustme) and a counting forward proxy
+(network_fronts.py). A refused certificate or key is JUMP_E_NETWORK with a reason, and the session is kept."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Iterator
+
+import pytest
+
+import jump
+
+from conftest import PASSWORD, unique_email
+
+trustme = pytest.importorskip("trustme", reason="trustme is not installed (scripts/ensure-deps.sh --test python)")
+from network_fronts import CountingProxy, TLSFront  # noqa: E402
+
+WRONG_PIN = "sha256//" + "A" * 43 + "="
+
+
+@pytest.fixture
+def ca(tmp_path: Path):
+    authority = trustme.CA()
+    path = tmp_path / "test-ca.pem"
+    authority.cert_pem.write_to_path(str(path))
+    authority.path = str(path)
+    return authority
+
+
+@pytest.fixture
+def front(emu, ca) -> Iterator[TLSFront]:
+    server = TLSFront(emu.url, ca)
+    yield server
+    server.close()
+
+
+@pytest.fixture
+def proxy() -> Iterator[CountingProxy]:
+    server = CountingProxy()
+    yield server
+    server.close()
+
+
+@pytest.fixture
+def user(emu) -> str:
+    email = unique_email("tls")
+    emu.admin("POST", "/emulator/users", {"email": email, "password": PASSWORD})
+    return email
+
+
+def https_config(make_config, front: TLSFront, **keys):
+    # emulatorHost "": the URL keys count even where $JUMP_EMULATOR_HOST is set.
+    return make_config(captureDomain=front.url, captureFlowDomain=front.url, emulatorHost="", **keys)
+
+
+def test_the_right_pin_and_the_test_ca_sign_in(make_config, front, ca, user) -> None:
+    with jump.Client(https_config(make_config, front, caFile=ca.path, pinnedPublicKeys=[front.pin()])) as client:
+        client.sign_in(user, PASSWORD)
+        client.fetch_record()
+        assert client.record["/email"] == user
+
+
+def test_a_wrong_pin_is_a_network_error_and_the_session_is_kept(make_config, emu, front, ca, user) -> None:
+    with jump.Client(https_config(make_config, front, caFile=ca.path)) as client:
+        client.sign_in(user, PASSWORD)
+    emu.clear_counters()
+    # Two pins, neither the server's: the list form and libcurl's "a;b" text both work.
+    with jump.Client(https_config(make_config, front, caFile=ca.path, pinnedPublicKeys=[WRONG_PIN, WRONG_PIN])) as client:
+        with pytest.raises(jump.NetworkError) as info:
+            client.fetch_record()
+        assert info.value.reason == "pin_mismatch", info.value.detail
+        assert "pinnedPublicKeys" in info.value.message
+        with pytest.raises(jump.NetworkError) as info:
+            client.refresh_access_token()
+        assert info.value.reason == "pin_mismatch"
+        state = client.state
+        assert state["signed_in"] and not state["reauthentication_required"], state
+    assert emu.counters() == {}, "a request passed a pin that does not match"
+    config = jump.Config(https_config(make_config, front, caFile=ca.path))
+    config.set("pinnedPublicKeys", WRONG_PIN + ";" + front.pin())
+    with jump.Client(config) as client:
+        client.fetch_record()  # one of the pins is the server's
+    config.close()
+
+
+def test_without_the_test_ca_the_certificate_is_untrusted(make_config, front, user) -> None:
+    with jump.Client(https_config(make_config, front)) as client:
+        with pytest.raises(jump.NetworkError) as info:
+            client.sign_in(user, PASSWORD)
+        assert info.value.reason == "tls_untrusted", info.value.detail
+        assert "caFile" in info.value.message
+
+
+def test_ca_file_adds_to_the_system_roots(make_config, front, ca, tmp_path: Path) -> None:
+    """caFile holds only the test CA; the system's roots stay trusted (the bundle is read and kept), and a
+    caFile that is no PEM bundle is refused when the client is made."""
+    with jump.Client(https_config(make_config, front, caFile=ca.path)) as client:
+        client.load_flow()
+    bad = tmp_path / "not-a-bundle.pem"
+    bad.write_text("hello")
+    with pytest.raises(jump.InvalidArgument) as info:
+        jump.Client(https_config(make_config, front, caFile=str(bad)))
+    assert info.value.argument == "caFile"
+    with pytest.raises(jump.InvalidArgument):
+        jump.Client(https_config(make_config, front, caFile=str(tmp_path / "missing.pem")))
+
+
+def test_the_proxy_key_sends_every_request_through_the_proxy(make_config, emu, proxy, user) -> None:
+    with jump.Client(make_config(proxy=proxy.url, emulatorHost="")) as client:
+        client.sign_in(user, PASSWORD)
+        client.fetch_record()
+        client.refresh_access_token()
+    counted = emu.counters()
+    sent = sum(counted.values())
+    assert sent >= 4, counted
+    assert len(proxy.requests) == sent, (proxy.requests, counted)
+    assert ("POST", "/oauth/auth_native_traditional") in proxy.requests
+
+
+def test_tls_through_the_proxy_is_a_tunnel(make_config, front, ca, proxy, user) -> None:
+    with jump.Client(https_config(make_config, front, caFile=ca.path, pinnedPublicKeys=[front.pin()],
+                                  proxy=proxy.url)) as client:
+        client.sign_in(user, PASSWORD)
+    assert proxy.tunnels and all(t == front.url.removeprefix("https://") for t in proxy.tunnels)
+
+
+def test_an_empty_proxy_ignores_the_environment(make_config, emu, proxy, user, monkeypatch) -> None:
+    monkeypatch.setenv("http_proxy", proxy.url)
+    monkeypatch.setenv("HTTPS_PROXY", proxy.url)
+    monkeypatch.delenv("no_proxy", raising=False)
+    monkeypatch.delenv("NO_PROXY", raising=False)
+    with jump.Client(make_config(proxy="", emulatorHost="")) as client:
+        client.sign_in(user, PASSWORD)
+    assert proxy.requests == [] and proxy.tunnels == []
+    assert emu.counters().get("POST /oauth/auth_native_traditional") == 1
+
+
+def test_bad_proxy_and_pins_are_refused(make_config) -> None:
+    good = jump.Config(make_config(proxy="socks5h://user:pw@127.0.0.1:1080", pinnedPublicKeys=[WRONG_PIN]))
+    assert good["pinnedPublicKeys"] == [WRONG_PIN]
+    good.close()
+    for key, value in [("proxy", "ftp://proxy.example:21"), ("proxy", "http://a b"),
+                       ("pinnedPublicKeys", ["sha1//abc"]), ("pinnedPublicKeys", "sha256//tooshort="),
+                       ("pinnedPublicKeys", [1])]:
+        with pytest.raises(jump.InvalidArgument) as info:
+            jump.Client(make_config(**{key: value}))
+        assert info.value.argument == key, (key, value)
