@@ -4,8 +4,9 @@ import Glibc
 /// The threads ("jump-work") that run fibers (docs/design-io.md):
 /// - as many as the machine has cores while nothing blocks, made when work arrives and ended after a few
 ///   idle seconds, whatever the number of clients or operations in flight;
-/// - while a thread is blocked (host code, a flock wait, a wait that may not park), others are made for the
-///   ready fibers, up to `threadCap` in all, so one slow step holds up only what waits for it;
+/// - while a thread is blocked (host code, a flock wait, a wait that may not park) for longer than
+///   `blockedAfterMilliseconds`, others are made for the ready fibers, up to `threadCap` in all, so one slow
+///   step holds up only what waits for it (the I/O loop looks, as Go's sysmon does);
 /// - a fiber goes on on the thread that first ran it: each thread has its own queue, and a waker posts to it.
 ///   A fiber that has run no host code yet is handed to another thread when its own is blocked; one that has
 ///   stays (the host saw it on that thread).
@@ -17,9 +18,16 @@ public final class FiberPool: ForkParticipant {
         /// Fibers that have not started, and those whose thread is blocked or gone.
         var unbound = FIFO<Fiber>()
         var threads = 0
-        /// Threads inside a blocking section.
+        /// Threads blocked for longer than `blockedAfterMilliseconds`: made up for.
         var blocked = 0
         var idle: [PoolThread] = []
+        /// A look for long-blocked threads is due on the I/O loop.
+        var checkDue = false
+        /// Every thread of the pool, and how many are in a blocking section now.
+        var all: [PoolThread] = []
+        var blockedNow = 0
+
+        func blockedThreads() -> [PoolThread] { all.filter { $0.blocked > 0 } }
     }
 
     private let state = Lock(State())
@@ -28,6 +36,9 @@ public final class FiberPool: ForkParticipant {
     /// Threads in all while some are blocked.
     let threadCap: Int
     static let idleSeconds = 5
+    /// How long a thread is blocked before another is made for its work: host code that returns at once (a
+    /// log line, an event) costs no thread, as Go's runtime and .NET's pool wait before they add one.
+    static let blockedAfterMilliseconds: Int64 = 50
 
     private init() {
         let cores = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
@@ -50,25 +61,30 @@ public final class FiberPool: ForkParticipant {
 
     /// Makes a parked or new fiber ready: on its own thread's queue, or on the shared one.
     func enqueue(_ fiber: Fiber) {
-        let (wake, spawn) = state.withLock { s -> (PoolThread?, Bool) in
+        let (wake, spawn, check) = state.withLock { s -> (PoolThread?, Bool, Bool) in
             if let home = fiber.home, home.alive, fiber.pinned || home.blocked == 0 {
                 home.ready.append(fiber)
-                return (takeIdle(home, &s), false)
+                return (takeIdle(home, &s), false, false)
             }
             fiber.home = nil
             s.unbound.append(fiber)
-            return offerUnbound(&s)
+            let (wake, spawn) = offerUnbound(&s)
+            // Nobody free to take it, and a thread is blocked: it may be one to make up for soon.
+            let check = wake == nil && !spawn && s.blockedNow > 0 && scheduleCheck(&s)
+            return (wake, spawn, check)
         }
         wake?.wakeup.signal()
         if spawn { startThread() }
+        if check { requestCheck() }
     }
 
     /// Whether the calling thread is one of the pool's.
     static var isPoolThread: Bool { jumpi_pool_thread_here() != nil }
 
     /// Runs `body`, which may block its thread for long (host code, a wait for another process's lock, a wait
-    /// that may not park): meanwhile the thread's fibers that may move go to other threads, and another
-    /// thread is made for ready work if none is free. On any other thread, a plain call.
+    /// that may not park): meanwhile the thread's fibers that may move go to other threads (an idle one takes
+    /// them at once), and once it has been blocked for `blockedAfterMilliseconds` another thread is made for
+    /// ready work if none is free. On any other thread, a plain call.
     public static func blocking<Result, Failure: Error>(_ body: () throws(Failure) -> Result) throws(Failure) -> Result {
         guard let here = jumpi_pool_thread_here() else { return try body() }
         let thread = Unmanaged<PoolThread>.fromOpaque(here).takeUnretainedValue()
@@ -80,10 +96,11 @@ public final class FiberPool: ForkParticipant {
 
     private func enterBlocking(_ thread: PoolThread) {
         guard thread.epoch == ForkSafety.epoch else { return }
-        let (wake, spawn) = state.withLock { s -> (PoolThread?, Bool) in
+        let (wake, check) = state.withLock { s -> (PoolThread?, Bool) in
             thread.blocked += 1
             guard thread.blocked == 1 else { return (nil, false) }
-            s.blocked += 1
+            s.blockedNow += 1
+            thread.blockedSince = Clock.monotonicMilliseconds()
             var staying = FIFO<Fiber>()
             while let fiber = thread.ready.pop() {
                 if fiber.pinned {
@@ -94,18 +111,71 @@ public final class FiberPool: ForkParticipant {
                 }
             }
             thread.ready = staying
-            return offerUnbound(&s)
+            guard !s.unbound.isEmpty else { return (nil, false) }
+            if let idle = s.idle.popLast() {
+                idle.idle = false
+                return (idle, false)
+            }
+            return (nil, scheduleCheck(&s))
         }
         wake?.wakeup.signal()
-        if spawn { startThread() }
+        if check { requestCheck() }
     }
 
     private func leaveBlocking(_ thread: PoolThread) {
         guard thread.epoch == ForkSafety.epoch else { return }  // a thread of the parent's pool
         state.withLock { s in
             thread.blocked -= 1
-            if thread.blocked == 0 { s.blocked -= 1 }
+            guard thread.blocked == 0 else { return }
+            s.blockedNow -= 1
+            if thread.madeUpFor {
+                thread.madeUpFor = false
+                s.blocked -= 1
+            }
         }
+    }
+
+    /// Whether the caller asks the loop for a look at the blocked threads (one is asked for at a time).
+    private func scheduleCheck(_ s: inout State) -> Bool {
+        guard !s.checkDue, s.threads < threadCap else { return false }
+        s.checkDue = true
+        return true
+    }
+
+    private func requestCheck() {
+        let at = Clock.monotonicMilliseconds() &+ Self.blockedAfterMilliseconds
+        guard let loop = IOLoop.shared else {  // no loop to keep the time: make up at once
+            state.withLock { $0.checkDue = false }
+            checkBlocked(now: .max)
+            return
+        }
+        loop.at(at) { [self] in checkBlocked(now: Clock.monotonicMilliseconds()) }
+    }
+
+    /// On the I/O loop: threads blocked for `blockedAfterMilliseconds` are made up for by new ones while work
+    /// waits; another look is asked for while a blocked thread may still become one.
+    private func checkBlocked(now: Int64) {
+        let (spawn, again) = state.withLock { s -> (Int, Bool) in
+            s.checkDue = false
+            var stillShort = false
+            for thread in s.blockedThreads() where !thread.madeUpFor {
+                if now &- thread.blockedSince >= Self.blockedAfterMilliseconds {
+                    thread.madeUpFor = true
+                    s.blocked += 1
+                } else {
+                    stillShort = true
+                }
+            }
+            var spawn = 0
+            while s.unbound.count > spawn, s.idle.isEmpty, s.threads - s.blocked < threadLimit, s.threads < threadCap {
+                s.threads += 1
+                spawn += 1
+            }
+            let again = stillShort && !s.unbound.isEmpty && scheduleCheck(&s)
+            return (spawn, again)
+        }
+        for _ in 0..<spawn { startThread() }
+        if again { requestCheck() }
     }
 
     /// Who takes the shared queue's work: an idle thread, or a new one while fewer than `threadLimit` are
@@ -141,6 +211,7 @@ public final class FiberPool: ForkParticipant {
     private func work(_ me: PoolThread) {
         jumpi_pool_thread_set(Unmanaged.passUnretained(me).toOpaque())
         defer { jumpi_pool_thread_set(nil) }
+        state.withLock { $0.all.append(me) }
         while me.epoch == ForkSafety.epoch {  // a forked child's copy of this thread leaves the child's pool be
             let next = state.withLock { s -> Fiber? in
                 if let fiber = me.ready.pop() ?? s.unbound.pop() { return fiber }
@@ -159,6 +230,7 @@ public final class FiberPool: ForkParticipant {
                 me.idle = false
                 me.alive = false
                 s.idle.removeAll { $0 === me }
+                s.all.removeAll { $0 === me }
                 s.threads -= 1
                 return true
             }
@@ -202,7 +274,7 @@ public final class FiberPool: ForkParticipant {
         state.withValueWhileHeld { s in
             // Left as they are, never released: releasing their captures here could run a deinit that takes
             // a lock a parent's thread held at the fork.
-            _ = Unmanaged.passRetained(Abandoned(s.unbound, s.idle))
+            _ = Unmanaged.passRetained(Abandoned(s.unbound, s.all))
             s = State()
         }
         jumpi_pool_thread_set(nil)
@@ -216,8 +288,10 @@ final class PoolThread: @unchecked Sendable {
     var ready = FIFO<Fiber>()
     let wakeup = Semaphore()
     var idle = false
-    /// Nesting depth of blocking sections on this thread.
+    /// Nesting depth of blocking sections on this thread, since when, and whether the pool made up for it.
     var blocked = 0
+    var blockedSince: Int64 = 0
+    var madeUpFor = false
     /// Unfinished fibers pinned here: the thread does not end while there are any.
     var pinnedHere = 0
     var alive = true

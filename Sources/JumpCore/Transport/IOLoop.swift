@@ -41,13 +41,13 @@ final class IOLoop: @unchecked Sendable {  // `active` and `timers` are touched 
     private struct Inbox {
         var adds: [Transfer] = []
         var cancels: [Transfer] = []
-        var timers: [(deadline: Int64, waker: Waker)] = []
+        var timers: [(deadline: Int64, fire: @Sendable () -> Void)] = []
     }
 
     private let multi: UnsafeMutableRawPointer
     private let inbox = Lock(Inbox())
     private var active: [UnsafeMutableRawPointer: Transfer] = [:]
-    private var timers: [(deadline: Int64, waker: Waker)] = []
+    private var timers: [(deadline: Int64, fire: @Sendable () -> Void)] = []
     let idleHandles = Lock<[UnsafeMutableRawPointer]>([])
 
     private init?() {
@@ -94,7 +94,7 @@ final class IOLoop: @unchecked Sendable {  // `active` and `timers` are touched 
     func pause(milliseconds: Int) -> Bool {
         let deadline = Clock.monotonicMilliseconds() &+ Int64(min(max(0, milliseconds), 60_000))
         return Fiber.park { [self] waker in
-            inbox.withLock { $0.timers.append((deadline, waker)) }
+            inbox.withLock { $0.timers.append((deadline, { waker.wake() })) }
             curl_multi_wakeup(multi)
         }
     }
@@ -102,7 +102,13 @@ final class IOLoop: @unchecked Sendable {  // `active` and `timers` are touched 
     /// Wakes `waker` at `deadline` (Clock.monotonicMilliseconds), unless something else woke it first (a waker
     /// wakes once): the deadline of a wait.
     func wake(_ waker: Waker, at deadline: Int64) {
-        inbox.withLock { $0.timers.append((deadline, waker)) }
+        at(deadline) { waker.wake() }
+    }
+
+    /// Runs `action` on the loop's thread at `deadline` (Clock.monotonicMilliseconds): it must be quick and
+    /// never block (the pool's check for blocked threads).
+    func at(_ deadline: Int64, _ action: @escaping @Sendable () -> Void) {
+        inbox.withLock { $0.timers.append((deadline, action)) }
         curl_multi_wakeup(multi)
     }
 
@@ -151,7 +157,7 @@ final class IOLoop: @unchecked Sendable {  // `active` and `timers` are touched 
             var next: Int64 = 60_000
             timers.removeAll { timer in
                 if timer.deadline <= now {
-                    timer.waker.wake()
+                    timer.fire()
                     return true
                 }
                 next = min(next, timer.deadline - now)
