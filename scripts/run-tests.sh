@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs the test suites (default: all of swift, c, python, node, csharp, abi, install) against the built
+# Runs the test suites (default: all of swift, c, python, node, csharp, go, abi, install) against the built
 # libjump.so and jump-emulator, prints each suite's own output, then one summary line per suite and a total.
 # A summary line counts the suite's skipped tests and, when there are any, names why (the runner's own reasons):
 #   python   285 passed, 0 failed, 2 skipped (selenium is not installed; mypy is not installed)
@@ -13,7 +13,7 @@ export JUMP_EMULATOR=${JUMP_EMULATOR:-$here/build/bin/jump-emulator}
 logs=$here/build/test-logs
 mkdir -p "$logs"
 suites=("$@")
-((${#suites[@]})) || suites=(swift c python node csharp abi install)
+((${#suites[@]})) || suites=(swift c python node csharp go abi install)
 
 ensure_pytest() {
     python3 -c "import pytest" 2>/dev/null && return 0
@@ -46,6 +46,8 @@ run_suite() {
         install) bash Tests/install/run.sh ;;
         # The C# binding under Mono; ends with "N passed, N failed" like c and abi.
         csharp) bash bindings/csharp/run-tests.sh ;;
+        # The Go binding (cgo, go test against the emulator; examples/go too); ends with "N passed, N failed".
+        go) bash bindings/go/run-tests.sh ;;
         *) echo "unknown suite '$1'"; return 2 ;;
     esac
 }
@@ -78,7 +80,7 @@ count_suite() {
             skipped=$(sed -nE 's/^# skip(ped)? ([0-9]+)$/\2/p' "$log" | tail -1)  # "# skipped N" since Node.js 20
             ;;
         *)
-            # c, abi, install and csharp end with "N passed, N failed" (none of their runners can skip a test;
+            # c, abi, install, csharp and go end with "N passed, N failed" (none of their runners can skip a test;
             # one that learns to would add ", N skipped").
             line=$(grep -E "^[0-9]+ passed, [0-9]+ failed" "$log" | tail -1)
             passed=$(sed -nE 's/^([0-9]+) passed.*/\1/p' <<<"$line")

@@ -19,6 +19,7 @@ type pending struct {
 	done       chan string
 	deliveries int32
 	openURL    func(url string) error // social sign-in loopback only
+	openErr    error                  // what openURL returned, set before the completion is sent
 }
 
 // releaser is a userdata value told when libjump drops it (userdata_free).
@@ -78,6 +79,9 @@ func await(ctx context.Context, op string, a *cargs, p *pending, start startFn) 
 		e := newError(op, c.Status, string(c.Error))
 		if c.Status == StatusCancelled {
 			e.cause = cause
+		}
+		if p.openErr != nil && e.cause == nil {
+			e.cause = p.openErr // the app's own error: errors.Is finds it
 		}
 		return nil, e
 	}

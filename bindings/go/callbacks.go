@@ -55,7 +55,8 @@ func jumpGoOpenURL(userdata unsafe.Pointer, url *C.char) C.jump_status {
 	if p.openURL == nil {
 		return C.jump_status(StatusInvalidArgument)
 	}
-	return statusOf(safely(func() error { return p.openURL(C.GoString(url)) }), StatusUnsupported)
+	p.openErr = safely(func() error { return p.openURL(C.GoString(url)) })
+	return statusOf(p.openErr, StatusUnsupported)
 }
 
 //export jumpGoStorageLoad
