@@ -15,7 +15,7 @@
 #   Many       1 000 clients at once (own users, :memory:): sign_in_async, edit + sync_async, fetch_record_async
 #              for every client, wall time of the 3 phases and peak threads vs the same requests by hand on ONE
 #              libcurl multi handle (curl_multi_poll, one thread); issue 26's goal: <= 1.2x, <= cores + 4 threads
-#   FFI        the same call from Node.js (N-API) and C# (Mono) vs each runtime's no-op FFI call
+#   FFI        the same call from Node.js (N-API), C# (Mono) and Go (cgo) vs each runtime's no-op FFI call
 #   Size       stripped libjump.so and its NEEDED list; vs an empty Swift library linked the same way
 #              (benchmarks/floor: the static Swift runtime alone, the floor under any Swift C-ABI library)
 # Medians throughout; ratio = libjump / baseline. Knobs: BENCH_SIGNIN_N, BENCH_SOCIAL_N, BENCH_COLDSTART_N,
@@ -129,6 +129,16 @@ if command -v mono >/dev/null && command -v mcs >/dev/null; then
         "Mono P/Invoke of a no-op int(void *)" "$floor" "$(ratio_of "$call" "$floor")" "bindings/csharp/bench"
 else
     echo "FFI: C# skipped (no mono)" >&2
+fi
+if command -v go >/dev/null; then
+    echo "FFI: Go (cgo)..." >&2
+    go_out=$(bash bindings/go/bench.sh)
+    floor=$(awk '/^Noop / { print $2 }' <<<"$go_out")
+    call=$(awk '/^IsSignedIn / { print $2 }' <<<"$go_out")
+    row "FFI (other runtimes)" "Go: Client.IsSignedIn (jump_client_is_signed_in)" "$call" ns \
+        "a cgo call of a static C no-op in the same package" "$floor" "$(ratio_of "$call" "$floor")" "bindings/go/bench_test.go"
+else
+    echo "FFI: Go skipped (no go)" >&2
 fi
 
 # Size: what an app ships. The system's libcurl and libjansson (loaded anyway) give the scale.

@@ -33,6 +33,12 @@ func emulatorBinary() string {
 }
 
 func TestMain(m *testing.M) {
+	if email := os.Getenv("JUMP_GO_BROWSER_DRIVER"); email != "" && len(os.Args) == 2 {
+		browserDriver(email, os.Args[1]) // run as $BROWSER by TestExamples
+	}
+	if os.Getenv("JUMP_GO_NO_EMULATOR") == "1" { // the benchmarks (bench.sh) need none
+		os.Exit(m.Run())
+	}
 	cmd := exec.Command(emulatorBinary(), "--port", "0", "--db", ":memory:", "--password-hash-cost", "4")
 	logFile, _ := os.CreateTemp("", "jump-go-emulator-*.log")
 	cmd.Stderr = logFile
