@@ -101,3 +101,35 @@ func browserDriver(email, start string) {
 	}
 	os.Exit(0)
 }
+
+// The README's Install line for Go, as an app outside the checkout follows it: a module of its own that
+// requires libjump/jump and replaces it with bindings/go; cgo finds libjump through pkg-config (the jump.pc
+// of run-tests.sh here; make install's elsewhere).
+func TestInstallLine(t *testing.T) {
+	app := t.TempDir()
+	binding, _ := filepath.Abs(".")
+	steps := [][]string{
+		{"go", "mod", "init", "example.com/app"},
+		{"go", "mod", "edit", "-require=libjump/jump@v0.0.0", "-replace=libjump/jump=" + binding},
+	}
+	for _, step := range steps {
+		cmd := exec.Command(step[0], step[1:]...)
+		cmd.Dir = app
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("%v: %v\n%s", step, err, out)
+		}
+	}
+	main := "package main\n\nimport (\n\t\"fmt\"\n\n\t\"libjump/jump\"\n)\n\nfunc main() { fmt.Println(\"libjump\", jump.Version()) }\n"
+	if err := os.WriteFile(filepath.Join(app, "main.go"), []byte(main), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	build := exec.Command("go", "build", "-o", "app", ".")
+	build.Dir = app
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	out, err := exec.Command(filepath.Join(app, "app")).CombinedOutput()
+	if err != nil || strings.TrimSpace(string(out)) != "libjump "+Version() {
+		t.Fatalf("the app: %v: %s", err, out)
+	}
+}
