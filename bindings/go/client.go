@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"runtime"
 	"runtime/cgo"
+	"sync"
 	"sync/atomic"
 	"unsafe"
 )
@@ -153,25 +154,55 @@ type Event struct {
 	JSON string
 }
 
-type eventSink struct{ handler func(Event) }
-
-func (s *eventSink) deliver(text string) {
-	e := Event{JSON: text}
-	if json.Unmarshal([]byte(text), &e.Fields) == nil {
-		e.Name, _ = e.Fields["event"].(string)
-	}
-	_ = safely(func() error { s.handler(e); return nil })
+// eventSink hands events to the app's handler on a goroutine of its own, in order: libjump's event thread
+// also delivers completions, so a handler that waits for a call of the client (SignIn in reaction to
+// "session_expired") would otherwise wait for itself.
+type eventSink struct {
+	handler func(Event)
+	mu      sync.Mutex
+	queue   []string
+	running bool
 }
 
-// OnEvent sets the event handler (nil removes it). It runs on libjump's event thread, one event at a time
-// and in order: a slow handler delays the others.
+func (s *eventSink) deliver(text string) {
+	s.mu.Lock()
+	s.queue = append(s.queue, text)
+	start := !s.running
+	s.running = true
+	s.mu.Unlock()
+	if start {
+		go s.drain()
+	}
+}
+
+func (s *eventSink) drain() {
+	for {
+		s.mu.Lock()
+		if len(s.queue) == 0 {
+			s.running = false
+			s.mu.Unlock()
+			return
+		}
+		text := s.queue[0]
+		s.queue = s.queue[1:]
+		s.mu.Unlock()
+		e := Event{JSON: text}
+		if json.Unmarshal([]byte(text), &e.Fields) == nil {
+			e.Name, _ = e.Fields["event"].(string)
+		}
+		_ = safely(func() error { s.handler(e); return nil })
+	}
+}
+
+// OnEvent sets the event handler (nil removes it). Events reach it one at a time and in order, on a
+// goroutine of the binding's (never libjump's thread), so it may call the client, and wait for its calls.
 func (c *Client) OnEvent(handler func(Event)) error {
 	if handler == nil {
 		return c.plain("jump_client_set_event_callback", func(h *C.jump_client) C.jump_status {
 			return C.jump_client_set_event_callback(h, nil, nil, nil)
 		})
 	}
-	handle := cgo.NewHandle(&eventSink{handler})
+	handle := cgo.NewHandle(&eventSink{handler: handler})
 	err := c.plain("jump_client_set_event_callback", func(h *C.jump_client) C.jump_status {
 		return C.jump_client_set_event_callback(h, C.jump_go_event(), C.jump_go_userdata(C.uintptr_t(handle)), C.jump_go_release())
 	})

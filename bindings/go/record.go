@@ -15,7 +15,8 @@ import (
 // "/aboutMe", "/primaryAddress/city", "/photos#12/value". Edits are local (and saved with the session)
 // until Client.Sync. After sign-out or another sign-in its calls fail with ErrNotSignedIn.
 type Record struct {
-	h atomic.Pointer[C.jump_record]
+	h      atomic.Pointer[C.jump_record]
+	client *Client // the record belongs to it: the view keeps it alive
 }
 
 // Record is a view of the signed-in user's record; Close it when done.
@@ -25,7 +26,7 @@ func (c *Client) Record() (*Record, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &Record{}
+	r := &Record{client: c}
 	r.h.Store(h)
 	runtime.SetFinalizer(r, (*Record).Close)
 	return r, nil

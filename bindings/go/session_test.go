@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 func TestRegisterSignOutSignIn(t *testing.T) {
@@ -165,6 +166,11 @@ func TestStorageRestart(t *testing.T) {
 	if _, err := c.State(); !errors.Is(err, ErrInvalidHandle) {
 		t.Fatalf("a closed client's call: %v", err)
 	}
+	within(t, 10*time.Second, "an _async call on a closed client", func() {
+		if _, err := c.Sync(context.Background()); !errors.Is(err, ErrInvalidHandle) {
+			t.Errorf("a closed client's _async call: %v", err)
+		}
+	})
 	again := newClient(t, map[string]any{KeyStorageDirectory: dir})
 	state, err := again.State()
 	if err != nil || state["uuid"] != acct.uuid || state["signed_in"] != true || state["unsynced_changes"] != true {
