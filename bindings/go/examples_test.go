@@ -63,7 +63,7 @@ func TestExamples(t *testing.T) {
 		`restored from disk: signed in true, aboutMe "Written by the Go quickstart"`, "quickstart done")
 
 	out = runExample(t, filepath.Join(dir, "token_session"), nil)
-	expectLines(t, out, "signed in as ", "use_sign_in_token true", "-> 200", "signed out: true")
+	expectLines(t, out, "signed in as ", "use_sign_in_token true", "/profile -> 200", "blue", "signed out: true")
 
 	// The social example: $BROWSER is this test binary as the browser.
 	self, err := os.Executable()

@@ -89,10 +89,16 @@ func TestLogHandlerAndWebLogin(t *testing.T) {
 	if _, err := c.UseWebLogin("http://127.0.0.1:1/page", "", ""); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("UseWebLogin without a token: %v", err)
 	}
-	if err := c.SetTokenURL("http://127.0.0.1:1/token"); err != nil {
+	engageOnly, err := Open(map[string]any{KeyEngageAppID: "jump-default-engage", KeyEngageDomain: emulatorURL,
+		KeyStorageDirectory: ":memory:"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer engageOnly.Close()
+	if err := engageOnly.SetTokenURL("http://127.0.0.1:1/token"); err != nil {
 		t.Fatalf("SetTokenURL: %v", err)
 	}
-	if err := c.SetTokenURL(""); err != nil {
+	if err := engageOnly.SetTokenURL(""); err != nil {
 		t.Fatalf("SetTokenURL(\"\"): %v", err)
 	}
 	if err := c.EraseQuarantine(); err != nil {

@@ -85,9 +85,14 @@ func TestSignInTokenSession(t *testing.T) {
 	if err := c.RefreshAccessToken(ctx); err != nil {
 		t.Fatalf("RefreshAccessToken: %v", err)
 	}
-	resp, err := c.Request(ctx, "GET", "/v2/user/"+userID, nil, nil)
-	if err != nil || resp.Status != 200 || !strings.Contains(string(resp.Body), userID) {
-		t.Fatalf("Request: %+v %v", resp, err)
+	profile := "/v2/user/" + userID + "/profile"
+	put, err := c.Request(ctx, "PUT", profile, map[string]string{"Content-Type": "application/json"}, []byte(`{"colour":"blue"}`))
+	if err != nil || put.Status != 200 {
+		t.Fatalf("Request PUT: %+v %v", put, err)
+	}
+	resp, err := c.Request(ctx, "GET", profile, nil, nil)
+	if err != nil || resp.Status != 200 || !strings.Contains(string(resp.Body), "blue") || len(resp.Headers) == 0 {
+		t.Fatalf("Request GET: %+v %v", resp, err)
 	}
 	// The same token again: spent.
 	other := tokenClient(t)
@@ -142,7 +147,7 @@ func TestIdentifyExternalUserAndAPIKey(t *testing.T) {
 		t.Fatalf("authenticate refused: %v", err)
 	}
 	keyed := tokenClient(t)
-	if err := keyed.UseAPIKey("an-api-key", "", "dev", "us"); err != nil {
+	if err := keyed.UseAPIKey("an-api-key", "api-key-user", "dev", "us"); err != nil {
 		t.Fatalf("UseAPIKey: %v", err)
 	}
 	if _, err := keyed.Credentials(ctx, 0, true); !errors.Is(err, ErrUnsupported) {

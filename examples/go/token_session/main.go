@@ -46,9 +46,15 @@ func main() {
 	status, err := client.Status()
 	check("status", err)
 	fmt.Printf("status: signed_in %v, use_sign_in_token %v\n", status["signed_in"], status["use_sign_in_token"])
-	response, err := client.Request(ctx, "GET", "/v2/user/"+userID, nil, nil)
-	check("an authorized request", err)
-	fmt.Printf("GET /v2/user/%s -> %d (%d bytes)\n", userID, response.Status, len(response.Body))
+	// Authorized requests: the client adds the session's bearer token (refreshed first when it expires).
+	profile := "/v2/user/" + userID + "/profile"
+	response, err := client.Request(ctx, "PUT", profile, map[string]string{"Content-Type": "application/json"},
+		[]byte(`{"colour":"blue"}`))
+	check("PUT the profile", err)
+	fmt.Printf("PUT %s -> %d\n", profile, response.Status)
+	response, err = client.Request(ctx, "GET", profile, nil, nil)
+	check("GET the profile", err)
+	fmt.Printf("GET %s -> %d: %s\n", profile, response.Status, response.Body)
 	check("refresh", client.RefreshAccessToken(ctx))
 	fmt.Printf("refreshed; credential valid for another minute: %v\n", client.HasValidCredentials(time.Minute))
 	check("sign out", client.SignOut(ctx))
