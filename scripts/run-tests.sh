@@ -101,6 +101,9 @@ skip_reasons() {
         python) sed -nE 's/^SKIPPED \[[0-9]+\] [^ ]+: (.*)$/\1/p' "$log" ;;
         # TAP: "ok 3 - name # SKIP reason" (indented for subtests); a skip without a reason names the test.
         node) sed -nE 's/^ *ok [0-9]+ - (.*) # SKIP *$/\1, no reason given/p; s/^ *ok [0-9]+ - .* # SKIP +(.+)$/\1/p' "$log" ;;
+        # "SKIP conformance: .../Tests/conformance/run.py is not in this checkout"; go test's own "--- SKIP" lines
+        # are followed by the test's t.Skip text.
+        go) sed -nE 's/^SKIP (.*)$/\1/p; /^--- SKIP/{n; s/^ +[^ ]+:[0-9]+: (.*)$/\1/p}' "$log" ;;
         swift) sed -nE 's/^.{0,4}(Test|Suite) .+ skipped: "(.*)"$/\2/p; s/^.{0,4}(Test|Suite) (.+) skipped\.$/\2, no reason given/p' "$log" ;;
     esac | sed -E "s/ \\(.*|; .*//; s|$here/||g" | awk 'NF && !seen[$0]++' | paste -sd ';' | sed 's/;/; /g'
 }
