@@ -11,7 +11,7 @@ go_env_ready() {
     [ -f "$lib" ] || { echo "$lib is missing (make lib)"; return 1; }
     local libdir version
     libdir=$(cd "$(dirname "$lib")" && pwd)
-    mkdir -p "$out/pkgconfig"
+    mkdir -p "$out/pkgconfig" "$out/bin"
     version=$(sed -n 's/^#define JUMP_VERSION "\(.*\)"/\1/p' "$root/include/jump.h")
     sed -e "s|@PREFIX@|$root|" -e "s|@LIBDIR@|$libdir|" -e "s|@INCLUDEDIR@|$root/include|" -e "s|@VERSION@|$version|" \
         -e 's|^Libs: .*|Libs: -L${libdir} -ljump -Wl,-rpath,${libdir}|' "$root/scripts/jump.pc.in" >"$out/pkgconfig/jump.pc"
