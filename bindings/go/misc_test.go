@@ -1,7 +1,9 @@
 package jump
 
 import (
+	"context"
 	"errors"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -84,7 +86,7 @@ func TestLogHandlerAndWebLogin(t *testing.T) {
 	mu.Unlock()
 	token, err := c.UseWebLogin("http://127.0.0.1:1/page", "", "oauth_token=abc123")
 	if err != nil || token != "abc123" {
-		t.Fatalf("UseWebLogin: %q %v", token, err)
+		t.Fatalf("UseWebLogin: %v (the token given back differs: %v)", err, token != "abc123")
 	}
 	if _, err := c.UseWebLogin("http://127.0.0.1:1/page", "", ""); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("UseWebLogin without a token: %v", err)
@@ -103,5 +105,33 @@ func TestLogHandlerAndWebLogin(t *testing.T) {
 	}
 	if err := c.EraseQuarantine(); err != nil {
 		t.Fatalf("EraseQuarantine: %v", err)
+	}
+}
+
+// The finalizer is a safety net: clients, configs and records dropped without Close are freed by it, on the
+// finalizer goroutine, without crashing and without disturbing the clients still in use.
+func TestFinalizersFreeDroppedHandles(t *testing.T) {
+	reset(t)
+	kept := newClient(t, nil)
+	register(t, kept)
+	for i := 0; i < 20; i++ {
+		c, err := Open(map[string]any{KeyStorageDirectory: ":memory:"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := NewConfig(); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := kept.Record(); err != nil {
+			t.Fatal(err)
+		}
+		_ = c.IsSignedIn()
+	}
+	for i := 0; i < 3; i++ {
+		runtime.GC()
+		time.Sleep(20 * time.Millisecond)
+	}
+	if _, err := kept.Sync(context.Background()); err != nil || !kept.IsSignedIn() {
+		t.Fatalf("the client in use, after the others were finalized: %v", err)
 	}
 }

@@ -192,6 +192,7 @@ type mapStorage struct {
 	mu    sync.Mutex
 	data  map[string][]byte
 	saves int
+	fail  string // "error": Save returns an error; "panic": Save panics
 }
 
 func (m *mapStorage) Load(key string) ([]byte, error) {
@@ -205,6 +206,12 @@ func (m *mapStorage) Load(key string) ([]byte, error) {
 func (m *mapStorage) Save(key string, data []byte) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	switch m.fail {
+	case "error":
+		return errors.New("the disk is full")
+	case "panic":
+		panic("a bug in the host's storage")
+	}
 	m.data[key] = append([]byte(nil), data...)
 	m.saves++
 	return nil
@@ -242,6 +249,26 @@ func TestHostStorage(t *testing.T) {
 	store.mu.Unlock()
 	if saves == 0 {
 		t.Fatal("the session was not saved to the host storage")
+	}
+	// A save that fails, or panics, refuses the edit with ErrStorage: nothing crashes, the edit is not made.
+	r, err := c.Record()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	for _, fail := range []string{"error", "panic"} {
+		store.mu.Lock()
+		store.fail = fail
+		store.mu.Unlock()
+		if err := r.SetString("/aboutMe", "cannot be saved"); !errors.Is(err, ErrStorage) {
+			t.Fatalf("a save that fails (%s): %v", fail, err)
+		}
+	}
+	store.mu.Lock()
+	store.fail = ""
+	store.mu.Unlock()
+	if s, _ := r.GetString("/aboutMe"); s != nil && *s == "cannot be saved" {
+		t.Fatal("an edit that could not be saved was made")
 	}
 	c.Close()
 	if state, err := open().State(); err != nil || state["uuid"] != acct.uuid {
