@@ -230,7 +230,7 @@ func SetLogHandler(handler func(level, message string)) error {
 	})
 }
 
-// asyncCall is the common shape of the client's _async calls.
+// async starts one of the client's _async calls and waits for it (await); the client stays alive meanwhile.
 func (c *Client) async(ctx context.Context, op string, a *cargs, p *pending,
 	start func(h *C.jump_client, cb C.jump_callback, ud unsafe.Pointer, free C.jump_free_fn, out **C.jump_request) C.jump_status) (Object, error) {
 	defer runtime.KeepAlive(c)

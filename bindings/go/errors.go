@@ -8,6 +8,7 @@ import "C"
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"runtime"
 )
@@ -130,7 +131,7 @@ func statusOf(err error, otherwise Status) C.jump_status {
 		return 0
 	}
 	for _, s := range Statuses()[1:] {
-		if errorsIs(err, s.Err()) {
+		if errors.Is(err, s.Err()) {
 			return C.jump_status(s)
 		}
 	}

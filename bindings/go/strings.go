@@ -7,14 +7,11 @@ import "C"
 
 import (
 	"encoding/json"
-	"errors"
 	"strings"
 	"unsafe"
 )
 
 func unsafePointer(p *C.char) unsafe.Pointer { return unsafe.Pointer(p) }
-
-var errorsIs = errors.Is
 
 // cargs holds the C copies of one call's string arguments and frees them together. A Go string holding a
 // NUL would be cut short in C (a password ending early): refused instead, as libjump refuses bad UTF-8.
