@@ -18,3 +18,7 @@ func noopCall(c *Client) bool {
 	runtime.KeepAlive(c)
 	return r
 }
+
+// rawIsSignedIn is jump_client_is_signed_in called straight through cgo, without the binding's wrapper: the
+// benchmark's middle figure, which splits IsSignedIn's cost over noopCall into libjump's and the binding's.
+func rawIsSignedIn(h *C.jump_client) int { return int(C.jump_client_is_signed_in(h)) }
