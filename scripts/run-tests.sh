@@ -46,7 +46,8 @@ run_suite() {
         install) bash Tests/install/run.sh ;;
         # The C# binding under Mono; ends with "N passed, N failed" like c and abi.
         csharp) bash bindings/csharp/run-tests.sh ;;
-        # The Go binding (cgo, go test against the emulator; examples/go too); ends with "N passed, N failed".
+        # The Go binding (cgo, go test against the emulator, examples/go, the conformance scenarios); ends with
+        # "N passed, N failed, N skipped".
         go) bash bindings/go/run-tests.sh ;;
         *) echo "unknown suite '$1'"; return 2 ;;
     esac
@@ -80,8 +81,8 @@ count_suite() {
             skipped=$(sed -nE 's/^# skip(ped)? ([0-9]+)$/\2/p' "$log" | tail -1)  # "# skipped N" since Node.js 20
             ;;
         *)
-            # c, abi, install, csharp and go end with "N passed, N failed" (none of their runners can skip a test;
-            # one that learns to would add ", N skipped").
+            # c, abi, install, csharp and go end with "N passed, N failed" (go's adds ", N skipped"; the others'
+            # runners cannot skip a test).
             line=$(grep -E "^[0-9]+ passed, [0-9]+ failed" "$log" | tail -1)
             passed=$(sed -nE 's/^([0-9]+) passed.*/\1/p' <<<"$line")
             failed=$(sed -nE 's/^[0-9]+ passed, ([0-9]+) failed.*/\1/p' <<<"$line")
