@@ -11,7 +11,7 @@ from typing import Any, Callable, Dict, List, Tuple
 # hold one are respelt here.
 GO_STEM = {"Ok": "OK"}
 # Config key constants: camelCase words whose Go spelling is an initialism.
-GO_INITIALISMS = {"Id": "ID", "Url": "URL", "Ms": "Ms", "Uri": "URI", "Api": "API"}
+GO_INITIALISMS = {"Id": "ID", "Url": "URL", "Uri": "URI", "Api": "API"}
 
 
 def go_stem(common: Any, name: str) -> str:
