@@ -9,7 +9,7 @@ CFLAGS    ?= -std=c99 -Wall -Wextra -Werror -O1 -g
 EXAMPLE_C := $(BUILD)/bin/quickstart
 
 .PHONY: all deps lib emulator examples demo test test-swift test-c test-python test-node test-abi test-install \
-        test-csharp test-java test-rust test-deps bench torture sanitize valgrind fuzz node-addon install uninstall dist wheel sdist npm nuget jar generate clean
+        test-csharp test-go test-java test-rust test-deps bench torture sanitize valgrind fuzz node-addon install uninstall dist wheel sdist npm nuget jar generate clean
 
 # Installation layout (GNU conventions); DESTDIR stages a package root.
 PREFIX     ?= /usr/local
@@ -84,7 +84,7 @@ demo: lib emulator examples
 # anything is built: installed when run as root (or with passwordless sudo), otherwise make stops with the exact
 # commands to run. Each test-SUITE asks only for its own suite's (make test-csharp installs Mono, not Chromium).
 # The build's packages are among them, so a machine that lacks both hears of all of them at once.
-TEST_SUITES := swift c python node csharp java rust abi install
+TEST_SUITES := swift c python node csharp go java rust abi install
 .PHONY: $(addprefix test-deps-,$(TEST_SUITES))
 test-deps:
 	@bash scripts/ensure-deps.sh --test
@@ -115,6 +115,10 @@ test-install: test-deps-install lib emulator
 # The C# binding (bindings/csharp), built and run with Mono.
 test-csharp: test-deps-csharp lib emulator
 	@bash scripts/run-tests.sh csharp
+
+# The Go binding (bindings/go, cgo) and its examples (examples/go), with Debian's Go; nothing downloaded.
+test-go: test-deps-go lib emulator
+	@bash scripts/run-tests.sh go
 
 # The Java binding (bindings/java): javac, the JNI glue built with cc, its own test runner (no JUnit).
 test-java: test-deps-java lib emulator

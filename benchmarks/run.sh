@@ -16,10 +16,10 @@
 #              for every client, wall time of the 3 phases and peak threads vs the same requests by hand on ONE
 #              libcurl multi handle (curl_multi_poll, one thread); the goal (docs/design-io.md): <= 1.15x, <= cores + 4 threads
 #   Fibers     a switch into a fiber and back (the register switch) vs glibc's swapcontext
-#   FFI        the same call from Node.js (N-API), C# (Mono), Java (JNI) and Rust vs each runtime's no-op FFI call
+#   FFI        the same call from Node.js (N-API), C# (Mono), Go (cgo), Java (JNI) and Rust vs each runtime's no-op FFI call
 #   Size       stripped libjump.so and its NEEDED list; vs an empty Swift library linked the same way
 #              (benchmarks/floor: the static Swift runtime alone, the floor under any Swift C-ABI library)
-# BENCH_ONLY="signin social coldstart ffi record memory many fibers node csharp java rust size" (any of them, space- or
+# BENCH_ONLY="signin social coldstart ffi record memory many fibers node csharp go java rust size" (any of them, space- or
 # comma-separated; default all) runs those groups alone: each row of README.md's Benchmarks table names its
 # command. coldstart and ffi restore the session signin saves, so they run signin first (its rows too).
 # Medians throughout; ratio = libjump / baseline. Knobs: BENCH_SIGNIN_N, BENCH_SOCIAL_N, BENCH_COLDSTART_N,
@@ -190,6 +190,18 @@ elif command -v javac >/dev/null && command -v java >/dev/null; then
         "a no-op JNI call, (J)I, through the same glue" "$floor" "$(ratio_of "$call" "$floor")" "bindings/java/bench"
 else
     echo "FFI: Java skipped (no JDK)" >&2
+fi
+if ! want go; then
+    :
+elif command -v go >/dev/null; then
+    echo "FFI: Go (cgo)..." >&2
+    go_out=$(bash bindings/go/bench.sh)
+    floor=$(awk '/^Noop / { print $2 }' <<<"$go_out")
+    call=$(awk '/^IsSignedIn / { print $2 }' <<<"$go_out")
+    row "FFI (other runtimes)" "Go: Client.IsSignedIn (jump_client_is_signed_in)" "$call" ns \
+        "a cgo call of a static C no-op in the same package" "$floor" "$(ratio_of "$call" "$floor")" "bindings/go/bench_test.go"
+else
+    echo "FFI: Go skipped (no go)" >&2
 fi
 
 # Size: what an app ships. The system's libcurl and libjansson (loaded anyway) give the scale.

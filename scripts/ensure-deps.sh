@@ -2,7 +2,7 @@
 # Installs the system packages libjump builds against, or prints the exact commands when it cannot.
 #   ensure-deps.sh                     what the build needs (make lib, make emulator)
 #   ensure-deps.sh --test [SUITE...]   that and what the test suites need (all suites without names; the
-#                                      names of scripts/run-tests.sh: swift c python node csharp java rust abi install)
+#                                      names of scripts/run-tests.sh: swift c python node csharp go java rust abi install)
 #   ensure-deps.sh --package KIND...   what packaging needs beyond the build: wheel (make wheel, make sdist:
 #                                      patchelf from Debian; auditwheel and build from PyPI), npm (make npm:
 #                                      node-gyp, Debian's when Node.js is Debian's, else the one npm bundles;
@@ -18,9 +18,10 @@
 # installed); faketime and trustme (pip), for the clock-skew and TLS tests; and what make wheel needs (the
 # wheel test builds one). node, Node.js and its headers, what
 # make npm needs (the package test builds one), and TypeScript's tsc (Debian's node-typescript), for the test
-# that index.d.ts compiles with --strict (bindings/node/test/typescript.test.js). csharp, mono-complete (mcs and mono). java,
-# openjdk-17-jdk-headless (javac, jar, java, and jni.h for the glue). rust, Debian's cargo and rustc (1.63) when the
-# machine has no cargo (the binding needs no crate: crates.io is not used). install, gdb and
+# that index.d.ts compiles with --strict (bindings/node/test/typescript.test.js). csharp, mono-complete (mcs and mono). go,
+# golang-go (Go 1.19; the binding uses no module). java, openjdk-17-jdk-headless (javac, jar, java, and jni.h for
+# the glue). rust, Debian's cargo and rustc (1.63) when the machine has no cargo (the binding needs no crate:
+# crates.io is not used). install, gdb and
 # groff-base, cmake (the README's C program built with find_package(jump)), man-db (man jump_client_sign_in),
 # what make sdist needs (the sdist is built against the installed tree) and what make nuget needs (the package
 # is restored and built against).
@@ -113,7 +114,7 @@ elif [ "${1:-}" = "--test" ]; then
     shift
     what="The tests${1:+ (${*})} need"
     suites=("$@")
-    ((${#suites[@]})) || suites=(swift c python node csharp java rust abi install)
+    ((${#suites[@]})) || suites=(swift c python node csharp go java rust abi install)
     for suite in "${suites[@]}"; do
         case "$suite" in
             swift | abi) ;;  # the build's packages are all they need
@@ -147,6 +148,8 @@ elif [ "${1:-}" = "--test" ]; then
                   packaging npm ;;
             # mcs builds bindings/csharp and mono runs its tests (Debian's own Mono; no NuGet).
             csharp) packages+=(mono-complete) ;;
+            # go builds bindings/go (cgo: gcc and pkg-config are the build's); the standard library only.
+            go) packages+=(golang-go) ;;
             # javac builds bindings/java (no Maven, no JUnit: its own runner); the JDK's jni.h builds the glue.
             java) packaging jar ;;
             # bindings/rust builds with Debian's cargo (Rust 1.63); a machine with another cargo (rustup's)
@@ -161,7 +164,7 @@ elif [ "${1:-}" = "--test" ]; then
                 packaging wheel
                 packaging nuget  # the NuGet package is built, restored and built against (xbuild: mono-complete)
                 ;;
-            *) echo "ensure-deps.sh: unknown suite '$suite' (swift c python node csharp java rust abi install)" >&2; exit 2 ;;
+            *) echo "ensure-deps.sh: unknown suite '$suite' (swift c python node csharp go java rust abi install)" >&2; exit 2 ;;
         esac
     done
 fi

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs the test suites (default: all of swift, c, python, node, csharp, rust, abi, install) against the built
+# Runs the test suites (default: all of swift, c, python, node, csharp, go, java, rust, abi, install) against the built
 # libjump.so and jump-emulator, prints each suite's own output, then one summary line per suite and a total.
 # A summary line counts the suite's skipped tests and, when there are any, names why (the runner's own reasons):
 #   python   285 passed, 0 failed, 2 skipped (selenium is not installed; mypy is not installed)
@@ -15,7 +15,7 @@ export JUMP_EMULATOR=${JUMP_EMULATOR:-$here/build/bin/jump-emulator}
 logs=$here/build/test-logs
 mkdir -p "$logs"
 suites=("$@")
-((${#suites[@]})) || suites=(swift c python node csharp java rust abi install)
+((${#suites[@]})) || suites=(swift c python node csharp go java rust abi install)
 
 ensure_pytest() {
     python3 -c "import pytest" 2>/dev/null && return 0
@@ -54,6 +54,9 @@ run_suite() {
         rust) bash bindings/rust/run-tests.sh ;;
         # The Java binding (javac + the JNI glue built with cc); ends with "N passed, N failed" too.
         java) bash bindings/java/run-tests.sh ;;
+        # The Go binding (cgo, go test against the emulator, examples/go, the conformance scenarios); ends with
+        # "N passed, N failed, N skipped".
+        go) bash bindings/go/run-tests.sh ;;
         *) echo "unknown suite '$1'"; return 2 ;;
     esac
 }
@@ -86,8 +89,8 @@ count_suite() {
             skipped=$(sed -nE 's/^# skip(ped)? ([0-9]+)$/\2/p' "$log" | tail -1)  # "# skipped N" since Node.js 20
             ;;
         *)
-            # c, abi, install, csharp, java, rust and hygiene end with "N passed, N failed" (none of their runners can skip a test;
-            # one that learns to would add ", N skipped").
+            # c, abi, install, csharp, go, java, rust and hygiene end with "N passed, N failed" (go's adds
+            # ", N skipped"; the others' runners cannot skip a test).
             line=$(grep -E "^[0-9]+ passed, [0-9]+ failed" "$log" | tail -1)
             passed=$(sed -nE 's/^([0-9]+) passed.*/\1/p' <<<"$line")
             failed=$(sed -nE 's/^[0-9]+ passed, ([0-9]+) failed.*/\1/p' <<<"$line")
@@ -109,6 +112,9 @@ skip_reasons() {
         node) sed -nE 's/^ *ok [0-9]+ - (.*) # SKIP *$/\1, no reason given/p; s/^ *ok [0-9]+ - .* # SKIP +(.+)$/\1/p' "$log" ;;
         # "skip conformance: no Tests/conformance in this checkout (set JUMP_CONFORMANCE_DIR)"
         rust) sed -nE 's/^skip [^:]+: (.*)$/\1/p' "$log" ;;
+        # "SKIP conformance: .../Tests/conformance/run.py is not in this checkout"; go test's own "--- SKIP" lines
+        # are followed by the test's t.Skip text.
+        go) sed -nE 's/^SKIP (.*)$/\1/p; /^--- SKIP/{n; s/^ +[^ ]+:[0-9]+: (.*)$/\1/p}' "$log" ;;
         swift) sed -nE 's/^.{0,4}(Test|Suite) .+ skipped: "(.*)"$/\2/p; s/^.{0,4}(Test|Suite) (.+) skipped\.$/\2, no reason given/p' "$log" ;;
         # "skip ConformanceTests.every_scenario_has_a_test: the conformance suite (...) is not in this checkout"
         java) sed -nE 's/^skip [^:]+: (.*)$/\1/p' "$log" ;;

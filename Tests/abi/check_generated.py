@@ -9,7 +9,7 @@ difference names the file, shows where it starts and says "run make generate". A
 generated header but that the generator no longer writes is reported too (a removed output left behind).
 self_test() shows both failing on a copy: jump_api.json with one parameter type changed, a generated file
 edited by hand (one of generate-bindings.py's own, one of a backend in scripts/generators/), a leftover
-generated file.
+generated file. The copy carries the backends too.
 """
 import difflib
 import json
@@ -131,6 +131,15 @@ def retype_parameter(copy):
         json.dump(api, f, indent=2)
 
 
+def edit_go_statuses(copy):
+    """A backend's output (scripts/generators/go.py): Go's StatusExpired given another value by hand."""
+    path = os.path.join(copy, "bindings/go/statuses_generated.go")
+    text = read(path)
+    assert text and "StatusExpired Status = -12" in text, "the self-test's edit no longer applies: no StatusExpired"
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text.replace("StatusExpired Status = -12", "StatusExpired Status = -13"))
+
+
 def edit_generated(copy):
     path = os.path.join(copy, "bindings/node/lib/statuses.generated.js")
     text = read(path)
@@ -164,6 +173,8 @@ def leave_one_behind(copy):
 
 # (what is broken, how, the paths that must be named, label prefix of the failing lines)
 BREAKS = [
+    ("a backend's file (Go's status table) edited by hand", edit_go_statuses, ["bindings/go/statuses_generated.go"],
+     "8a."),
     ("a parameter type changed in jump_api.json", retype_parameter,
      ["bindings/python/jump/_signatures.py", "bindings/csharp/src/Native.Generated.cs",
       "bindings/rust/jump-sys/src/lib.rs",

@@ -1,0 +1,141 @@
+package jump
+
+/*
+#include "bridge.h"
+*/
+import "C"
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"runtime/cgo"
+	"sync/atomic"
+	"unsafe"
+)
+
+// pending is one _async call: its completion document arrives on done, exactly once.
+type pending struct {
+	done       chan string
+	deliveries int32
+	openURL    func(url string) error // social sign-in loopback only
+	openErr    error                  // what openURL returned, set before the completion is sent
+}
+
+// releaser is a userdata value told when libjump drops it (userdata_free).
+type releaser interface{ released() }
+
+func (p *pending) released() { atomic.AddInt64(&counters.released, 1) }
+
+// counters count the _async calls of the process; the tests check every start gets one delivery.
+var counters struct{ started, delivered, duplicates, released int64 }
+
+// startFn starts one _async call with libjump's (callback, userdata, userdata_free, out_request).
+type startFn func(cb C.jump_callback, userdata unsafe.Pointer, free C.jump_free_fn, out **C.jump_request) C.jump_status
+
+// completion is the document an _async call's callback gets.
+type completion struct {
+	Status Status          `json:"status"`
+	Result json.RawMessage `json:"result"`
+	Error  json.RawMessage `json:"error"`
+}
+
+// await starts an _async call and waits for its completion or the context: on cancellation the request is
+// cancelled (jump_request_cancel) and its completion still awaited, so no delivery is ever left behind
+// (libjump stops a request within about 100 ms). A result that won the race is returned as it is.
+func await(ctx context.Context, op string, a *cargs, p *pending, start startFn) (json.RawMessage, error) {
+	defer a.free()
+	if a.err != nil {
+		return nil, a.err
+	}
+	if ctx.Err() != nil {
+		return nil, cancelledError(op, ctx)
+	}
+	if p == nil {
+		p = &pending{}
+	}
+	p.done = make(chan string, 1)
+	h := cgo.NewHandle(p)
+	atomic.AddInt64(&counters.started, 1)
+	var request *C.jump_request
+	// A call that fails to start still completes through the callback (jump.h), so its status is not read
+	// here: the completion carries it with its detail.
+	start(C.jump_go_completion(), C.jump_go_userdata(C.uintptr_t(h)), C.jump_go_release(), &request)
+	defer C.jump_request_free(request)
+	var document string
+	var cause error
+	select {
+	case document = <-p.done:
+	case <-ctx.Done():
+		C.jump_request_cancel(request)
+		document = <-p.done
+		cause = ctx.Err()
+	}
+	var c completion
+	if err := json.Unmarshal([]byte(document), &c); err != nil {
+		return nil, newError(op, StatusInternal, fmt.Sprintf(`{"message":"a completion that is not JSON (%d bytes)"}`, len(document)))
+	}
+	if c.Status != StatusOK {
+		e := newError(op, c.Status, string(c.Error))
+		if c.Status == StatusCancelled {
+			e.cause = cause
+		}
+		if p.openErr != nil && e.cause == nil {
+			e.cause = p.openErr // the app's own error: errors.Is finds it
+		}
+		return nil, e
+	}
+	return c.Result, nil
+}
+
+// awaitObject is await whose result is a JSON object.
+func awaitObject(ctx context.Context, op string, a *cargs, p *pending, start startFn) (Object, error) {
+	raw, err := await(ctx, op, a, p, start)
+	if err != nil {
+		return nil, err
+	}
+	return decodeObject(op, string(raw))
+}
+
+// blocking runs a C call that has no _async form on a goroutine of its own: a cancelled context returns at
+// once (the call goes on to its end, bounded by requestTimeoutMs, and its result is dropped).
+func blocking(ctx context.Context, op string, f func() (string, error)) (string, error) {
+	if ctx.Err() != nil {
+		return "", cancelledError(op, ctx)
+	}
+	type outcome struct {
+		text string
+		err  error
+	}
+	done := make(chan outcome, 1)
+	go func() {
+		text, err := f()
+		done <- outcome{text, err}
+	}()
+	select {
+	case o := <-done:
+		return o.text, o.err
+	case <-ctx.Done():
+		return "", cancelledError(op, ctx)
+	}
+}
+
+// safely runs host code called from C: a panic there would kill the process from a libjump thread, so it
+// becomes an error (and the host's callback fails with a status instead).
+func safely(f func() error) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("jump: host callback panicked: %v", r)
+		}
+	}()
+	return f()
+}
+
+// callSink hands bytes to a sink libjump gave a callback; it copies them before returning.
+func callSink(sink C.jump_storage_sink, context unsafe.Pointer, data []byte) {
+	var p *C.char
+	if len(data) > 0 {
+		p = (*C.char)(unsafe.Pointer(&data[0]))
+	}
+	C.jump_go_call_sink(sink, context, p, C.size_t(len(data)))
+}

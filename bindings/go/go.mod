@@ -1,0 +1,3 @@
+module libjump/jump
+
+go 1.19
