@@ -4,13 +4,15 @@ import Glibc
 struct CaptureSettings: Sendable {
     /// nil when the app uses no Capture (sign-in tokens or API keys only): Capture calls then say what is missing.
     let base: ServerURL?
-    /// The Capture app and its flow (captureClientId, captureAppId, captureFlowName, captureFlowVersion).
-    let clientID, appID, flowName, flowVersion: String?
-    let locale: String
+    /// The Capture app and its flow (captureClientId, captureAppId, captureFlowName, captureFlowVersion: "HEAD" is
+    /// the newest), the locale of its messages and what a sign-in returns (captureResponseType).
+    let clientID, appID, flowName: String?
+    let flowVersion, locale, responseType: String
     let flowDomain: ServerURL?
     /// The names of the flow's forms libjump submits (capture*FormName).
-    let signInForm, registrationForm, editProfileForm, changePasswordForm, forgotPasswordForm, resendVerificationForm: String
-    let redirectURI, responseType: String
+    let forms: FormNames
+    /// captureRedirectUri, else the Capture base URL; nil without Capture (no redirect_uri is sent).
+    let redirectURI: String?
     let refreshMarginSeconds: Int64
     let connectTimeoutMs, requestTimeoutMs, maxResponseBytes: Int
     /// "MyApp/2.3 libjump/0.1.0 (linux; x86_64)", or libjump's part alone.
@@ -35,25 +37,20 @@ struct CaptureSettings: Sendable {
         self.emulator = emulator
         base = try CaptureSettings.server(config, .captureDomain, emulator)
         clientID = config.string(.captureClientId)
-        locale = config.string(.captureLocale) ?? "en-US"
+        locale = config.defaulted(.captureLocale)
         appID = config.string(.captureAppId)
         flowName = config.string(.captureFlowName)
-        flowVersion = config.string(.captureFlowVersion)
+        flowVersion = config.defaulted(.captureFlowVersion)
         flowDomain = try CaptureSettings.server(config, .captureFlowDomain, emulator)
-        signInForm = config.string(.captureTraditionalSignInFormName) ?? "signInForm"
-        registrationForm = config.string(.captureTraditionalRegistrationFormName) ?? "registrationForm"
-        editProfileForm = config.string(.captureEditUserProfileFormName) ?? "editProfileForm"
-        changePasswordForm = config.string(.captureChangePasswordFormName) ?? "changePasswordForm"
-        forgotPasswordForm = config.string(.captureForgotPasswordFormName) ?? "forgotPasswordForm"
-        resendVerificationForm = config.string(.captureResendEmailVerificationFormName) ?? "resendVerificationForm"
-        redirectURI = config.string(.captureRedirectUri) ?? base?.base ?? ""
-        responseType = config.string(.captureResponseType) ?? "token"
+        forms = FormNames(config)
+        redirectURI = config.string(.captureRedirectUri) ?? base?.base
+        responseType = config.defaulted(.captureResponseType)
         refreshMarginSeconds = config.int(.tokenRefreshMarginSeconds)
         schemaFile = config.string(.captureSchemaFile)
         authBaseOverride = try CaptureSettings.server(config, .signInTokenAuthBaseUrl, emulator)
         apiBaseOverride = try CaptureSettings.server(config, .signInTokenApiBaseUrl, emulator)
-        apiKeyHeader = config.string(.apiKeyHeader) ?? "x-jump-api-key"
-        webLoginCookieName = config.string(.webLoginCookieName) ?? "oauth_token"
+        apiKeyHeader = config.defaulted(.apiKeyHeader)
+        webLoginCookieName = config.defaulted(.webLoginCookieName)
         connectTimeoutMs = Int(config.int(.connectTimeoutMs))
         requestTimeoutMs = Int(config.int(.requestTimeoutMs))
         maxResponseBytes = Int(config.int(.maxResponseBytes))
@@ -70,7 +67,7 @@ struct CaptureSettings: Sendable {
         case let directory?: storageDirectory = directory
         case nil: storageDirectory = CaptureSettings.defaultStorageDirectory()
         }
-        secretStore = config.string(.secretStore) ?? "auto"
+        secretStore = config.defaulted(.secretStore)
     }
 
     /// A URL key's server: the emulator's when the switch is on, nil when the key is unset.
@@ -83,7 +80,7 @@ struct CaptureSettings: Sendable {
     /// Where the flow file lives (docs/protocol.md §9.1), when the flow is configured.
     var flowURL: String? {
         guard let appID, let flowName, let flowDomain else { return nil }
-        let parts = [appID, flowName, flowVersion ?? "HEAD"].map { FormParameters.escape($0, keepBrackets: false) }
+        let parts = [appID, flowName, flowVersion].map { FormParameters.escape($0, keepBrackets: false) }
         return flowDomain.url("/widget_data/flows/\(parts.joined(separator: "/"))/\(FormParameters.escape(locale, keepBrackets: false)).json")
     }
 }
