@@ -1,6 +1,5 @@
-import Glibc
-
-/// The configuration, checked and resolved once when a client is made.
+/// The Capture part of a client's settings (ClientSettings): the app, its flow and forms, and what
+/// CaptureSession needs of the rest (the request timeout its waits end at, the token refresh margin).
 struct CaptureSettings: Sendable {
     /// nil when the app uses no Capture (sign-in tokens or API keys only): Capture calls then say what is missing.
     let base: ServerURL?
@@ -14,27 +13,11 @@ struct CaptureSettings: Sendable {
     /// captureRedirectUri, else the Capture base URL; nil without Capture (no redirect_uri is sent).
     let redirectURI: String?
     let refreshMarginSeconds: Int64
-    let connectTimeoutMs, requestTimeoutMs, maxResponseBytes: Int
-    /// "MyApp/2.3 libjump/0.1.0 (linux; x86_64)", or libjump's part alone.
-    let userAgent: String
-    /// Sign-in tokens: the token endpoint and API hosts, when not derived from the token (the emulator).
-    let authBaseOverride, apiBaseOverride: ServerURL?
-    /// The header that carries a team API key.
-    let apiKeyHeader: String
-    /// The cookie (and title key) a web login leaves its token in.
-    let webLoginCookieName: String
+    let requestTimeoutMs: Int
     /// A schema file given in the configuration (captureSchemaFile).
     let schemaFile: String?
-    /// nil: keep the session in memory only.
-    let storageDirectory: String?
-    /// secretStore: "auto", "secret-service" or "file" (ClientStorage decides with it).
-    let secretStore: String
-    /// Set: every endpoint goes to this emulator (EmulatorHost), whatever the URL keys say.
-    let emulator: EmulatorHost?
 
-    init(_ config: JumpConfig) throws(JumpError) {
-        let emulator = try EmulatorHost(config)
-        self.emulator = emulator
+    init(_ config: JumpConfig, emulator: EmulatorHost?) throws(JumpError) {
         base = try CaptureSettings.server(config, .captureDomain, emulator)
         clientID = config.string(.captureClientId)
         locale = config.defaulted(.captureLocale)
@@ -46,32 +29,12 @@ struct CaptureSettings: Sendable {
         redirectURI = config.string(.captureRedirectUri) ?? base?.base
         responseType = config.defaulted(.captureResponseType)
         refreshMarginSeconds = config.int(.tokenRefreshMarginSeconds)
-        schemaFile = config.string(.captureSchemaFile)
-        authBaseOverride = try CaptureSettings.server(config, .signInTokenAuthBaseUrl, emulator)
-        apiBaseOverride = try CaptureSettings.server(config, .signInTokenApiBaseUrl, emulator)
-        apiKeyHeader = config.defaulted(.apiKeyHeader)
-        webLoginCookieName = config.defaulted(.webLoginCookieName)
-        connectTimeoutMs = Int(config.int(.connectTimeoutMs))
         requestTimeoutMs = Int(config.int(.requestTimeoutMs))
-        maxResponseBytes = Int(config.int(.maxResponseBytes))
-        if let app = config.string(.userAgentApp), !app.isEmpty {
-            do { try HeaderGrammar.check(name: "User-Agent", value: app) } catch {
-                throw .invalidArgument("configuration key 'userAgentApp' holds a control character", argument: "userAgentApp")
-            }
-            userAgent = app + " " + LibraryVersion.userAgent
-        } else {
-            userAgent = LibraryVersion.userAgent
-        }
-        switch config.string(.storageDirectory) {
-        case ":memory:": storageDirectory = nil
-        case let directory?: storageDirectory = directory
-        case nil: storageDirectory = CaptureSettings.defaultStorageDirectory()
-        }
-        secretStore = config.defaulted(.secretStore)
+        schemaFile = config.string(.captureSchemaFile)
     }
 
     /// A URL key's server: the emulator's when the switch is on, nil when the key is unset.
-    private static func server(_ config: JumpConfig, _ key: ConfigKey, _ emulator: EmulatorHost?) throws(JumpError) -> ServerURL? {
+    static func server(_ config: JumpConfig, _ key: ConfigKey, _ emulator: EmulatorHost?) throws(JumpError) -> ServerURL? {
         if let emulator { return emulator.server }
         guard let text = config.string(key) else { return nil }
         return try ServerURL(text, key: key.rawValue)
