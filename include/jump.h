@@ -144,64 +144,168 @@ typedef void (*jump_dispatch_fn)(void *context, void (*job)(void *arg), void *ar
 jump_status jump_set_log_callback(jump_callback callback, void *userdata, jump_free_fn userdata_free);
 
 /* ---------------------------------------------------------------------------------------------------- */
-/* jump_config: settings for a client. Keys (JSON names; unknown keys and wrong types are errors):      */
-/*   captureDomain (string: host, host:port or URL; https required except for loopback hosts; needed    */
-/*   with captureClientId for Capture calls only),                                                      */
-/*   captureClientId, captureLocale ("en-US"), captureAppId, captureFlowName, captureFlowVersion (unset */
-/*   = "HEAD"), captureFlowDomain (flow CDN base URL), captureTraditionalSignInFormName ("signInForm"),  */
-/*   captureTraditionalRegistrationFormName ("registrationForm"), captureSocialRegistrationFormName     */
-/*   ("socialRegistrationForm"), captureEditUserProfileFormName ("editProfileForm"),                    */
-/*   captureForgotPasswordFormName ("forgotPasswordForm"), captureResendEmailVerificationFormName       */
-/*   ("resendVerificationForm"), captureChangePasswordFormName ("changePasswordForm"),                  */
-/*   captureSchemaFile (path of a Capture entity-type JSON {"attr_defs":[..]}, optionally with          */
-/*   "access_schema":{"write_with_token":[paths]}; see jump_client_load_schema),                        */
-/*   captureEnableThinRegistration (bool, false), captureRedirectUri                                    */
-/*   (default: the Capture base URL), captureResponseType ("token" | "code_and_token"),                 */
-/*   traditionalSignInType ("email" | "username"), engageAppId, engageDomain, engageWhitelistedDomain,  */
-/*   engageResponseType ("token_profile": the browser ends on /signin/device | "token": it is sent to   */
-/*   engageWhitelistedDomain with ?token=), engageCustomProviders (object {id:{"friendly_name",         */
-/*   "openid_identifier" (with %@ for the user's input) and optional "opx_blob", or "saml_provider"}}), */
-/*   engageTokenUrl (Engage-only mode: the app backend URL the Engage token is POSTed to),              */
-/*   engageDevice ("android" | "iphone" | "ipad", default "android": the device type Engage's mobile    */
-/*   endpoints are told; each has its own provider set in the app's Engage configuration),             */
-/*   userAgentApp (e.g. "MyApp/2.3": put before "libjump/<version> (<os>; <arch>)" in the User-Agent   */
-/*   header every request carries),                                                                     */
-/*   emulatorHost ("host:port" of a jump-emulator: every endpoint (Capture, flow, Engage, sign-in       */
-/*   tokens) goes there over plain http, whatever the URL keys say, and the client logs one warning;    */
-/*   unset: $JUMP_EMULATOR_HOST if set; "" ignores $JUMP_EMULATOR_HOST),                                */
-/*   storageDirectory (default                                                                          */
-/*   $XDG_DATA_HOME/jump or ~/.local/share/jump; ":memory:" keeps the session in memory only),          */
-/*   secretStore ("auto": the secrets of storageDirectory (access token, refresh secret, sign-in-token  */
-/*   credentials, sharing tokens) go to the Secret Service (libsecret, loaded at run time) when a       */
-/*   session bus answers within 2 s and the default collection is unlocked, else to files with one      */
-/*   warning per process | "secret-service": that or jump_client_new fails with JUMP_E_STORAGE saying   */
-/*   how to fix it | "file": files only, mode 0600). Once a session's secrets are in the keyring, a     */
-/*   locked or absent keyring is JUMP_E_STORAGE, never "signed out", and nothing is copied to files.    */
-/*   Each Secret Service access is a few blocking D-Bus round trips (about a millisecond on a desktop;  */
-/*   a daemon that hangs: up to 5 s for the lock check, then D-Bus's 25 s per call), made where storage */
-/*   I/O is made: on the calling thread or a libjump thread, never on the thread of                     */
-/*   jump_client_is_signed_in or a callback. Host storage (jump_config_set_storage) overrides it.       */
-/*   connectTimeoutMs (int, 10000), requestTimeoutMs (int, 30000), tokenRefreshMarginSeconds (int, 60), */
-/*   maxResponseBytes (int, 16777216: a response body larger than this is refused with JUMP_E_SERVER   */
-/*   while it arrives; a 100 000-element record is about 8 MiB),                                        */
-/*   signInTokenAuthBaseUrl / signInTokenApiBaseUrl (token endpoint and API servers; default: derived   */
-/*   from the sign-in token's environment and region), apiKeyHeader ("x-jump-api-key"),                */
-/*   webLoginCookieName ("oauth_token").                                                                */
-/*   On real networks: maxRetries (int 0..10, 2: how often a read (/entity, the flow, the schema, the   */
-/*   Engage configuration, GETs of jump_client_request) or the token refresh is sent again after HTTP   */
-/*   429, 500, 502, 503 or 504, a reset connection or a proxy's HTML or empty answer, with capped       */
-/*   exponential backoff and full jitter, honouring Retry-After, all within requestTimeoutMs; writes    */
-/*   (forms, sign-ins, record updates) go again only when they never left (connection refused, host not */
-/*   found); each client's retries draw on a budget of 100 that answers refill, so an outage costs a    */
-/*   bounded number of extra requests; 0: no retries), proxy (unset: the environment's http_proxy,      */
-/*   https_proxy, all_proxy and no_proxy as libcurl reads them; "": no proxy at all; a URL such as      */
-/*   "http://proxy.example:3128" (schemes http, https, socks4, socks4a, socks5, socks5h): every request */
-/*   through it, no_proxy ignored), caFile (a PEM file of CA certificates trusted in addition to the    */
-/*   system's roots: a private or corporate CA), pinnedPublicKeys (a list, as a JSON array or as        */
-/*   jump_config_set_string text '["sha256//<base64>",...]' or "sha256//a;sha256//b": the server's     */
-/*   public key must be one of these SHA-256 hashes of its SubjectPublicKeyInfo). An untrusted          */
-/*   certificate or a key not pinned is JUMP_E_NETWORK with detail "reason" "tls_untrusted" or          */
-/*   "pin_mismatch" (other TLS failures: "tls_failed"); the session is kept.                            */
+/* jump_config: settings for a client. Keys (JSON names; unknown keys and wrong types are errors; a     */
+/* key set to NULL gets its default again), one entry per key: its name, type (and allowed values or    */
+/* range), default and meaning. The same list, as a table: docs/config.md.                              */
+/* BEGIN CONFIG KEYS, generated by scripts/generate-bindings.py from include/jump_api.json; do not edit */
+/*   captureDomain                                                                                      */
+/*       Type: string. Default: unset.                                                                  */
+/*       Host, host:port or URL of Capture; https required except for loopback hosts; needed with       */
+/*       captureClientId for Capture calls only.                                                        */
+/*   captureClientId                                                                                    */
+/*       Type: string. Default: unset.                                                                  */
+/*       The Capture API client id.                                                                     */
+/*   captureLocale                                                                                      */
+/*       Type: string. Default: "en-US".                                                                */
+/*       The locale of form validation messages.                                                        */
+/*   captureAppId                                                                                       */
+/*       Type: string. Default: unset.                                                                  */
+/*       The Capture app id.                                                                            */
+/*   captureFlowName                                                                                    */
+/*       Type: string. Default: unset.                                                                  */
+/*       The Capture flow.                                                                              */
+/*   captureFlowVersion                                                                                 */
+/*       Type: string. Default: "HEAD".                                                                 */
+/*       The flow version; "HEAD" is the newest.                                                        */
+/*   captureFlowDomain                                                                                  */
+/*       Type: string. Default: "https://d1lqe9temigv1p.cloudfront.net".                                */
+/*       The base URL of the CDN the flow file is downloaded from.                                      */
+/*   captureTraditionalSignInFormName                                                                   */
+/*       Type: string. Default: "signInForm".                                                           */
+/*       The flow's traditional sign-in form; its user field (an email or a user name) and password     */
+/*       field are what a sign-in posts.                                                                */
+/*   captureTraditionalRegistrationFormName                                                             */
+/*       Type: string. Default: "registrationForm".                                                     */
+/*       The traditional registration form.                                                             */
+/*   captureSocialRegistrationFormName                                                                  */
+/*       Type: string. Default: "socialRegistrationForm".                                               */
+/*       The social registration form.                                                                  */
+/*   captureEditUserProfileFormName                                                                     */
+/*       Type: string. Default: "editProfileForm".                                                      */
+/*       The edit-profile form.                                                                         */
+/*   captureForgotPasswordFormName                                                                      */
+/*       Type: string. Default: "forgotPasswordForm".                                                   */
+/*       The forgot-password form.                                                                      */
+/*   captureResendEmailVerificationFormName                                                             */
+/*       Type: string. Default: "resendVerificationForm".                                               */
+/*       The resend-verification form.                                                                  */
+/*   captureChangePasswordFormName                                                                      */
+/*       Type: string. Default: "changePasswordForm".                                                   */
+/*       The change-password form.                                                                      */
+/*   captureSchemaFile                                                                                  */
+/*       Type: string. Default: unset.                                                                  */
+/*       Path of a Capture entity-type JSON {"attr_defs":[..]}, optionally with                         */
+/*       "access_schema":{"write_with_token":[paths]}; see jump_client_load_schema.                     */
+/*   signInTokenAuthBaseUrl                                                                             */
+/*       Type: string. Default: unset.                                                                  */
+/*       The sign-in token endpoint server; unset: derived from the token's environment and region.     */
+/*   signInTokenApiBaseUrl                                                                              */
+/*       Type: string. Default: unset.                                                                  */
+/*       The API server of sign-in-token sessions; unset: derived from the token's environment and      */
+/*       region.                                                                                        */
+/*   apiKeyHeader                                                                                       */
+/*       Type: string. Default: "x-jump-api-key".                                                       */
+/*       The header that carries the API key.                                                           */
+/*   webLoginCookieName                                                                                 */
+/*       Type: string. Default: "oauth_token".                                                          */
+/*       The cookie (or title prefix) holding a web login's token.                                      */
+/*   captureEnableThinRegistration                                                                      */
+/*       Type: boolean. Default: false.                                                                 */
+/*       Social sign-in registers new users without a form.                                             */
+/*   captureRedirectUri                                                                                 */
+/*       Type: string. Default: unset.                                                                  */
+/*       The OAuth redirect URI; unset: the Capture base URL.                                           */
+/*   captureResponseType                                                                                */
+/*       Type: string, one of "token", "code_and_token". Default: "token".                              */
+/*       What a sign-in returns.                                                                        */
+/*   engageAppId                                                                                        */
+/*       Type: string. Default: unset.                                                                  */
+/*       The Engage app id.                                                                             */
+/*   engageDomain                                                                                       */
+/*       Type: string. Default: "https://rpxnow.com".                                                   */
+/*       The Engage server.                                                                             */
+/*   engageWhitelistedDomain                                                                            */
+/*       Type: string. Default: unset.                                                                  */
+/*       Where the browser is sent with ?token= in "token" mode.                                        */
+/*   engageResponseType                                                                                 */
+/*       Type: string, one of "token_profile", "token". Default: "token_profile".                       */
+/*       Token_profile: the browser ends on /signin/device; token: it is sent to                        */
+/*       engageWhitelistedDomain with ?token=.                                                          */
+/*   engageCustomProviders                                                                              */
+/*       Type: JSON object. Default: unset.                                                             */
+/*       {id:{"friendly_name", "openid_identifier" (with %@ for the user's input) and optional          */
+/*       "opx_blob", or "saml_provider"}}.                                                              */
+/*   engageTokenUrl                                                                                     */
+/*       Type: string. Default: unset.                                                                  */
+/*       Engage-only mode: the app backend URL the Engage token is POSTed to.                           */
+/*   engageDevice                                                                                       */
+/*       Type: string, one of "android", "iphone", "ipad". Default: "android".                          */
+/*       The device type Engage's mobile endpoints are told; each has its own provider set in the app's */
+/*       Engage configuration.                                                                          */
+/*   userAgentApp                                                                                       */
+/*       Type: string. Default: unset.                                                                  */
+/*       E.g. "MyApp/2.3": put before "libjump/<version> (<os>; <arch>)" in the User-Agent header every */
+/*       request carries.                                                                               */
+/*   emulatorHost                                                                                       */
+/*       Type: string. Default: unset.                                                                  */
+/*       "host:port" of a jump-emulator: every endpoint (Capture, flow, Engage, sign-in tokens) goes    */
+/*       there over plain http, whatever the URL keys say, and the client logs one warning; unset:      */
+/*       $JUMP_EMULATOR_HOST if set; "" ignores $JUMP_EMULATOR_HOST.                                    */
+/*   storageDirectory                                                                                   */
+/*       Type: string. Default: unset.                                                                  */
+/*       Where sessions are kept; unset: $XDG_DATA_HOME/jump or ~/.local/share/jump; ":memory:" keeps   */
+/*       the session in memory only.                                                                    */
+/*   secretStore                                                                                        */
+/*       Type: string, one of "auto", "secret-service", "file". Default: "auto".                        */
+/*       Where the secrets of storageDirectory (access token, refresh secret, sign-in-token             */
+/*       credentials, sharing tokens) go. "auto": the Secret Service (libsecret, loaded at run time)    */
+/*       when a session bus answers within 2 s and the default collection is unlocked, else files with  */
+/*       one warning per process; "secret-service": that or jump_client_new fails with JUMP_E_STORAGE   */
+/*       saying how to fix it; "file": files only, mode 0600. Once a session's secrets are in the       */
+/*       keyring, a locked or absent keyring is JUMP_E_STORAGE, never "signed out", and nothing is      */
+/*       copied to files. Each Secret Service access is a few blocking D-Bus round trips (about a       */
+/*       millisecond on a desktop; a daemon that hangs: up to 5 s for the lock check, then D-Bus's 25 s */
+/*       per call), made where storage I/O is made: on the calling thread or a libjump thread, never on */
+/*       the thread of jump_client_is_signed_in or a callback. Host storage (jump_config_set_storage)   */
+/*       overrides it.                                                                                  */
+/*   connectTimeoutMs                                                                                   */
+/*       Type: integer, 1..600000. Default: 10000.                                                      */
+/*       Connection timeout in milliseconds.                                                            */
+/*   requestTimeoutMs                                                                                   */
+/*       Type: integer, 1..600000. Default: 30000.                                                      */
+/*       Request timeout in milliseconds.                                                               */
+/*   tokenRefreshMarginSeconds                                                                          */
+/*       Type: integer, 0..86400. Default: 60.                                                          */
+/*       An access token expiring within this is refreshed first.                                       */
+/*   maxResponseBytes                                                                                   */
+/*       Type: integer, 1..1073741824. Default: 16777216.                                               */
+/*       A response body larger than this is refused with JUMP_E_SERVER while it arrives; a 100         */
+/*       000-element record is about 8 MiB.                                                             */
+/*   maxRetries                                                                                         */
+/*       Type: integer, 0..10. Default: 2.                                                              */
+/*       On real networks, how often a read (/entity, the flow, the schema, the Engage configuration,   */
+/*       GETs of jump_client_request) or the token refresh is sent again after HTTP 429, 500, 502, 503  */
+/*       or 504, a reset connection or a proxy's HTML or empty answer, with capped exponential backoff  */
+/*       and full jitter, honouring Retry-After, all within requestTimeoutMs; writes (forms, sign-ins,  */
+/*       record updates) go again only when they never left (connection refused, host not found); each  */
+/*       client's retries draw on a budget of 100 that answers refill, so an outage costs a bounded     */
+/*       number of extra requests; 0: no retries.                                                       */
+/*   proxy                                                                                              */
+/*       Type: string. Default: unset.                                                                  */
+/*       Unset: the environment's http_proxy, https_proxy, all_proxy and no_proxy as libcurl reads      */
+/*       them; "": no proxy at all; a URL such as "http://proxy.example:3128" (schemes http, https,     */
+/*       socks4, socks4a, socks5, socks5h): every request goes through it, no_proxy ignored.            */
+/*   caFile                                                                                             */
+/*       Type: string. Default: unset.                                                                  */
+/*       A PEM file of CA certificates trusted in addition to the system's roots (a private or          */
+/*       corporate CA); an untrusted certificate is JUMP_E_NETWORK with detail reason "tls_untrusted".  */
+/*   pinnedPublicKeys                                                                                   */
+/*       Type: list of strings. Default: unset.                                                         */
+/*       A JSON array, or jump_config_set_string text '["sha256//<base64>",...]' or                     */
+/*       "sha256//a;sha256//b": the server's public key (its SubjectPublicKeyInfo) must hash (SHA-256)  */
+/*       to one of these; a key not pinned is JUMP_E_NETWORK with detail reason "pin_mismatch" (other   */
+/*       TLS failures: "tls_failed"); the session is kept.                                              */
+/* END CONFIG KEYS                                                                                      */
 /* ---------------------------------------------------------------------------------------------------- */
 
 typedef struct jump_config jump_config;

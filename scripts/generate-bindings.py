@@ -17,6 +17,8 @@ and, from the backends in scripts/generators/ (one module per binding, see backe
   bindings/java/native/jump_jni_generated.c  the JNI function of each C function and the RegisterNatives table
   bindings/java/src/io/libjump/*.java        Native (the native declarations), JumpStatus, Errors and one
                                              exception class per failure status (scripts/generators/java.py)
+  include/jump.h (the config keys' region), docs/config.md    the config keys' documentation
+                                             (scripts/generators/config_docs.py)
 The hand-written code around them (loading, strings, callbacks, exception behaviour) stays hand-written and
 uses these names. The Node addon has no generated part: its methods are hand-written N-API functions, not
 one per C function. Tests/abi/check_generated.py fails when a committed file differs from what this writes.

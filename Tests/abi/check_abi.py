@@ -29,7 +29,9 @@ Checks, one line each (the signature check has one line per function):
      (check_internal_prefix.py; the exported side is check 1);
  12. the Node.js addon's C files call downward only: arguments < bridge < work < entry (check_layers.py);
  13. every config key of jump_api.json is read in Sources/JumpCore, but those check_config_reads.py's
-     KNOWN_UNREAD lists with why (check_config_reads.py).
+     KNOWN_UNREAD lists with why (check_config_reads.py);
+ 14. no literal fallback after a config read in Sources/JumpCore: a key's default lives in ConfigKey alone
+     (check_config_defaults.py).
 Ends with "N passed, N failed"; exits 1 on any failure.
 
 Adding a function: declare and document it in include/jump.h (in its handle's section) and export it from
@@ -51,6 +53,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from cdecl import (ParseError, normalise, parse_declaration, read_header, render,  # noqa: E402
                    strip_comments, strip_preprocessor)
 import check_api  # noqa: E402
+import check_config_defaults  # noqa: E402
 import check_config_reads  # noqa: E402
 import check_coverage  # noqa: E402
 import check_generated  # noqa: E402
@@ -379,6 +382,8 @@ def main():
     for ok, label, detail in check_layers.run_checks(ROOT) + check_layers.self_test(ROOT):
         report(ok, label, detail)
     for ok, label, detail in check_config_reads.run_checks(ROOT) + check_config_reads.self_test(ROOT):
+        report(ok, label, detail)
+    for ok, label, detail in check_config_defaults.run_checks(ROOT) + check_config_defaults.self_test(ROOT):
         report(ok, label, detail)
 
     passed = sum(1 for r in results if r)

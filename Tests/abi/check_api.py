@@ -1,7 +1,7 @@
 """Checks of include/jump_api.json against every other copy of its lists (run by check_abi.py; standard library only).
 
 Sources of truth: include/jump.h for the functions, their signatures, the jump_status codes and the #defines;
-Sources/JumpCore/Support/ConfigKeys.swift for the config keys. include/jump_api.json describes all of them (by
+Sources/JumpCore/Config/ConfigKeys.swift for the config keys. include/jump_api.json describes all of them (by
 hand) and every other copy is compared with it:
   - include/jump.h: functions, signatures, handle sections, callback typedefs, handles, statuses, #defines,
     the config keys named in the jump_config comment, the keys of the JSON documents;
@@ -30,7 +30,7 @@ FILES = {
     "api": "include/jump_api.json",
     "header": "include/jump.h",
     "swift_status": "Sources/JumpCore/Support/JumpStatus.swift",
-    "swift_config": "Sources/JumpCore/Support/ConfigKeys.swift",
+    "swift_config": "Sources/JumpCore/Config/ConfigKeys.swift",
     "swift_version": "Sources/JumpCore/Support/LibraryVersion.swift",
     "py_init": "bindings/python/jump/__init__.py",
     "py_native": "bindings/python/jump/_native.py",

@@ -8,8 +8,10 @@ The generator runs into a temporary directory and each file it writes is compare
 difference names the file, shows where it starts and says "run make generate". A file that carries the
 generated header but that the generator no longer writes is reported too (a removed output left behind).
 self_test() shows both failing on a copy: jump_api.json with one parameter type changed, a generated file
-edited by hand (one of generate-bindings.py's own, one of a backend in scripts/generators/), a leftover
-generated file. The copy carries the backends too.
+edited by hand (one of generate-bindings.py's own, one of a backend in scripts/generators/), the generated
+region of a hand-written file (jump.h's config keys, between its BEGIN CONFIG KEYS and END CONFIG KEYS lines,
+scripts/generators/config_docs.py: the generator rewrites the region and keeps the rest, so a hand edit inside
+it is a difference like any other), a leftover generated file. The copy carries the backends too.
 """
 import difflib
 import json
@@ -165,6 +167,16 @@ def edit_java_exception(copy):
         f.write(text.replace("super(-16, detail);", "super(-17, detail);"))
 
 
+def edit_header_region(copy):
+    """The generated config-key region of include/jump.h (a hand-written file) edited by hand."""
+    path = os.path.join(copy, "include/jump.h")
+    text = read(path)
+    old = "Type: integer, 1..600000. Default: 10000."
+    assert text and old in text, "the self-test's edit no longer applies: no %r in jump.h" % old
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text.replace(old, "Type: integer, 1..600000. Default: 5000.", 1))
+
+
 def leave_one_behind(copy):
     path = os.path.join(copy, "bindings/node/lib/old.generated.js")
     with open(path, "w", encoding="utf-8") as f:
@@ -184,6 +196,7 @@ BREAKS = [
     ("a generated file edited by hand", edit_generated, ["bindings/node/lib/statuses.generated.js"], "8a."),
     ("a backend's generated file edited by hand", edit_java_exception,
      ["bindings/java/src/io/libjump/JumpBusyException.java"], "8a."),
+    ("jump.h's generated config-key region edited by hand", edit_header_region, ["include/jump.h"], "8a."),
     ("a generated file the generator no longer writes", leave_one_behind,
      ["bindings/node/lib/old.generated.js"], "8b."),
 ]

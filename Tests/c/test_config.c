@@ -25,7 +25,7 @@ static const char *const documented_keys[] = {
     "captureEditUserProfileFormName", "captureForgotPasswordFormName",
     "captureResendEmailVerificationFormName", "captureChangePasswordFormName", "captureEnableThinRegistration",
     "captureRedirectUri",
-    "captureResponseType", "traditionalSignInType", "engageAppId", "engageDomain",
+    "captureResponseType", "engageAppId", "engageDomain",
     "engageWhitelistedDomain", "engageResponseType", "engageCustomProviders", "engageTokenUrl", "engageDevice",
     "userAgentApp", "emulatorHost", "storageDirectory", "secretStore", "connectTimeoutMs",
     "requestTimeoutMs", "tokenRefreshMarginSeconds", "maxResponseBytes",
@@ -55,7 +55,6 @@ TEST(defaults_in_to_json) {
                    {"captureChangePasswordFormName", "changePasswordForm"},
                    {"captureLocale", "en-US"},
                    {"captureResponseType", "token"},
-                   {"traditionalSignInType", "email"},
                    {"engageResponseType", "token_profile"},
                    {"secretStore", "auto"}};
     struct {
@@ -123,7 +122,7 @@ TEST(from_json_round_trip) {
         "\"captureLocale\":\"fr-FR\",\"captureAppId\":\"app42\",\"captureFlowName\":\"standard\","
         "\"captureFlowVersion\":\"20190618\",\"captureTraditionalSignInFormName\":\"signInUsernameForm\","
         "\"captureEnableThinRegistration\":true,\"captureResponseType\":\"code_and_token\","
-        "\"traditionalSignInType\":\"username\",\"storageDirectory\":\":memory:\","
+        "\"storageDirectory\":\":memory:\","
         "\"connectTimeoutMs\":1234,\"requestTimeoutMs\":5678,\"tokenRefreshMarginSeconds\":7}";
     jump_config *config = NULL, *again = NULL;
     json_t *in, *out, *out2;

@@ -14,11 +14,11 @@ const (
 	KeyCaptureAppID = "captureAppId"
 	// KeyCaptureFlowName (string): the Capture flow.
 	KeyCaptureFlowName = "captureFlowName"
-	// KeyCaptureFlowVersion (string): the flow version; unset means "HEAD".
+	// KeyCaptureFlowVersion (string; default "HEAD"): the flow version; "HEAD" is the newest.
 	KeyCaptureFlowVersion = "captureFlowVersion"
-	// KeyCaptureFlowDomain (string; default "https://d1lqe9temigv1p.cloudfront.net"): the flow CDN base URL.
+	// KeyCaptureFlowDomain (string; default "https://d1lqe9temigv1p.cloudfront.net"): the base URL of the CDN the flow file is downloaded from.
 	KeyCaptureFlowDomain = "captureFlowDomain"
-	// KeyCaptureTraditionalSignInFormName (string; default "signInForm"): the traditional sign-in form.
+	// KeyCaptureTraditionalSignInFormName (string; default "signInForm"): the flow's traditional sign-in form; its user field (an email or a user name) and password field are what a sign-in posts.
 	KeyCaptureTraditionalSignInFormName = "captureTraditionalSignInFormName"
 	// KeyCaptureTraditionalRegistrationFormName (string; default "registrationForm"): the traditional registration form.
 	KeyCaptureTraditionalRegistrationFormName = "captureTraditionalRegistrationFormName"
@@ -32,7 +32,7 @@ const (
 	KeyCaptureResendEmailVerificationFormName = "captureResendEmailVerificationFormName"
 	// KeyCaptureChangePasswordFormName (string; default "changePasswordForm"): the change-password form.
 	KeyCaptureChangePasswordFormName = "captureChangePasswordFormName"
-	// KeyCaptureSchemaFile (string): path of a Capture entity-type JSON {"attr_defs":[..]}, optionally with "access_schema":{"write_with_token":[paths]}.
+	// KeyCaptureSchemaFile (string): path of a Capture entity-type JSON {"attr_defs":[..]}, optionally with "access_schema":{"write_with_token":[paths]}; see jump_client_load_schema.
 	KeyCaptureSchemaFile = "captureSchemaFile"
 	// KeySignInTokenAuthBaseURL (string): the sign-in token endpoint server; unset: derived from the token's environment and region.
 	KeySignInTokenAuthBaseURL = "signInTokenAuthBaseUrl"
@@ -48,8 +48,6 @@ const (
 	KeyCaptureRedirectURI = "captureRedirectUri"
 	// KeyCaptureResponseType (string; default "token"): what a sign-in returns.
 	KeyCaptureResponseType = "captureResponseType"
-	// KeyTraditionalSignInType (string; default "email"): what identifies the user at sign-in.
-	KeyTraditionalSignInType = "traditionalSignInType"
 	// KeyEngageAppID (string): the Engage app id.
 	KeyEngageAppID = "engageAppId"
 	// KeyEngageDomain (string; default "https://rpxnow.com"): the Engage server.
@@ -58,19 +56,19 @@ const (
 	KeyEngageWhitelistedDomain = "engageWhitelistedDomain"
 	// KeyEngageResponseType (string; default "token_profile"): token_profile: the browser ends on /signin/device; token: it is sent to engageWhitelistedDomain with ?token=.
 	KeyEngageResponseType = "engageResponseType"
-	// KeyEngageCustomProviders (object): {id:{"friendly_name","openid_identifier" (with %@ for the user's input) and optional "opx_blob", or "saml_provider"}}.
+	// KeyEngageCustomProviders (object): {id:{"friendly_name", "openid_identifier" (with %@ for the user's input) and optional "opx_blob", or "saml_provider"}}.
 	KeyEngageCustomProviders = "engageCustomProviders"
 	// KeyEngageTokenURL (string): Engage-only mode: the app backend URL the Engage token is POSTed to.
 	KeyEngageTokenURL = "engageTokenUrl"
-	// KeyEngageDevice (string; default "android"): the device type Engage's mobile endpoints are told.
+	// KeyEngageDevice (string; default "android"): the device type Engage's mobile endpoints are told; each has its own provider set in the app's Engage configuration.
 	KeyEngageDevice = "engageDevice"
-	// KeyUserAgentApp (string): e.g. "MyApp/2.3": put before "libjump/<version> (<os>; <arch>)" in the User-Agent header.
+	// KeyUserAgentApp (string): e.g. "MyApp/2.3": put before "libjump/<version> (<os>; <arch>)" in the User-Agent header every request carries.
 	KeyUserAgentApp = "userAgentApp"
-	// KeyEmulatorHost (string): host:port of a jump-emulator: every endpoint (Capture, flow, Engage, sign-in tokens) goes there over plain http and the client logs one warning; unset: $JUMP_EMULATOR_HOST; "" ignores it.
+	// KeyEmulatorHost (string): "host:port" of a jump-emulator: every endpoint (Capture, flow, Engage, sign-in tokens) goes there over plain http, whatever the URL keys say, and the client logs one warning; unset: $JUMP_EMULATOR_HOST if set; "" ignores $JUMP_EMULATOR_HOST.
 	KeyEmulatorHost = "emulatorHost"
 	// KeyStorageDirectory (string): where sessions are kept; unset: $XDG_DATA_HOME/jump or ~/.local/share/jump; ":memory:" keeps the session in memory only.
 	KeyStorageDirectory = "storageDirectory"
-	// KeySecretStore (string; default "auto"): where storageDirectory's secrets go: the Secret Service when it answers (auto, else files with one warning), the Secret Service or JUMP_E_STORAGE (secret-service), or files (file).
+	// KeySecretStore (string; default "auto"): where the secrets of storageDirectory (access token, refresh secret, sign-in-token credentials, sharing tokens) go. "auto": the Secret Service (libsecret, loaded at run time) when a session bus answers within 2 s and the default collection is unlocked, else files with one warning per process; "secret-service": that or jump_client_new fails with JUMP_E_STORAGE saying how to fix it; "file": files only, mode 0600. Once a session's secrets are in the keyring, a locked or absent keyring is JUMP_E_STORAGE, never "signed out", and nothing is copied to files. Each Secret Service access is a few blocking D-Bus round trips (about a millisecond on a desktop; a daemon that hangs: up to 5 s for the lock check, then D-Bus's 25 s per call), made where storage I/O is made: on the calling thread or a libjump thread, never on the thread of jump_client_is_signed_in or a callback. Host storage (jump_config_set_storage) overrides it.
 	KeySecretStore = "secretStore"
 	// KeyConnectTimeoutMs (int; default 10000): connection timeout in milliseconds.
 	KeyConnectTimeoutMs = "connectTimeoutMs"
@@ -78,14 +76,14 @@ const (
 	KeyRequestTimeoutMs = "requestTimeoutMs"
 	// KeyTokenRefreshMarginSeconds (int; default 60): an access token expiring within this is refreshed first.
 	KeyTokenRefreshMarginSeconds = "tokenRefreshMarginSeconds"
-	// KeyMaxResponseBytes (int; default 16777216): a larger response body is refused with JUMP_E_SERVER while it arrives.
+	// KeyMaxResponseBytes (int; default 16777216): a response body larger than this is refused with JUMP_E_SERVER while it arrives; a 100 000-element record is about 8 MiB.
 	KeyMaxResponseBytes = "maxResponseBytes"
-	// KeyMaxRetries (int; default 2): how often a read (/entity, the flow, the schema, the Engage configuration, GETs of jump_client_request) or the token refresh is sent again after HTTP 429, 500, 502, 503 or 504, a reset connection or a proxy's HTML or empty answer (capped exponential backoff with full jitter, Retry-After honoured, all within requestTimeoutMs); writes go again only when they never left; a per-client retry budget bounds the extra requests of an outage; 0: no retries.
+	// KeyMaxRetries (int; default 2): on real networks, how often a read (/entity, the flow, the schema, the Engage configuration, GETs of jump_client_request) or the token refresh is sent again after HTTP 429, 500, 502, 503 or 504, a reset connection or a proxy's HTML or empty answer, with capped exponential backoff and full jitter, honouring Retry-After, all within requestTimeoutMs; writes (forms, sign-ins, record updates) go again only when they never left (connection refused, host not found); each client's retries draw on a budget of 100 that answers refill, so an outage costs a bounded number of extra requests; 0: no retries.
 	KeyMaxRetries = "maxRetries"
-	// KeyProxy (string): unset: the environment's http_proxy, https_proxy, all_proxy and no_proxy; "": no proxy; a URL (http, https, socks4, socks4a, socks5, socks5h): every request goes through it.
+	// KeyProxy (string): unset: the environment's http_proxy, https_proxy, all_proxy and no_proxy as libcurl reads them; "": no proxy at all; a URL such as "http://proxy.example:3128" (schemes http, https, socks4, socks4a, socks5, socks5h): every request goes through it, no_proxy ignored.
 	KeyProxy = "proxy"
-	// KeyCaFile (string): a PEM file of CA certificates trusted in addition to the system's roots.
+	// KeyCaFile (string): a PEM file of CA certificates trusted in addition to the system's roots (a private or corporate CA); an untrusted certificate is JUMP_E_NETWORK with detail reason "tls_untrusted".
 	KeyCaFile = "caFile"
-	// KeyPinnedPublicKeys (list): ["sha256//<base64>", ...]: the server's public key (SubjectPublicKeyInfo) must hash to one of these; a mismatch is JUMP_E_NETWORK with detail reason pin_mismatch, an untrusted certificate reason tls_untrusted.
+	// KeyPinnedPublicKeys (list): a JSON array, or jump_config_set_string text '["sha256//<base64>",...]' or "sha256//a;sha256//b": the server's public key (its SubjectPublicKeyInfo) must hash (SHA-256) to one of these; a key not pinned is JUMP_E_NETWORK with detail reason "pin_mismatch" (other TLS failures: "tls_failed"); the session is kept.
 	KeyPinnedPublicKeys = "pinnedPublicKeys"
 )

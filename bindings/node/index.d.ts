@@ -25,7 +25,6 @@ export interface Config {
   captureEnableThinRegistration?: boolean;
   captureRedirectUri?: string;
   captureResponseType?: 'token' | 'code_and_token';
-  traditionalSignInType?: 'email' | 'username';
   engageAppId?: string;
   engageDomain?: string;
   engageWhitelistedDomain?: string;

@@ -52,7 +52,7 @@ extension JumpClient {
             throw .invalidArgument("a GET request has no body", argument: "body")
         }
         for (name, value) in headers { try HeaderGrammar.check(name: name, value: value) }
-        for (name, _) in headers where ["authorization", settings.apiKeyHeader.lowercased(), "cookie"].contains(name.lowercased()) {
+        for (name, _) in headers where ["authorization", settings.tokens.apiKeyHeader.lowercased(), "cookie"].contains(name.lowercased()) {
             throw .invalidArgument("header '\(name)' is set by libjump from the client's credential", argument: "headers")
         }
         return CheckedRequest(verb: verb, url: url, headers: headers, body: body)
@@ -97,7 +97,7 @@ extension JumpClient {
         case .apiKey(let key):
             return .apiKey(key.apiKey, base: tokens.apiBase(for: key.environment))
         case .capture:
-            guard let base = settings.base?.base else {
+            guard let base = settings.capture.base?.base else {
                 throw JumpError(.notSignedIn, "the client holds no credential (sign in, or use an API key)")
             }
             return .captureBearer(try capture.accessToken(cancellation: cancellation), base: base)
@@ -114,7 +114,7 @@ extension JumpClient {
             all.append(("Authorization", "Bearer " + token))
         case .apiKey(let key, let b):
             base = b
-            all.append((settings.apiKeyHeader, key))
+            all.append((settings.tokens.apiKeyHeader, key))
         }
         let target = try JumpClient.resolve(url, on: base)
         var request = HTTPRequest(method: method, url: target, headers: all, body: body)

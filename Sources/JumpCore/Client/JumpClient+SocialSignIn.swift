@@ -21,18 +21,18 @@ extension JumpClient {
         let config = try engage.engageConfig(cancellation: cancellation)
         let provider = try engage.engageProvider(name, in: config)
         var redirectURI = try options.redirectURI.map { s throws(JumpError) in try EngageSettings.checkedURL(s, key: "redirect_uri") }
-        if redirectURI == nil && engageSettings.responseType == "token" {
-            guard let whitelisted = engageSettings.whitelistedDomain else {
+        if redirectURI == nil && settings.engage.responseType == "token" {
+            guard let whitelisted = settings.engage.whitelistedDomain else {
                 throw .invalidArgument("engageResponseType \"token\" needs engageWhitelistedDomain (or the redirect_uri option)",
                                        argument: "engageWhitelistedDomain")
             }
             redirectURI = whitelisted
         }
         let stateToken = Secrets.refreshSecret()
-        let start = try SignInStart(config: config, provider: provider, appID: engageSettings.appID,
-                                    device: engageSettings.device, input: options.input,
+        let start = try SignInStart(config: config, provider: provider, appID: settings.engage.appID,
+                                    device: settings.engage.device, input: options.input,
                                     forceReauth: options.forceReauth, redirectURI: redirectURI, state: stateToken,
-                                    installationID: CaptureSettings.fnv1a("installation:" + settings.installationName))
+                                    installationID: CaptureSettings.fnv1a("installation:" + settings.capture.installationName))
         let pending = PendingSignIn(state: stateToken, provider: provider.name, purpose: options.purpose,
                                     completion: redirectURI == nil ? .device : .redirect,
                                     location: start.completionLocation, created: Clock.now(), sessionGeneration: linkGeneration)
@@ -145,7 +145,7 @@ extension JumpClient {
         case .link:
             return try capture.linkIdentity(auth, cancellation: cancellation)
         case .signIn(let mergeToken):
-            guard settings.base != nil else {
+            guard settings.capture.base != nil else {
                 if mergeToken != nil {
                     throw .invalidArgument("merging accounts needs Capture (captureDomain)", argument: "merge_token")
                 }

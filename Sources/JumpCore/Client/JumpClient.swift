@@ -8,8 +8,8 @@ public final class JumpClient: Sendable {
     public typealias EventHandler = @Sendable (ClientEvent) -> Void
 
     public let config: JumpConfig
-    let settings: CaptureSettings
-    let engageSettings: EngageSettings
+    /// In parts (ClientSettings): each session is given its own.
+    let settings: ClientSettings
     let transport: any Transport
     let events = EventSink()
     public let capture: CaptureSession
@@ -26,23 +26,23 @@ public final class JumpClient: Sendable {
     public init(config: JumpConfig, transport: (any Transport)? = nil,
                 storage: (@Sendable (String) -> any SessionStore)? = nil) throws(JumpError) {
         self.config = config
-        settings = try CaptureSettings(config)
-        engageSettings = try EngageSettings(config)
-        if let emulator = settings.emulator { Log.warning(emulator.warning) }
-        let network = try NetworkSettings(config)
+        settings = try ClientSettings(config)
+        let wire = settings.transport
+        if let emulator = wire.emulator { Log.warning(emulator.warning) }
         // Every request, whatever transport carries it, learns its server's clock and is retried where safe.
         let retrying = RetryingTransport(
-            transport ?? CurlTransport(connectTimeoutMs: settings.connectTimeoutMs, requestTimeoutMs: settings.requestTimeoutMs,
-                                       maxResponseBytes: settings.maxResponseBytes, userAgent: settings.userAgent,
-                                       network: network),
-            maxRetries: network.maxRetries, requestTimeoutMs: settings.requestTimeoutMs)
+            transport ?? CurlTransport(connectTimeoutMs: wire.connectTimeoutMs, requestTimeoutMs: wire.requestTimeoutMs,
+                                       maxResponseBytes: wire.maxResponseBytes, userAgent: wire.userAgent,
+                                       network: wire.network),
+            maxRetries: wire.network.maxRetries, requestTimeoutMs: wire.requestTimeoutMs)
         let transport: any Transport = retrying
         self.transport = transport
-        let storage = try ClientStorage(settings: settings, host: storage)
-        capture = try CaptureSession(settings: settings, engage: engageSettings, transport: transport, storage: storage,
+        let storage = try ClientStorage(settings: settings.storage, host: storage)
+        capture = try CaptureSession(settings: settings.capture, engage: settings.engage, transport: transport, storage: storage,
                                      events: events, clock: retrying.clock)
-        tokens = TokenSession(settings: settings, transport: transport, storage: storage, events: events)
-        engage = EngageSession(settings: engageSettings, capture: settings, transport: transport, storage: storage)
+        tokens = TokenSession(settings: settings.tokens, transport: transport, storage: storage, events: events)
+        engage = EngageSession(settings: settings.engage, socialFileName: settings.capture.socialFileName,
+                               transport: transport, storage: storage)
         let signOutAll = SignOutAll(capture: capture, tokens: tokens, engage: engage, events: events)
         self.signOutAll = signOutAll
         // Weak, so the client is not kept alive by its own token session; and to the sign-out object, not to
@@ -86,7 +86,7 @@ public final class JumpClient: Sendable {
     /// Publishes to each provider with the sharing token of its browser sign-in, when that identity is the
     /// signed-in user's (see EngageSession.share).
     public func share(activity: JSON, providers: JSON, cancellation: Cancellation? = nil) throws(JumpError) -> JSON {
-        let identities = settings.base == nil ? nil : capture.confirmedIdentifiers()
+        let identities = settings.capture.base == nil ? nil : capture.confirmedIdentifiers()
         return try engage.share(activity: activity, providers: providers, identities: identities, cancellation: cancellation)
     }
 }

@@ -11,13 +11,13 @@ extension CaptureSession {
     /// unsynced edits.
     public func updateProfile(attributes: JSON? = nil, cancellation: Cancellation? = nil) throws(JumpError) {
         let edits = try profileEdits(attributes)
+        let form = settings.forms.editProfile
         let generation = try state.withLock { s throws(JumpError) -> UInt64 in
             _ = try requireSession(s)
             return s.generation
         }
         let flow = try self.flow(cancellation: cancellation)
         try cancellation?.check()
-        let form = settings.editProfileForm
         let edited = try withRecord(generation: generation) { record, schema throws(JumpError) -> JSON in
             var copy = record
             for (path, value) in edits { try copy.set(path, to: value, schema: schema) }
@@ -65,7 +65,7 @@ extension CaptureSession {
         }
         let flow = try self.flow(cancellation: cancellation)
         try cancellation?.check()
-        let form = settings.changePasswordForm
+        let form = settings.forms.changePassword
         let passwords = try FormMapping.passwordFields(form: form, flow: flow)
         // A flow may put other fields (an email, say) on the form: they come from the record.
         let record = try withRecord(generation: generation) { record, _ throws(JumpError) in record.current }
@@ -80,14 +80,14 @@ extension CaptureSession {
     public func forgotPassword(email: String, cancellation: Cancellation? = nil) throws(JumpError) {
         // iOS sends response_type=token here, Android its configured one (docs/protocol.md §6.5); the
         // configured one keeps the reset link consistent with the app's other sign-ins.
-        try submitEmailForm("/oauth/forgot_password_native", form: settings.forgotPasswordForm, email: email,
+        try submitEmailForm("/oauth/forgot_password_native", form: settings.forms.forgotPassword, email: email,
                             responseType: settings.responseType, cancellation: cancellation)
     }
 
     /// Asks Capture to send the email-verification message to `email` again (verify_email_native). No
     /// sign-in needed.
     public func resendVerificationEmail(email: String, cancellation: Cancellation? = nil) throws(JumpError) {
-        try submitEmailForm("/oauth/verify_email_native", form: settings.resendVerificationForm, email: email,
+        try submitEmailForm("/oauth/verify_email_native", form: settings.forms.resendVerification, email: email,
                             responseType: "token", cancellation: cancellation)
     }
 

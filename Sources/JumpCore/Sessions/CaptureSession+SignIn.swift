@@ -20,10 +20,10 @@ extension CaptureSession {
         // Without a flow the reference SDKs fall back to user/password fields; so do we.
         let flow = settings.flowURL == nil ? nil : try? self.flow(cancellation: cancellation)
         try cancellation?.check()
-        let credentials = FormMapping.credentials(form: settings.signInForm, flow: flow, user: user, password: password)
+        let credentials = FormMapping.credentials(form: settings.forms.signIn, flow: flow, user: user, password: password)
         var extra = FormParameters()
         extra.add("merge_token", mergeToken)
-        return try submitSignInForm("/oauth/auth_native_traditional", form: settings.signInForm, fields: credentials,
+        return try submitSignInForm("/oauth/auth_native_traditional", form: settings.forms.signIn, fields: credentials,
                                     extra: extra, flow: flow, cancellation: cancellation)
     }
 
@@ -35,8 +35,8 @@ extension CaptureSession {
         }
         guard !password.isEmpty else { throw .invalidArgument("the password is empty", argument: "password") }
         let flow = try self.flow(cancellation: cancellation)
-        let fields = try FormMapping.parameters(form: settings.registrationForm, flow: flow, record: attributes, password: password)
-        return try submitSignInForm("/oauth/register_native_traditional", form: settings.registrationForm, fields: fields,
+        let fields = try FormMapping.parameters(form: settings.forms.registration, flow: flow, record: attributes, password: password)
+        return try submitSignInForm("/oauth/register_native_traditional", form: settings.forms.registration, fields: fields,
                                     flow: flow, cancellation: cancellation)
     }
 

@@ -10,11 +10,11 @@ public final class EngageSession: Sendable {
     let socialStore: any SessionStore
     let state = Lock<EngageState>(EngageState())
 
-    init(settings: EngageSettings, capture: CaptureSettings, transport: any Transport, storage: ClientStorage) {
+    init(settings: EngageSettings, socialFileName: String, transport: any Transport, storage: ClientStorage) {
         engage = settings
         api = EngageAPI(settings: settings, transport: transport)
         configCache = DocumentCache(storage, name: settings.configFileName, what: "Engage configuration")
-        socialStore = storage.secretEntry(capture.socialFileName)
+        socialStore = storage.secretEntry(socialFileName)
         let tokenURL = settings.tokenURL
         state.withLock { $0.tokenURL = tokenURL }
     }

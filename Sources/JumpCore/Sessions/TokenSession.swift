@@ -3,7 +3,7 @@
 /// refresh session, or an API key; the status flags and the identified external user. It owns its
 /// credential and the secret-free gist on storage, its generation and its refresh flight.
 public final class TokenSession: Sendable {
-    let settings: CaptureSettings
+    let settings: SignInTokenSettings
     let transport: any Transport
     let events: EventSink
     /// The credential (secrets) and its secret-free gist.
@@ -15,7 +15,7 @@ public final class TokenSession: Sendable {
     /// What the server saying "this user is gone" signs out: the whole client (set by it).
     private let everything = Lock<ClosureBox<@Sendable () -> Void>?>(nil)
 
-    init(settings: CaptureSettings, transport: any Transport, storage: ClientStorage, events: EventSink) {
+    init(settings: SignInTokenSettings, transport: any Transport, storage: ClientStorage, events: EventSink) {
         self.settings = settings
         credentialGate = Gate(waitMilliseconds: settings.requestTimeoutMs, purpose: "the credential change in progress")
         self.transport = transport

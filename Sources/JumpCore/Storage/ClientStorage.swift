@@ -26,14 +26,14 @@ struct ClientStorage: Sendable {
     /// Why the Secret Service is not used ("auto" found none, or "file"): said when a saved session needs it.
     let secretServiceProblem: String?
 
-    init(settings: CaptureSettings, host: (@Sendable (String) -> any SessionStore)?) throws(JumpError) {
+    init(settings: StorageSettings, host: (@Sendable (String) -> any SessionStore)?) throws(JumpError) {
         if let host {
             entry = host
             keepsCaches = true
             secrets = nil
             secretServiceProblem = "host storage is used"
             placement = .host
-        } else if let directory = settings.storageDirectory {
+        } else if let directory = settings.directory {
             try FileSessionStore.openDirectory(directory)
             entry = { FileSessionStore(directory: directory, fileName: $0) }
             keepsCaches = true

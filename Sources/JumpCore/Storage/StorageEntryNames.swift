@@ -28,7 +28,7 @@ extension CaptureSettings {
     func quarantinedName(_ id: String, of entry: String) -> String { "quarantined-\(id)-\(entry)" }
 
     var flowFileName: String {
-        let parts = [appID ?? "-", flowName ?? "-", flowVersion ?? "HEAD", locale].map(CaptureSettings.safeName)
+        let parts = [appID ?? "-", flowName ?? "-", flowVersion, locale].map(CaptureSettings.safeName)
         return "flow-\(parts.joined(separator: "-"))-\(CaptureSettings.fnv1a(flowURL ?? "")).json"
     }
 

@@ -26,13 +26,14 @@ public final class CurlTransport: Transport {
     private let network: NetworkSettings
     private let idle = Lock<[EasyHandle]>([])
 
-    public init(connectTimeoutMs: Int, requestTimeoutMs: Int, maxResponseBytes: Int = 16 << 20,
+    /// `maxResponseBytes` nil: the maxResponseBytes key's default.
+    public init(connectTimeoutMs: Int, requestTimeoutMs: Int, maxResponseBytes: Int? = nil,
                 userAgent: String = LibraryVersion.userAgent, network: NetworkSettings = NetworkSettings()) {
         if !curlInitIsThreadSafe { _ = curlGlobalInit }
         self.userAgent = userAgent
         self.connectTimeoutMs = connectTimeoutMs
         self.requestTimeoutMs = requestTimeoutMs
-        self.maxResponseBytes = maxResponseBytes
+        self.maxResponseBytes = maxResponseBytes ?? Int(ConfigKey.maxResponseBytes.defaultInt)
         self.network = network
     }
 

@@ -62,7 +62,7 @@ class Client extends EventEmitter {
 
   // ---- sign-in and registration ------------------------------------------------------------------------
 
-  /** Signs in with an email (or user name, per traditionalSignInType) and password.
+  /** Signs in with the user field of the flow's sign-in form (an email or a user name) and a password.
    * Resolves to {isNew, uuid, authorizationCode, keptChanges}. */
   signIn(user, password, options) {
     return this.#start(options, () => this.#native.signIn(user, password));

@@ -27,7 +27,6 @@ def test_sign_in_by_username(make_config, registered) -> None:
     config = make_config(
         storageDirectory=":memory:",
         captureTraditionalSignInFormName="signInUsernameForm",
-        traditionalSignInType="username",
     )
     with jump.Client(config) as c:
         result = c.sign_in(registered["username"], PASSWORD)

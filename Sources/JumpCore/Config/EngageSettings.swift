@@ -19,12 +19,12 @@ struct EngageSettings: Sendable {
         if let emulator = try EmulatorHost(config) {
             server = emulator.server
         } else {
-            server = try ServerURL(config.string(.engageDomain) ?? "https://rpxnow.com", key: "engageDomain")
+            server = try ServerURL(config.defaulted(.engageDomain), key: "engageDomain")
         }
         whitelistedDomain = try config.string(.engageWhitelistedDomain).map { s throws(JumpError) in
             try EngageSettings.checkedURL(s, key: "engageWhitelistedDomain")
         }
-        responseType = config.string(.engageResponseType) ?? "token_profile"
+        responseType = config.defaulted(.engageResponseType)
         var custom: [EngageProvider] = []
         if case .object(let members)? = config.value(.engageCustomProviders) {
             for name in members.keys.sorted() {
@@ -35,9 +35,9 @@ struct EngageSettings: Sendable {
         tokenURL = try config.string(.engageTokenUrl).map { s throws(JumpError) in
             try EngageSettings.checkedURL(s, key: "engageTokenUrl")
         }
-        socialRegistrationForm = config.string(.captureSocialRegistrationFormName) ?? "socialRegistrationForm"
+        socialRegistrationForm = config.defaulted(.captureSocialRegistrationFormName)
         thinRegistration = config.bool(.captureEnableThinRegistration)
-        device = config.string(.engageDevice) ?? "android"
+        device = config.defaulted(.engageDevice)
     }
 
     /// An absolute http(s) URL; plain http only for loopback hosts, as for every server we talk to.

@@ -7,7 +7,7 @@ enum ConfigKey: String, CaseIterable, Sendable {
     case captureResendEmailVerificationFormName, captureChangePasswordFormName
     case captureSchemaFile
     case signInTokenAuthBaseUrl, signInTokenApiBaseUrl, apiKeyHeader, webLoginCookieName
-    case captureEnableThinRegistration, captureRedirectUri, captureResponseType, traditionalSignInType
+    case captureEnableThinRegistration, captureRedirectUri, captureResponseType
     case engageAppId, engageDomain, engageWhitelistedDomain, engageResponseType, engageCustomProviders, engageTokenUrl
     case engageDevice, userAgentApp, emulatorHost
     case storageDirectory, secretStore, connectTimeoutMs, requestTimeoutMs, tokenRefreshMarginSeconds, maxResponseBytes
@@ -29,6 +29,7 @@ enum ConfigKey: String, CaseIterable, Sendable {
     var defaultValue: JSON? {
         switch self {
         case .captureLocale: return "en-US"
+        case .captureFlowVersion: return "HEAD"
         case .captureFlowDomain: return "https://d1lqe9temigv1p.cloudfront.net"
         case .captureTraditionalSignInFormName: return "signInForm"
         case .captureTraditionalRegistrationFormName: return "registrationForm"
@@ -39,7 +40,6 @@ enum ConfigKey: String, CaseIterable, Sendable {
         case .captureChangePasswordFormName: return "changePasswordForm"
         case .captureEnableThinRegistration: return false
         case .captureResponseType: return "token"
-        case .traditionalSignInType: return "email"
         case .engageDomain: return "https://rpxnow.com"
         case .engageResponseType: return "token_profile"
         case .engageDevice: return "android"
@@ -57,11 +57,13 @@ enum ConfigKey: String, CaseIterable, Sendable {
         }
     }
 
+    /// An int key's default (0 for a key of another kind), for code that takes the value without a JumpConfig.
+    var defaultInt: Int64 { defaultValue?.intValue ?? 0 }
+
     /// Values outside these sets are refused when set, not when used.
     var allowedValues: [String]? {
         switch self {
         case .captureResponseType: return ["token", "code_and_token"]
-        case .traditionalSignInType: return ["email", "username"]
         case .engageResponseType: return ["token_profile", "token"]
         // Engage's mobile endpoints know these device types; each has its own provider set in the app's
         // Engage dashboard. libjump is neither, so it says so in a config key rather than pretending.

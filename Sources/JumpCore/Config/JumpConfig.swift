@@ -85,9 +85,16 @@ public struct JumpConfig: Sendable, Equatable {
 
     func value(_ key: ConfigKey) -> JSON? { values[key] ?? key.defaultValue }
 
+    /// A string key's value: what was set, else its default; nil when neither is there (or the value is "").
     func string(_ key: ConfigKey) -> String? {
         guard let s = value(key)?.stringValue, !s.isEmpty else { return nil }
         return s
+    }
+
+    /// A string key that has a default in ConfigKey: what was set, else ("" or unset) that default. The one way
+    /// to read such a key, so its default lives in ConfigKey alone (no `?? "..."` after a read: check 14).
+    func defaulted(_ key: ConfigKey) -> String {
+        string(key) ?? key.defaultValue?.stringValue ?? ""
     }
 
     func int(_ key: ConfigKey) -> Int64 { value(key)?.intValue ?? key.defaultValue?.intValue ?? 0 }
