@@ -143,66 +143,41 @@ row() { local IFS=$'\t'; echo "ROW$IFS$*" >>"$rows"; } # group measurement value
 ratio_of() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (b > 0) ? a / b : 0 }'; }
 
 # The other runtimes' bindings: one jump_* call through each, against that runtime's own no-op FFI call.
-if ! want node; then
-    :
-elif command -v node >/dev/null && make --no-print-directory -s build/node/jump.node >/dev/null 2>&1; then
-    echo "FFI: Node.js (N-API)..." >&2
-    node_out=$(node bindings/node/bench/overhead.js 200000)
-    floor=$(awk '/^addon.noop/ { print $(NF-1) }' <<<"$node_out")
-    call=$(awk '/^Client#isSignedIn/ { print $(NF-1) }' <<<"$node_out")
-    row "FFI (other runtimes)" "Node.js: client.isSignedIn (jump_client_is_signed_in)" "$call" ns \
-        "a no-op N-API call" "$floor" "$(ratio_of "$call" "$floor")" "bindings/node/bench/overhead.js"
-else
-    echo "FFI: Node.js skipped (no node, or the addon did not build)" >&2
-fi
-if ! want csharp; then
-    :
-elif command -v mono >/dev/null && command -v mcs >/dev/null; then
-    echo "FFI: C# (Mono)..." >&2
-    cs_out=$(bash bindings/csharp/bench/run.sh)
-    floor=$(sed -n 's/.*int(ptr) \([0-9.]*\) ns.*/\1/p' <<<"$cs_out")
-    call=$(awk '/^JumpClient.IsSignedIn/ { print $(NF-2) }' <<<"$cs_out")
-    row "FFI (other runtimes)" "C#: JumpClient.IsSignedIn (SafeHandle)" "$call" ns \
-        "Mono P/Invoke of a no-op int(void *)" "$floor" "$(ratio_of "$call" "$floor")" "bindings/csharp/bench"
-else
-    echo "FFI: C# skipped (no mono)" >&2
-fi
-if ! want rust; then
-    :
-elif command -v cargo >/dev/null || [ -x /usr/bin/cargo ]; then
-    echo "FFI: Rust..." >&2
-    rs_out=$(bash bindings/rust/bench/run.sh)
-    floor=$(awk '/^noop_ptr/ { print $(NF-1) }' <<<"$rs_out")
-    call=$(awk '/^Client::is_signed_in/ { print $(NF-1) }' <<<"$rs_out")
-    row "FFI (other runtimes)" "Rust: Client::is_signed_in (jump_client_is_signed_in)" "$call" ns \
-        "a Rust FFI call of a no-op int(void *) (libnoop.so)" "$floor" "$(ratio_of "$call" "$floor")" "bindings/rust/bench"
-else
-    echo "FFI: Rust skipped (no cargo)" >&2
-fi
-if ! want java; then
-    :
-elif command -v javac >/dev/null && command -v java >/dev/null; then
-    echo "FFI: Java (JNI)..." >&2
-    java_out=$(bash bindings/java/bench/run.sh)
-    floor=$(sed -n 's/.*JNI no-op int(long) through the glue \([0-9.]*\) ns.*/\1/p' <<<"$java_out")
-    call=$(awk '/^Client.isSignedIn/ { print $4 }' <<<"$java_out")
-    row "FFI (other runtimes)" "Java: Client.isSignedIn (JNI)" "$call" ns \
-        "a no-op JNI call, (J)I, through the same glue" "$floor" "$(ratio_of "$call" "$floor")" "bindings/java/bench"
-else
-    echo "FFI: Java skipped (no JDK)" >&2
-fi
-if ! want go; then
-    :
-elif command -v go >/dev/null; then
-    echo "FFI: Go (cgo)..." >&2
-    go_out=$(bash bindings/go/bench.sh)
-    floor=$(awk '/^Noop / { print $2 }' <<<"$go_out")
-    call=$(awk '/^IsSignedIn / { print $2 }' <<<"$go_out")
-    row "FFI (other runtimes)" "Go: Client.IsSignedIn (jump_client_is_signed_in)" "$call" ns \
-        "a cgo call of a static C no-op in the same package" "$floor" "$(ratio_of "$call" "$floor")" "bindings/go/bench_test.go"
-else
-    echo "FFI: Go skipped (no go)" >&2
-fi
+# ffi_row GROUP NAME AVAILABLE COMMAND FLOOR_FILTER CALL_FILTER MEASUREMENT BASELINE NOTE: runs COMMAND when
+# GROUP is wanted and AVAILABLE succeeds, reads the two figures with the filters (a sed or awk program each,
+# run by sh -c over the output on standard input) and writes the row.
+ffi_row() {
+    local group=$1 name=$2 available=$3 command=$4 floor_filter=$5 call_filter=$6 measurement=$7 baseline=$8 note=$9
+    want "$group" || return 0
+    if ! sh -c "$available" >/dev/null 2>&1; then
+        echo "FFI: $name skipped (its toolchain is missing, or it did not build)" >&2
+        return 0
+    fi
+    echo "FFI: $name..." >&2
+    local output floor call
+    output=$(sh -c "$command")
+    floor=$(sh -c "$floor_filter" <<<"$output")
+    call=$(sh -c "$call_filter" <<<"$output")
+    row "FFI (other runtimes)" "$measurement" "$call" ns "$baseline" "$floor" "$(ratio_of "$call" "$floor")" "$note"
+}
+ffi_row node "Node.js (N-API)" "command -v node && make --no-print-directory -s build/node/jump.node" \
+    "node bindings/node/bench/overhead.js 200000" \
+    "awk '/^addon.noop/ { print \$(NF-1) }'" "awk '/^Client#isSignedIn/ { print \$(NF-1) }'" \
+    "Node.js: client.isSignedIn (jump_client_is_signed_in)" "a no-op N-API call" "bindings/node/bench/overhead.js"
+ffi_row csharp "C# (Mono)" "command -v mono && command -v mcs" "bash bindings/csharp/bench/run.sh" \
+    "sed -n 's/.*int(ptr) \([0-9.]*\) ns.*/\1/p'" "awk '/^JumpClient.IsSignedIn/ { print \$(NF-2) }'" \
+    "C#: JumpClient.IsSignedIn (SafeHandle)" "Mono P/Invoke of a no-op int(void *)" "bindings/csharp/bench"
+ffi_row rust "Rust" "command -v cargo || [ -x /usr/bin/cargo ]" "bash bindings/rust/bench/run.sh" \
+    "awk '/^noop_ptr/ { print \$(NF-1) }'" "awk '/^Client::is_signed_in/ { print \$(NF-1) }'" \
+    "Rust: Client::is_signed_in (jump_client_is_signed_in)" "a Rust FFI call of a no-op int(void *) (libnoop.so)" \
+    "bindings/rust/bench"
+ffi_row java "Java (JNI)" "command -v javac && command -v java" "bash bindings/java/bench/run.sh" \
+    "sed -n 's/.*JNI no-op int(long) through the glue \([0-9.]*\) ns.*/\1/p'" "awk '/^Client.isSignedIn/ { print \$4 }'" \
+    "Java: Client.isSignedIn (JNI)" "a no-op JNI call, (J)I, through the same glue" "bindings/java/bench"
+ffi_row go "Go (cgo)" "command -v go" "bash bindings/go/bench.sh" \
+    "awk '/^Noop / { print \$2 }'" "awk '/^IsSignedIn / { print \$2 }'" \
+    "Go: Client.IsSignedIn (jump_client_is_signed_in)" "a cgo call of a static C no-op in the same package" \
+    "bindings/go/bench_test.go"
 
 # Size: what an app ships. The system's libcurl and libjansson (loaded anyway) give the scale.
 mib() { awk -v bytes="$1" 'BEGIN { printf "%.2f", bytes / 1048576 }'; }
