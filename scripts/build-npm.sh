@@ -38,7 +38,7 @@ fi
 
 stage=$(mktemp -d -t jump-npm.XXXXXX)
 trap 'rm -rf "$stage"' EXIT
-mkdir -p "$stage/addon/src" "$stage/lib" "$stage/package/lib" "$outdir"
+mkdir -p "$stage/addon/src" "$stage/lib" "$stage/package/lib" "$stage/package/types" "$outdir"
 if command -v strip >/dev/null; then
     strip --strip-unneeded -o "$stage/lib/libjump.so" "$library"
 else
@@ -64,6 +64,7 @@ package=$stage/package
 cp "$here/bindings/node/index.js" "$here/bindings/node/index.mjs" "$here/bindings/node/index.d.ts" \
    "$here/bindings/node/README.md" "$here/LICENSE" "$here/NOTICE" "$package/"
 cp "$here"/bindings/node/lib/*.js "$package/lib/"
+cp "$here"/bindings/node/types/*.d.ts "$package/types/"
 install -m 0755 "$addon" "$package/jump.node"
 install -m 0755 "$stage/lib/libjump.so" "$package/libjump.so.1"
 # package.json with os and cpu of this machine (the addon and the library are built for it).

@@ -56,4 +56,7 @@ function camelKeys(value, data = DATA) {
   return copy;
 }
 
-module.exports = { camelKeys };
+/** A libjump JSON document as the app gets it. */
+const parseJson = (text) => camelKeys(JSON.parse(text));
+
+module.exports = { camelKeys, parseJson };

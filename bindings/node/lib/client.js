@@ -11,19 +11,20 @@ const addon = require('./addon');
 const errors = require('./errors');
 const host = require('./host');
 const { AbortError } = require('./abort-error');
-const { AppCallback, encodeCredential, encodeOpened } = require('./app-callback');
-const { camelKeys } = require('./camel-keys');
+const { AppCallback } = require('./app-callback');
+const { camelKeys, parseJson } = require('./camel-keys');
 const { fromNative, call } = require('./from-native');
-const { checkBoolean, checkInteger, checkString, objectJson, optionsOf, signalOf, socialOptionsJson } = require('./options');
+const { objectJson, optionsOf, signalOf } = require('./options');
 const { UserRecord } = require('./record');
 const { checkStorage, storageHandler } = require('./storage');
 
 const CANCELLED = -14;
 const STORAGE = -13;
-const FORCE_REFRESH = 1; // jump.h's JUMP_CREDENTIALS_FORCE_REFRESH
 
-const parseJson = (text) => camelKeys(JSON.parse(text));
 const nothing = () => undefined;
+
+/** What the methods of client-credentials.js and client-social.js use of a client's private plumbing. */
+let plumbing;
 
 class Client extends EventEmitter {
   #native;
@@ -80,102 +81,6 @@ class Client extends EventEmitter {
     return this.#work(options, () => this.#native.signOut(), nothing);
   }
 
-  // ---- sign-in tokens, API keys, identify ---------------------------------------------------------------
-
-  /** Exchanges a sign-in token (from the app's backend) for an access + refresh session.
-   * Resolves to {userId, changed, migrated}; AlreadySignedInError (detail.mismatch) for another user. */
-  signInWithToken(signInToken, options) {
-    return this.#start(options, () => this.#native.signInWithToken(signInToken));
-  }
-
-  /** API-key mode: requests carry apiKey in the apiKeyHeader header. userId may be null (configured, no user);
-   * environment "production" (default), "sandbox", "dev" or "local"; region "us" (default) or "eu". */
-  useApiKey(apiKey, options) {
-    const { userId = null, environment = 'production', region = 'us' } = optionsOf(options);
-    checkString(userId, 'options.userId', { optional: true });
-    this.#call(() => this.#native.useApiKey(apiKey, userId, environment, region));
-  }
-
-  /** The sign-in status: {configured, signedIn, useApiKey, useSignInToken, pendingReauthentication, userId,
-   * teamId, environment, region, externalUserId, restoreError}. Changes are "status_changed" events. */
-  status() {
-    return parseJson(this.#call(() => this.#native.status()));
-  }
-
-  /**
-   * Makes the signed-in user the one of the app's externalUserId. authenticate(externalUserId, {signal}) is
-   * called (on the event loop) only when the user differs, and gives a sign-in token from the app's backend (a
-   * string, or {type: 'sign_in_token', signInToken}) or API-key credentials ({type: 'api_key', apiKey, userId,
-   * environment, region}), or a Promise of one; if it throws or rejects, the identify fails with that error and
-   * changes nothing. Resolves to {action: 'none'|'kept'|'reauthenticated'|'signed_in'|'switched', userId}.
-   */
-  identifyExternalUser(externalUserId, authenticate, options) {
-    if (typeof authenticate !== 'function') return Promise.reject(new TypeError('authenticate must be a function'));
-    return this.#withCallback(options, authenticate, encodeCredential, (id, callback) =>
-      this.#work(options, () => this.#native.identifyExternalUser(checkString(externalUserId, 'externalUserId'), id),
-        parseJson, callback));
-  }
-
-  // ---- credentials and authorized requests --------------------------------------------------------------
-
-  /** The credential request() would send: {kind: 'capture'|'sign_in_token'|'api_key', accessToken (a secret;
-   * the API key in API-key mode), expiresAt, expiresIn, refreshed}. Refreshed first (one request for all
-   * callers) only when it lasts minTtl seconds or less, or with options.force; otherwise no request is made. */
-  credentials(minTtl = 0, options = undefined) {
-    return this.#start(options, () => {
-      const { force } = optionsOf(options);
-      checkBoolean(force, 'options.force');
-      return this.#native.credentials(checkInteger(minTtl, 'minTtl'), force ? FORCE_REFRESH : 0);
-    });
-  }
-
-  /** Whether the credential held now lasts more than minTtl seconds (an API key always does). Memory only: no
-   * network, never waits for a refresh. False when signed out, closed, or for a negative or non-integer minTtl. */
-  hasValidCredentials(minTtl = 0) {
-    if (!Number.isSafeInteger(minTtl)) return false;
-    return this.#native.hasValidCredentials(minTtl);
-  }
-
-  /** A valid access token (refreshed first when it expires within tokenRefreshMarginSeconds). A secret. */
-  accessToken(options) {
-    return this.#work(options, () => this.#native.accessToken(), (token) => token);
-  }
-
-  /** Refreshes the access token now (concurrent refreshes share one request). */
-  refreshAccessToken(options) {
-    return this.#work(options, () => this.#native.refreshAccessToken(), nothing);
-  }
-
-  /**
-   * Sends method to url with the client's credential (the sign-in-token session's bearer token, else the API
-   * key, else the Capture access token): url relative to that credential's server ("/v2/...") or absolute on
-   * it. options.headers: extra headers; options.body: a string or a Uint8Array (Buffer). Expiring tokens are
-   * refreshed first; a 401 refreshes once and replays once. Resolves to {status, headers: [[name, value]],
-   * body} (body null and bodyBase64 set when it is not UTF-8); an HTTP error status is not a rejection.
-   */
-  request(method, url, options) {
-    return this.#start(options, () => {
-      const { headers, body } = optionsOf(options);
-      let headersJson = null;
-      if (headers !== undefined && headers !== null) {
-        if (typeof headers !== 'object' || Array.isArray(headers)) throw new TypeError('options.headers must be an object');
-        for (const [name, value] of Object.entries(headers)) checkString(value, `options.headers[${JSON.stringify(name)}]`);
-        headersJson = JSON.stringify(headers);
-      }
-      if (body !== undefined && body !== null && typeof body !== 'string' && !(body instanceof Uint8Array)) {
-        throw new TypeError('options.body must be a string or a Uint8Array');
-      }
-      return this.#native.request(method, url, headersJson, body ?? null);
-    });
-  }
-
-  /** Web login: takes the token a login page left in its cookies (options.cookies: a Cookie header or
-   * Set-Cookie lines) or its title (options.title, "oauth_token=..."), for pageUrl's origin; request() then sends
-   * it there. Returns the token (a secret). NotFoundError when neither holds it. */
-  useWebLogin(pageUrl, options) {
-    const { cookies = null, title = null } = optionsOf(options);
-    return this.#call(() => this.#native.useWebLogin(pageUrl, cookies, title));
-  }
 
   // ---- the record ---------------------------------------------------------------------------------------
 
@@ -224,112 +129,6 @@ class Client extends EventEmitter {
     return this.#start(options, () => this.#native.resendVerificationEmail(email));
   }
 
-  // ---- social sign-in (Engage), registration, merge, linking, sharing ------------------------------------
-
-  /** Fetches the Engage configuration (If-None-Match with the cached ETag): {changed, fromCache}. */
-  loadEngageConfig(options) {
-    return this.#work(options, () => this.#native.loadEngageConfig(), parseJson);
-  }
-
-  /** The providers: {signIn: [{name, friendlyName, requiresInput, inputPrompt, inputLabel, custom}], sharing:
-   * [{name, friendlyName, properties}], hideTagline}; loads the configuration when needed. */
-  providers(options) {
-    return this.#work(options, () => this.#native.providers(), parseJson);
-  }
-
-  /** Begins a browser sign-in: {url, state, completion: 'device'|'redirect', completionPrefix}. Open url in the
-   * system browser; pass the URL it ends on (starting with completionPrefix) to socialComplete. Options: input
-   * (for providers with requiresInput), forceReauth, link (add the identity to the signed-in user), mergeToken
-   * (from MergeRequiredError), redirectUri. */
-  socialBegin(provider, options) {
-    return this.#work(options, () => {
-      const json = socialOptionsJson(optionsOf(options), ['input', 'forceReauth', 'link', 'mergeToken', 'redirectUri']);
-      return this.#native.socialBegin(provider, json);
-    }, parseJson);
-  }
-
-  /** Completes a begun sign-in with the URL the browser ended on: the social outcome (see socialSignInNative).
-   * A URL that completes no sign-in begun here is InvalidArgumentError (detail.reason) and changes nothing. */
-  socialComplete(url, options) {
-    return this.#start(options, () => this.#native.socialComplete(url));
-  }
-
-  /**
-   * Browser sign-in for desktop and command-line apps: libjump listens on 127.0.0.1, calls openUrl(url,
-   * {signal}) once (on the event loop: hand the URL to the browser; a Promise is waited for), and resolves to the
-   * outcome once the browser lands on the listener. Options: timeoutMs (default 5 minutes, then TimeoutError),
-   * input, forceReauth, link, mergeToken, signal (aborting stops the wait). An openUrl that throws or rejects ends
-   * the sign-in, rejecting with its error.
-   */
-  socialSignInLoopback(provider, openUrl, options) {
-    if (typeof openUrl !== 'function') return Promise.reject(new TypeError('openUrl must be a function'));
-    return this.#withCallback(options, openUrl, encodeOpened, (id, callback) =>
-      this.#start(options, () => {
-        const all = optionsOf(options);
-        const timeout = all.timeoutMs === undefined ? 0 : checkInteger(all.timeoutMs, 'options.timeoutMs');
-        const json = socialOptionsJson(all, ['input', 'forceReauth', 'link', 'mergeToken']);
-        return this.#native.socialSignInLoopback(checkString(provider, 'provider'), json, id, timeout);
-      }, callback));
-  }
-
-  /** Signs in with a provider SDK's own access token (tokenSecret: the OAuth1 secret, twitter). options.mergeToken
-   * (from MergeRequiredError: sign in with the existing provider and merge) and options.link (add the identity
-   * to the signed-in user). Resolves to the social outcome {outcome, provider, isNew, uuid, merged, ...};
-   * RegistrationRequiredError and MergeRequiredError carry what the next step needs. */
-  socialSignInNative(provider, token, options) {
-    return this.#start(options, () => {
-      const all = optionsOf(options);
-      const secret = checkString(all.tokenSecret, 'options.tokenSecret', { optional: true });
-      return this.#native.socialSignInNative(provider, token, secret, socialOptionsJson(all, ['mergeToken', 'link']));
-    });
-  }
-
-  /** Completes a two-step social registration (after RegistrationRequiredError) with record attributes, e.g.
-   * error.preregRecord completed by the user. Resolves to {isNew: true, uuid, ...}. */
-  registerSocial(socialRegistrationToken, attributes, options) {
-    return this.#start(options, () =>
-      this.#native.registerSocial(socialRegistrationToken, objectJson(attributes, 'attributes')));
-  }
-
-  /** signIn that also merges mergeToken's identity (MergeRequiredError with existingProvider "capture") into
-   * the account. Resolves as signIn plus merged: true. */
-  signInMerge(user, password, mergeToken, options) {
-    return this.#start(options, () => this.#native.signInMerge(user, password, mergeToken));
-  }
-
-  /** The signed-in user's linked identities: [{identifier, domain, provider, displayName, email, path}]. */
-  linkedProfiles() {
-    return parseJson(this.#call(() => this.#native.linkedProfiles()));
-  }
-
-  /** Unlinks an identity, then fetches the record. The last identity of an account without a password is
-   * refused first: InvalidArgumentError with reason "last_identity". */
-  unlinkAccount(identifier, options) {
-    return this.#start(options, () => this.#native.unlinkAccount(identifier));
-  }
-
-  /** Engage-only mode: the app backend URL the Engage token is POSTed to after each social sign-in (its answer
-   * is the outcome's tokenUrlResponse); null removes it. */
-  setTokenUrl(url) {
-    this.#call(() => this.#native.setTokenUrl(url));
-  }
-
-  /** Shares activity ({action, url, title, description, user_generated_content, action_links, media,
-   * properties}: Engage's activity, with Engage's names) to each sharing provider the user signed in with
-   * through the browser. Resolves to {results: {<provider>: {ok: true, method}}}; ServerError (err.results)
-   * when any provider failed. */
-  share(activity, providers, options) {
-    return this.#start(options, () => {
-      if (!Array.isArray(providers)) throw new TypeError('providers must be an array of provider names');
-      return this.#native.share(objectJson(activity, 'activity'), JSON.stringify(providers));
-    });
-  }
-
-  /** Email and SMS content for the app to send, with URLs shortened by Engage: {email: {subject, body, urls:
-   * {long: short}}, sms: {message, urls}}. */
-  shareContent(activity, options) {
-    return this.#work(options, () => this.#native.shareContent(objectJson(activity, 'activity')), parseJson);
-  }
 
   // ---- state ----------------------------------------------------------------------------------------------
 
@@ -391,6 +190,17 @@ class Client extends EventEmitter {
   }
 
   // ---- plumbing -------------------------------------------------------------------------------------------
+
+  // The methods mixed in below reach the private members through these functions, which only they are given.
+  static {
+    plumbing = {
+      native: (client) => client.#native,
+      call: (client, fn) => client.#call(fn),
+      start: (client, options, start, callback) => client.#start(options, start, callback),
+      work: (client, options, start, parse, callback) => client.#work(options, start, parse, callback),
+      withCallback: (client, options, fn, encode, run) => client.#withCallback(options, fn, encode, run),
+    };
+  }
 
   // A call that returns at once; a StorageError gets the app storage's error as its cause.
   #call(fn) {
@@ -540,6 +350,15 @@ class Client extends EventEmitter {
         throw error;
       });
     }
+  }
+}
+
+// Sign-in tokens, credentials and requests; social sign-in and sharing: their own files, by area. Copied as
+// class members are (non-enumerable methods), so Client.prototype is as if they were written in the class.
+for (const methods of [require('./client-credentials'), require('./client-social')]) {
+  const members = methods(plumbing).prototype;
+  for (const name of Object.getOwnPropertyNames(members)) {
+    if (name !== 'constructor') Object.defineProperty(Client.prototype, name, Object.getOwnPropertyDescriptor(members, name));
   }
 }
 

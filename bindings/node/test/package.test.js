@@ -72,7 +72,8 @@ test('make npm: libjump-<version>.tgz holds the JavaScript, the addon and libjum
   assert.equal(path.basename(tarball), `libjump-${VERSION}.tgz`);
   const files = execFileSync('tar', ['-tzf', tarball]).toString().trim().split('\n').sort();
   const lib = fs.readdirSync(path.join(ROOT, 'bindings', 'node', 'lib')).filter((f) => f.endsWith('.js')).map((f) => `package/lib/${f}`);
-  assert.deepEqual(files, [...lib, ...['LICENSE', 'NOTICE', 'README.md', 'index.d.ts', 'index.js', 'index.mjs', 'jump.node',
+  const types = fs.readdirSync(path.join(ROOT, 'bindings', 'node', 'types')).filter((f) => f.endsWith('.d.ts')).map((f) => `package/types/${f}`);
+  assert.deepEqual(files, [...lib, ...types, ...['LICENSE', 'NOTICE', 'README.md', 'index.d.ts', 'index.js', 'index.mjs', 'jump.node',
     'libjump.so.1', 'package.json'].map((f) => `package/${f}`)].sort());
   const pkg = JSON.parse(fs.readFileSync(path.join(project, 'node_modules', 'libjump', 'package.json'), 'utf8'));
   assert.equal(pkg.name, 'libjump');

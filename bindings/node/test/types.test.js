@@ -1,5 +1,5 @@
 'use strict';
-// index.d.ts is hand-written: check it names exactly what index.js exports, and every Client member it declares
+// index.d.ts (with types/*.d.ts) is hand-written: check it names exactly what index.js exports, and every Client member it declares
 // exists, so the two cannot drift apart unnoticed (typescript.test.js checks that it compiles).
 const { test } = require('node:test');
 const assert = require('node:assert/strict');
@@ -7,7 +7,11 @@ const fs = require('node:fs');
 const path = require('node:path');
 const jump = require('..');
 
-const dts = fs.readFileSync(path.join(__dirname, '..', 'index.d.ts'), 'utf8');
+// index.d.ts and the types/*.d.ts it re-exports (its `export *` lines), read as one text.
+const types = path.join(__dirname, '..', 'types');
+const dts = [path.join(__dirname, '..', 'index.d.ts'),
+  ...fs.readdirSync(types).filter((f) => f.endsWith('.d.ts')).sort().map((f) => path.join(types, f))]
+  .map((file) => fs.readFileSync(file, 'utf8')).join('\n');
 
 /** include/jump.h's jump_status failures (the one list of status codes): { value: 'JUMP_E_...' }. */
 function headerStatuses() {
