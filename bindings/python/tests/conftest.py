@@ -139,6 +139,20 @@ def social_config(make_config, emu: Emulator):
     return make
 
 
+@pytest.fixture
+def token_config(make_config, emu):
+    """``token_config(**overrides) -> dict``: a sign-in-token app's config (no Capture settings) on the emulator."""
+
+    def make(**overrides: Any) -> Dict[str, Any]:
+        config = make_config(signInTokenAuthBaseUrl=emu.url, signInTokenApiBaseUrl=emu.url)
+        for key in ("captureDomain", "captureClientId", "captureAppId", "captureFlowName", "captureFlowDomain"):
+            config.pop(key, None)  # a sign-in-token app needs no Capture settings
+        config.update(overrides)
+        return config
+
+    return make
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

@@ -14,7 +14,7 @@ import pytest
 import jump
 
 from conftest import PASSWORD, unique_email, unique_username
-from test_sign_in_token import mint, new_user, token_config  # noqa: F401 - token_config is a fixture
+from sign_in_tokens import mint, new_user
 
 REFRESH = "POST /oauth/refresh_access_token"
 

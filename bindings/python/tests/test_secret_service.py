@@ -195,7 +195,7 @@ def test_a_refresh_replaces_the_item_and_the_file_never_holds_a_token(make_confi
 
 
 def test_sign_in_token_credentials_go_to_the_keyring(emu, storage, on_bus) -> None:
-    from test_sign_in_token import mint, new_user
+    from sign_in_tokens import mint, new_user
     config = {"signInTokenAuthBaseUrl": emu.url, "signInTokenApiBaseUrl": emu.url, "storageDirectory": storage}
     user = new_user(emu)
     with jump.Client(config) as client:
