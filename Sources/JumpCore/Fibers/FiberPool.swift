@@ -78,9 +78,6 @@ public final class FiberPool: ForkParticipant {
         if check { requestCheck() }
     }
 
-    /// Whether the calling thread is one of the pool's.
-    static var isPoolThread: Bool { jumpi_pool_thread_here() != nil }
-
     /// Runs `body`, which may block its thread for long (host code, a wait for another process's lock, a wait
     /// that may not park): meanwhile the thread's fibers that may move go to other threads (an idle one takes
     /// them at once), and once it has been blocked for `blockedAfterMilliseconds` another thread is made for

@@ -195,9 +195,8 @@ public final class CurlTransport: Transport {
     }
 
     private func driveHere(_ easy: UnsafeMutableRawPointer, multi: UnsafeMutableRawPointer, cancellation: Cancellation?) -> CURLcode {
-        let handle = (easy: easy, multi: multi)
-        guard curl_multi_add_handle(multi, handle.easy) == CURLM_OK else { return CURLE_FAILED_INIT }
-        defer { curl_multi_remove_handle(multi, handle.easy) }
+        guard curl_multi_add_handle(multi, easy) == CURLM_OK else { return CURLE_FAILED_INIT }
+        defer { curl_multi_remove_handle(multi, easy) }
         var running: Int32 = 1
         while running > 0 {
             guard curl_multi_perform(multi, &running) == CURLM_OK else { return CURLE_FAILED_INIT }
