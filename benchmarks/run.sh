@@ -72,7 +72,8 @@ if [ "${1:-}" != "--with-emulator" ]; then
 fi
 
 # ---- inside scripts/with-emulator.sh: JUMP_EMULATOR_URL and JUMP_LIBRARY_PATH are set ----
-only=" ${BENCH_ONLY//,/ } "
+bench_only=${BENCH_ONLY:-}
+only=" ${bench_only//,/ } "
 want() { # want GROUP...: one of them is selected (all are when BENCH_ONLY is empty)
     [ -z "${BENCH_ONLY:-}" ] && return 0
     local g

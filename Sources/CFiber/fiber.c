@@ -165,15 +165,22 @@ static void live_remove(jumpi_fiber *fiber) {
     live_unlock();
 }
 
-/* Stacks of finished fibers, kept for the next ones: an operation then costs no mmap, mprotect or munmap
- * (emptied, they cost the page faults of what the next operation touches). Taken with a try-lock only, so nothing here ever waits: when another thread holds it (or a
- * thread of the parent held it at a fork), a stack is mapped or unmapped instead. Off under the sanitizers,
- * whose bookkeeping of a stack ends with the fiber. */
-enum { STACKS_KEPT = 64 };
+/* Below each stack, never mapped readable: an overflow faults instead of writing into other memory. Far more
+ * than a page, because one large frame (a big local array) can step over a single guard page. */
+enum { GUARD_BYTES = 64 << 10 };
+
+/* Stacks of finished fibers, kept for the next ones: an operation then costs no mmap, mprotect or munmap (munmap
+ * and MADV_DONTNEED interrupt every other core running this process to flush its TLB, which on a busy machine
+ * is most of what a stack costs). Up to STACKS_KEPT while work comes: the first STACKS_RESIDENT zeroed, with
+ * their pages, the others emptied; once a pool thread has been idle for a while, jumpi_fiber_trim_stacks
+ * unmaps all but STACKS_KEPT_IDLE and empties those. Taken with a try-lock only, so nothing here ever waits:
+ * when another thread holds it (or a thread of the parent held it at a fork), a stack is mapped or unmapped
+ * instead. Off under the sanitizers, whose bookkeeping of a stack ends with the fiber. */
+enum { STACKS_KEPT = 1024, STACKS_RESIDENT = 128, STACKS_KEPT_IDLE = 64 };
 static struct {
     char busy;
     int count;
-    size_t mapped;
+    size_t mapped, guard;
     void *mappings[STACKS_KEPT];
 } kept_stacks;
 
@@ -182,34 +189,91 @@ static int stacks_reusable(void) { return __sanitizer_start_switch_fiber == NULL
 static void *take_kept_stack(size_t mapped) {
     void *mapping = NULL;
     if (!stacks_reusable() || __atomic_test_and_set(&kept_stacks.busy, __ATOMIC_ACQUIRE)) return NULL;
-    if (kept_stacks.count > 0 && kept_stacks.mapped == mapped) mapping = kept_stacks.mappings[--kept_stacks.count];
+    if (kept_stacks.count > 0 && kept_stacks.mapped == mapped) {
+        mapping = kept_stacks.mappings[kept_stacks.count - 1];
+        __atomic_store_n(&kept_stacks.count, kept_stacks.count - 1, __ATOMIC_RELAXED);
+    }
     __atomic_clear(&kept_stacks.busy, __ATOMIC_RELEASE);
     return mapping;
 }
 
 /* 1 when kept, 0 when the caller unmaps it. */
-static int keep_stack(void *mapping, size_t mapped) {
+static int keep_stack(void *mapping, size_t mapped, size_t guard) {
     int kept = 0;
     if (!stacks_reusable() || __atomic_test_and_set(&kept_stacks.busy, __ATOMIC_ACQUIRE)) return 0;
-    if (kept_stacks.count == 0) kept_stacks.mapped = mapped;
+    if (kept_stacks.count == 0) {
+        kept_stacks.mapped = mapped;
+        kept_stacks.guard = guard;
+    }
     if (kept_stacks.mapped == mapped && kept_stacks.count < STACKS_KEPT) {
-        kept_stacks.mappings[kept_stacks.count++] = mapping;
+        kept_stacks.mappings[kept_stacks.count] = mapping;
+        __atomic_store_n(&kept_stacks.count, kept_stacks.count + 1, __ATOMIC_RELAXED);
         kept = 1;
     }
     __atomic_clear(&kept_stacks.busy, __ATOMIC_RELEASE);
     return kept;
 }
 
-/* A kept stack is emptied first: its pages go back to the system and come back zeroed when touched, so no
- * token or password an operation left on it outlives that operation. */
-static void release_stack(void *mapping, size_t mapped, size_t guard) {
-    if (mapped > guard) madvise((char *)mapping + guard, mapped - guard, MADV_DONTNEED);
-    if (!keep_stack(mapping, mapped)) munmap(mapping, mapped);
+/* Zeroes what an operation left on a stack, so no token or password outlives it: the pages it touched are the
+ * resident ones (mincore), from the deepest up to the top, where a stack starts. Writing zeros costs no TLB
+ * shootdown, and the next operation finds those pages mapped. mincore looks 128 KiB at a time from the top (an
+ * operation uses 13-16 KiB, so one call) and stops below 64 KiB with nothing resident: a frame that leaves that
+ * much untouched would also step over the guard region, which has that size for the same reason. 0 when done, -1 when
+ * mincore could not tell (the caller then empties the stack with MADV_DONTNEED). */
+static int zero_used_stack(char *stack, size_t size) {
+    long page_size = sysconf(_SC_PAGESIZE);
+    size_t page = page_size > 0 ? (size_t)page_size : 4096, pages = size / page;
+    size_t stretch = GUARD_BYTES / page > 0 ? GUARD_BYTES / page : 1, untouched = 0, top = pages;
+    unsigned char resident[256];
+    size_t window = 2 * stretch < sizeof resident ? 2 * stretch : sizeof resident; /* one call, as a rule */
+    while (top > 0 && untouched < stretch) {
+        size_t count = top < window ? top : window, first = top - count;
+        if (mincore(stack + first * page, count * page, resident) != 0) return -1;
+        /* Only the resident pages: writing to the others would make them resident for nothing. */
+        for (size_t i = count; i > 0 && untouched < stretch; i--) {
+            if (resident[i - 1] & 1) {
+                memset(stack + (first + i - 1) * page, 0, page);
+                untouched = 0;
+            } else {
+                untouched++;
+            }
+        }
+        top = first;
+    }
+    return 0;
 }
 
-/* Below each stack, never mapped readable: an overflow faults instead of writing into other memory. Far more
- * than a page, because one large frame (a big local array) can step over a single guard page. */
-enum { GUARD_BYTES = 64 << 10 };
+/* Zeroed while fewer than STACKS_RESIDENT are kept (the next operation finds its pages mapped), emptied beyond:
+ * a burst of a thousand operations keeps a thousand stacks mapped but holds the pages of only a few (1 000
+ * zeroed stacks would hold 16 MiB). The count is read without the lock: the budget is a bound, not a figure. */
+static void release_stack(void *mapping, size_t mapped, size_t guard) {
+    if (!stacks_reusable() || mapped <= guard) {
+        munmap(mapping, mapped);
+        return;
+    }
+    char *stack = (char *)mapping + guard;
+    int few = __atomic_load_n(&kept_stacks.count, __ATOMIC_RELAXED) < STACKS_RESIDENT;
+    if (!few || zero_used_stack(stack, mapped - guard) != 0) madvise(stack, mapped - guard, MADV_DONTNEED);
+    if (!keep_stack(mapping, mapped, guard)) munmap(mapping, mapped);
+}
+
+void jumpi_fiber_trim_stacks(void) {
+    void *surplus[STACKS_KEPT];
+    int count = 0;
+    size_t mapped = 0, guard = 0;
+    if (__atomic_test_and_set(&kept_stacks.busy, __ATOMIC_ACQUIRE)) return;
+    while (kept_stacks.count > STACKS_KEPT_IDLE) {
+        surplus[count++] = kept_stacks.mappings[kept_stacks.count - 1];
+        __atomic_store_n(&kept_stacks.count, kept_stacks.count - 1, __ATOMIC_RELAXED);
+    }
+    mapped = kept_stacks.mapped;
+    guard = kept_stacks.guard;
+    /* The idle ones give their pages back too: a process that has gone quiet keeps no stack memory. */
+    for (int i = 0; i < kept_stacks.count && mapped > guard; i++)
+        madvise((char *)kept_stacks.mappings[i] + guard, mapped - guard, MADV_DONTNEED);
+    __atomic_clear(&kept_stacks.busy, __ATOMIC_RELEASE);
+    for (int i = 0; i < count; i++) munmap(surplus[i], mapped);
+}
 
 jumpi_fiber *jumpi_fiber_new(size_t stack_bytes, void (*entry)(void *), void *argument) {
     long page_size = sysconf(_SC_PAGESIZE);

@@ -29,6 +29,12 @@ if ${CC:-cc} "${cflags[@]}" -o "$out/switch_test" Tests/fiber/switch_test.c; the
 else
     echo "FAIL switch_test (does not compile)"; failed=$((failed + 1))
 fi
+# fiber.c's stacks (zeroed when freed, kept, trimmed): native only, as mincore under qemu-user is the host's.
+if ${CC:-cc} "${cflags[@]}" -ISources/CFiber/include -o "$out/stack_test" Tests/fiber/stack_test.c Sources/CFiber/fiber.c; then
+    run stacks "$out/stack_test"
+else
+    echo "FAIL stack_test (does not compile)"; failed=$((failed + 1))
+fi
 if command -v aarch64-linux-gnu-gcc >/dev/null && command -v qemu-aarch64 >/dev/null; then
     if aarch64-linux-gnu-gcc "${cflags[@]}" -static -o "$out/switch_test.aarch64" Tests/fiber/switch_test.c; then
         run aarch64 qemu-aarch64 "$out/switch_test.aarch64"

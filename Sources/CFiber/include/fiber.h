@@ -37,8 +37,12 @@ jumpi_fiber *jumpi_fiber_current(void);
 /* The argument the running fiber was made with (NULL on a thread's own stack). */
 void *jumpi_fiber_current_argument(void);
 
-/* Frees a fiber that has finished or never ran (its stack goes back to the system). */
+/* Frees a fiber that has finished or never ran: its stack is zeroed where it was used and kept for the next
+ * fiber, or unmapped. */
 void jumpi_fiber_free(jumpi_fiber *fiber);
+
+/* Unmaps the kept stacks beyond a few, and empties those (MADV_DONTNEED): for a pool that has gone idle. */
+void jumpi_fiber_trim_stacks(void);
 
 /* How many of libjump's locks (Lock.withLock) this thread holds. A fiber never parks while its thread holds
  * one: the fiber could go on on another thread, and a fiber run meanwhile on this one would wait for a mutex

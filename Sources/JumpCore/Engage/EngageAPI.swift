@@ -30,7 +30,7 @@ struct EngageAPI: Sendable {
         guard (200..<300).contains(response.status) else {
             throw EngageAPI.failure(body, status: response.status, what: "the Engage configuration fetch", notFound: .notFound)
         }
-        let tag = response.headers.last { $0.0.lowercased() == "etag" }?.1
+        let tag = response.headers.last { headerName($0.0, is: "etag") }?.1
         return .changed(try EngageConfig(document: .object(body), etag: tag))
     }
 
@@ -93,7 +93,7 @@ struct EngageAPI: Sendable {
         let response = try transport.send(request, cancellation: cancellation)
         return TokenURLResponse(
             response: JumpClient.AuthorizedResponse(status: response.status, headers: response.headers, body: response.body),
-            cookies: response.headers.filter { $0.0.lowercased() == "set-cookie" }.compactMap { SetCookie.parse($0.1) })
+            cookies: response.headers.filter { headerName($0.0, is: "set-cookie") }.compactMap { SetCookie.parse($0.1) })
     }
 
     /// The rpx_result / redirect error strings the reference SDKs recognise (§4.5).

@@ -221,6 +221,7 @@ public final class FiberPool: ForkParticipant {
                 continue
             }
             if me.wakeup.wait(milliseconds: Self.idleSeconds * 1000) { continue }
+            jumpi_fiber_trim_stacks()  // the stacks a burst left: kept while work came, given back once idle
             let exit = state.withLock { s -> Bool in
                 // Still idle (nobody took it meanwhile), and no fiber that must come back here is out there.
                 guard me.idle, me.pinnedHere == 0, me.ready.isEmpty else { return false }

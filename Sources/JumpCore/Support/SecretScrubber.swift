@@ -12,6 +12,8 @@ public enum SecretScrubber {
 
     private struct Ring {
         var values: [String] = []
+        /// The same values, to ask whether one is known without comparing it with all of them.
+        var known: Set<String> = []
         var next = 0
     }
 
@@ -53,10 +55,11 @@ public enum SecretScrubber {
     static func remember(_ value: String) {
         guard value.utf8.count >= minimumLength else { return }
         ring.withLock { r in
-            for form in forms(of: value) where !r.values.contains(form) {
+            for form in forms(of: value) where r.known.insert(form).inserted {
                 if r.values.count < capacity {
                     r.values.append(form)
                 } else {
+                    r.known.remove(r.values[r.next])
                     r.values[r.next] = form
                     r.next = (r.next + 1) % capacity
                 }

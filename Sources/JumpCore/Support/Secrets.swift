@@ -8,13 +8,22 @@ enum Secrets {
     /// A session id minted at every sign-in: 32 hex characters, so two sessions never share one.
     static func sessionID() -> String { randomHex(bytes: 16) }
 
+    /// One getrandom call for all the bytes (a random value per byte would make a system call each); the
+    /// generator (the same source) only if that call is refused.
     private static func randomHex(bytes count: Int) -> String {
-        var generator = SystemRandomNumberGenerator()
-        let bytes = (0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) }
-        return bytes.map { byte in
-            let hex = String(byte, radix: 16)
-            return byte < 16 ? "0" + hex : hex
-        }.joined()
+        var bytes = [UInt8](repeating: 0, count: count)
+        if bytes.withUnsafeMutableBytes({ jumpi_random_bytes($0.baseAddress, $0.count) }) != 1 {
+            var generator = SystemRandomNumberGenerator()
+            for index in bytes.indices { bytes[index] = generator.next() }
+        }
+        let digits = Array("0123456789abcdef".utf8)
+        var text: [UInt8] = []
+        text.reserveCapacity(count * 2)
+        for byte in bytes {
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: text, as: UTF8.self)
     }
 
     /// Base64(HMAC-SHA1(key: refresh secret, message: "refresh_access_token\n<date>\n<access token>\n")).

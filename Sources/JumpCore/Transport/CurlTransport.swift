@@ -151,7 +151,7 @@ public final class CurlTransport: Transport {
         let body = request.body.isEmpty ? [0] : request.body
         code = body.withUnsafeBufferPointer { buffer in
             if request.method != "GET" { _ = jumpi_curl_setopt_ptr(curl, CURLOPT_POSTFIELDS, buffer.baseAddress) }
-            let performed = drive(handle, cancellation: cancellation)
+            let performed = drive(handle, request: request, cancellation: cancellation)
             _ = jumpi_curl_setopt_ptr(curl, CURLOPT_POSTFIELDS, nil)
             return performed
         }
@@ -185,9 +185,10 @@ public final class CurlTransport: Transport {
 
     /// Runs the transfer to its end: on the I/O loop for a handle of the loop's (the fiber parks until it is
     /// over), else here, polling so that a cancellation is seen within pollMilliseconds.
-    private func drive(_ handle: EasyHandle, cancellation: Cancellation?) -> CURLcode {
+    private func drive(_ handle: EasyHandle, request: HTTPRequest, cancellation: Cancellation?) -> CURLcode {
         if let loop = handle.loop {
-            return loop.perform(handle.easy, cancellation: cancellation) ?? CURLE_FAILED_INIT
+            return loop.perform(handle.easy, url: request.url, proxy: network.proxy, timeoutMs: timeoutMs(of: request),
+                                cancellation: cancellation) ?? CURLE_FAILED_INIT
         }
         guard let multi = handle.multi else { return CURLE_FAILED_INIT }
         // A fiber that may not park (it holds a Lock) waits here with its thread: other fibers get one meanwhile.
@@ -292,17 +293,26 @@ private let headerCallback: @convention(c) (UnsafeMutablePointer<CChar>?, Int, I
     sink.headerBytes += total
     guard sink.headerBytes <= 1 << 20 else { return 0 }
     guard let data, total > 0 else { return total }
-    let line = data.withMemoryRebound(to: UInt8.self, capacity: total) {
-        String(decoding: UnsafeBufferPointer(start: $0, count: total), as: UTF8.self)
-    }
-    if line.hasPrefix("HTTP/") {
-        sink.headers = []
-    } else if let colon = line.firstIndex(of: ":") {
-        let name = String(line[..<colon]).trimmingSpaces()
-        let value = String(line[line.index(after: colon)...]).trimmingSpaces()
-        if !name.isEmpty { sink.headers.append((name, value)) }
+    // Read as bytes: this runs for every header line of every answer.
+    data.withMemoryRebound(to: UInt8.self, capacity: total) { start in
+        let line = UnsafeBufferPointer(start: start, count: total)
+        if line.starts(with: "HTTP/".utf8) {
+            sink.headers = []
+        } else if let colon = line.firstIndex(of: UInt8(ascii: ":")) {
+            let name = trimmedText(line[..<colon])
+            if !name.isEmpty { sink.headers.append((name, trimmedText(line[(colon + 1)...]))) }
+        }
     }
     return total
+}
+
+/// `bytes` without the spaces, tabs and line ends around them (a header's optional whitespace and CRLF).
+private func trimmedText(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> String {
+    func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0D || byte == 0x0A }
+    var lower = bytes.startIndex, upper = bytes.endIndex
+    while lower < upper, isSpace(bytes[lower]) { lower += 1 }
+    while upper > lower, isSpace(bytes[upper - 1]) { upper -= 1 }
+    return String(decoding: bytes[lower..<upper], as: UTF8.self)
 }
 
 private let writeCallback: @convention(c) (UnsafeMutablePointer<CChar>?, Int, Int, UnsafeMutableRawPointer?) -> Int = {

@@ -67,6 +67,13 @@ public struct HTTPResponse: Sendable {
     }
 }
 
+/// Whether a header's `name` is `lowercased` (header names are ASCII and have no case), without making a
+/// lowercased copy of every name each answer brings.
+func headerName(_ name: String, is lowercased: String) -> Bool {
+    guard name.utf8.count == lowercased.utf8.count else { return false }
+    return zip(name.utf8, lowercased.utf8).allSatisfy { a, b in (a >= 0x41 && a <= 0x5A ? a | 0x20 : a) == b }
+}
+
 /// How JumpCore reaches servers. Production: `CurlTransport`. Tests may substitute their own.
 public protocol Transport: Sendable {
     func send(_ request: HTTPRequest, cancellation: Cancellation?) throws(JumpError) -> HTTPResponse

@@ -7,9 +7,16 @@ import Glibc
 /// the loop's thread touches the multi handle otherwise. A forked child gets a loop of its own at its first
 /// request: the parent's is left as it is.
 final class IOLoop: @unchecked Sendable {  // `active` and `timers` are touched only by the loop's thread
-    /// Connections kept per host, and in all: a burst of clients shares these instead of opening one each.
-    static let maxHostConnections = 64
-    static let maxConnections = 128
+    /// Connections per host, and kept in all: a quarter of the process's descriptor limit (soft), between 16
+    /// and 1 024, so a host at the usual soft limit of 1 024 keeps three quarters of its descriptors (256 go to
+    /// connections) and one that raised its limit gets a connection for each of up to 1 024 requests at once.
+    /// Fewer make a burst slower on both ends (with 64, 1 000 clients' requests queued 16 deep on each). The
+    /// lookups more connections would start are bounded by LookupGate, not by this.
+    static let maxConnections: Int = {
+        var limit = rlimit()
+        guard getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return 64 }
+        return Int(min(1024, max(16, UInt64(limit.rlim_cur) / 4)))  // RLIM_INFINITY is the largest value
+    }()
     /// Easy handles kept for reuse between requests (process-wide, whatever the number of clients).
     static let idleHandlesKept = 32
 
@@ -25,16 +32,24 @@ final class IOLoop: @unchecked Sendable {  // `active` and `timers` are touched 
         }
     }
 
-    final class Transfer: @unchecked Sendable {  // `result` is written by the loop before the waker runs
+    /// `result` and `leadsLookup` are the loop's; `result` is written before the waker runs.
+    final class Transfer: @unchecked Sendable {
         let easy: UnsafeMutableRawPointer
         let cancellation: Cancellation?
         let waker: Waker
+        /// The host name libcurl looks up for it (LookupGate.host), nil when none is needed.
+        let lookupHost: String?
+        /// When its time is up (Clock.monotonicMilliseconds): time spent waiting for a lookup counts.
+        let deadline: Int64
+        var leadsLookup = false
         var result = CURLE_FAILED_INIT
 
-        init(easy: UnsafeMutableRawPointer, cancellation: Cancellation?, waker: Waker) {
+        init(easy: UnsafeMutableRawPointer, cancellation: Cancellation?, waker: Waker, lookupHost: String?, deadline: Int64) {
             self.easy = easy
             self.cancellation = cancellation
             self.waker = waker
+            self.lookupHost = lookupHost
+            self.deadline = deadline
         }
     }
 
@@ -42,19 +57,22 @@ final class IOLoop: @unchecked Sendable {  // `active` and `timers` are touched 
         var adds: [Transfer] = []
         var cancels: [Transfer] = []
         var timers: [(deadline: Int64, fire: @Sendable () -> Void)] = []
+
+        var isEmpty: Bool { adds.isEmpty && cancels.isEmpty && timers.isEmpty }
     }
 
     private let multi: UnsafeMutableRawPointer
     private let inbox = Lock(Inbox())
     private var active: [UnsafeMutableRawPointer: Transfer] = [:]
     private var timers: [(deadline: Int64, fire: @Sendable () -> Void)] = []
+    private var lookups = LookupGate()
     let idleHandles = Lock<[UnsafeMutableRawPointer]>([])
 
     private init?() {
         _ = curlGlobalInit
         guard let multi = curl_multi_init() else { return nil }
         self.multi = multi
-        _ = jumpi_curl_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, Self.maxHostConnections)
+        _ = jumpi_curl_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, Self.maxConnections)
         _ = jumpi_curl_multi_setopt_long(multi, CURLMOPT_MAXCONNECTS, Self.maxConnections)
         guard WorkerThread.start(named: "jump-io", { [self] in run() }) else {
             curl_multi_cleanup(multi)
@@ -62,9 +80,11 @@ final class IOLoop: @unchecked Sendable {  // `active` and `timers` are touched 
         }
     }
 
-    /// From a fiber: sends the transfer set up on `easy` and returns its result once it is over, the fiber
-    /// parked meanwhile. nil outside a fiber (the caller drives the transfer itself).
-    func perform(_ easy: UnsafeMutableRawPointer, cancellation: Cancellation?) -> CURLcode? {
+    /// From a fiber: sends the transfer set up on `easy` (to `url`, through `proxy` when one is set, within
+    /// `timeoutMs`) and returns its result once it is over, the fiber parked meanwhile. nil outside a fiber
+    /// (the caller drives the transfer itself).
+    func perform(_ easy: UnsafeMutableRawPointer, url: String, proxy: String?, timeoutMs: Int,
+                 cancellation: Cancellation?) -> CURLcode? {
         guard Fiber.mayPark else { return nil }
         // The observer is set and cleared by the fiber itself, around its park, so an observer of an earlier
         // request can never replace this one's. A cancellation before the transfer is queued is seen when
@@ -74,17 +94,17 @@ final class IOLoop: @unchecked Sendable {  // `active` and `timers` are touched 
         cancellation?.whenCancelled { [self] in
             // In a forked child this loop is the parent's: its lock was not held across the fork for us.
             guard ForkSafety.epoch == epoch, let transfer = submitted.withLock({ $0 }) else { return }
-            inbox.withLock { $0.cancels.append(transfer) }
-            curl_multi_wakeup(multi)
+            post { $0.cancels.append(transfer) }
         }
         defer { cancellation?.whenCancelled(nil) }
         var transfer: Transfer? = nil
+        let lookupHost = LookupGate.host(of: url, proxy: proxy)
+        let deadline = Clock.monotonicMilliseconds() &+ Int64(timeoutMs)
         let parked = Fiber.park { [self] waker in
-            let made = Transfer(easy: easy, cancellation: cancellation, waker: waker)
+            let made = Transfer(easy: easy, cancellation: cancellation, waker: waker, lookupHost: lookupHost, deadline: deadline)
             transfer = made
             submitted.withLock { $0 = made }
-            inbox.withLock { $0.adds.append(made) }
-            curl_multi_wakeup(multi)
+            post { $0.adds.append(made) }
         }
         guard parked, let transfer else { return nil }
         return transfer.result
@@ -94,8 +114,7 @@ final class IOLoop: @unchecked Sendable {  // `active` and `timers` are touched 
     func pause(milliseconds: Int) -> Bool {
         let deadline = Clock.monotonicMilliseconds() &+ Int64(min(max(0, milliseconds), 60_000))
         return Fiber.park { [self] waker in
-            inbox.withLock { $0.timers.append((deadline, { waker.wake() })) }
-            curl_multi_wakeup(multi)
+            post { $0.timers.append((deadline, { waker.wake() })) }
         }
     }
 
@@ -108,8 +127,18 @@ final class IOLoop: @unchecked Sendable {  // `active` and `timers` are touched 
     /// Runs `action` on the loop's thread at `deadline` (Clock.monotonicMilliseconds): it must be quick and
     /// never block (the pool's check for blocked threads).
     func at(_ deadline: Int64, _ action: @escaping @Sendable () -> Void) {
-        inbox.withLock { $0.timers.append((deadline, action)) }
-        curl_multi_wakeup(multi)
+        post { $0.timers.append((deadline, action)) }
+    }
+
+    /// Hands the loop work. Only the first piece after the loop emptied its inbox wakes it: the others find
+    /// it awake or about to be, so a burst of a thousand requests costs one wakeup, not a thousand.
+    private func post(_ add: (inout Inbox) -> Void) {
+        let wasEmpty = inbox.withLock { box -> Bool in
+            let wasEmpty = box.isEmpty
+            add(&box)
+            return wasEmpty
+        }
+        if wasEmpty { curl_multi_wakeup(multi) }
     }
 
     /// Whether the caller is the loop's thread.
@@ -126,21 +155,23 @@ final class IOLoop: @unchecked Sendable {  // `active` and `timers` are touched 
                 defer { box = Inbox() }
                 return box
             }
+            timers.append(contentsOf: work.timers)
             for transfer in work.adds {
-                if transfer.cancellation?.isCancelled == true {
-                    finish(transfer, CURLE_ABORTED_BY_CALLBACK)
-                } else if curl_multi_add_handle(multi, transfer.easy) == CURLM_OK {
-                    active[transfer.easy] = transfer
+                if lookups.admit(transfer, now: Clock.monotonicMilliseconds()) {
+                    start(transfer)
                 } else {
-                    finish(transfer, CURLE_FAILED_INIT)
+                    timers.append((transfer.deadline, { [self] in expire(transfer) }))
                 }
             }
-            for transfer in work.cancels where active[transfer.easy] === transfer {
-                active[transfer.easy] = nil
-                curl_multi_remove_handle(multi, transfer.easy)
-                finish(transfer, CURLE_ABORTED_BY_CALLBACK)
+            for transfer in work.cancels {
+                if active[transfer.easy] === transfer {
+                    active[transfer.easy] = nil
+                    curl_multi_remove_handle(multi, transfer.easy)
+                    finish(transfer, CURLE_ABORTED_BY_CALLBACK)
+                } else if lookups.remove(transfer) {
+                    finish(transfer, CURLE_ABORTED_BY_CALLBACK)
+                }
             }
-            timers.append(contentsOf: work.timers)
 
             var running: Int32 = 0
             _ = curl_multi_perform(multi, &running)
@@ -171,8 +202,30 @@ final class IOLoop: @unchecked Sendable {  // `active` and `timers` are touched 
         }
     }
 
+    /// Gives a transfer to libcurl, with the time it has left.
+    private func start(_ transfer: Transfer) {
+        let left = transfer.deadline &- Clock.monotonicMilliseconds()
+        if transfer.cancellation?.isCancelled == true {
+            finish(transfer, CURLE_ABORTED_BY_CALLBACK)
+        } else if left <= 0 {
+            finish(transfer, CURLE_OPERATION_TIMEDOUT)
+        } else if jumpi_curl_setopt_long(transfer.easy, CURLOPT_TIMEOUT_MS, Int(left)) == CURLE_OK,
+                  curl_multi_add_handle(multi, transfer.easy) == CURLM_OK {
+            active[transfer.easy] = transfer
+        } else {
+            finish(transfer, CURLE_FAILED_INIT)
+        }
+    }
+
+    /// A transfer waiting for its host's lookup ran out of time there.
+    private func expire(_ transfer: Transfer) {
+        if lookups.remove(transfer) { finish(transfer, CURLE_OPERATION_TIMEDOUT) }
+    }
+
     private func finish(_ transfer: Transfer, _ code: CURLcode) {
         transfer.result = code
+        let released = lookups.finished(transfer, code: code, now: Clock.monotonicMilliseconds())
         transfer.waker.wake()
+        for next in released { start(next) }
     }
 }

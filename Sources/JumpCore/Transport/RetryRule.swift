@@ -38,7 +38,7 @@ enum RetryRule {
     /// Milliseconds the server asked to wait (`Retry-After`: seconds, or an HTTP date measured against the
     /// answer's own `Date`, so this device's clock does not matter), or nil when it did not say.
     static func retryAfterMs(_ response: HTTPResponse, clock: ServerClock, url: String) -> Int? {
-        func header(_ name: String) -> String? { response.headers.last { $0.0.lowercased() == name }?.1.trimmingSpaces() }
+        func header(_ name: String) -> String? { response.headers.last { headerName($0.0, is: name) }?.1.trimmingSpaces() }
         guard let value = header("retry-after"), !value.isEmpty else { return nil }
         if value.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) {
             return Int(value.prefix(7)).map { $0 * 1000 } ?? Int.max

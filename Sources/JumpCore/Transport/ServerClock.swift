@@ -3,17 +3,28 @@
 /// its own time (the Capture refresh's `date`) with that server's time. One per client, keyed by origin
 /// (scheme://host[:port]); the Capture session keeps its server's offset with the session on storage.
 public final class ServerClock: Sendable {
-    private let offsets = Lock<[String: Int64]>([:])
+    private struct Table {
+        var offsets: [String: Int64] = [:]
+        /// The last `Date` read and its epoch seconds: answers of the same second carry the same text, so a
+        /// burst of them is parsed once.
+        var lastDate: (text: String, seconds: Int64)?
+    }
+
+    private let table = Lock(Table())
 
     public init() {}
 
     /// Seconds to add to this device's clock to get `origin`'s; 0 until that server answered once.
     public func offset(for origin: String) -> Int64 {
-        offsets.withLock { $0[origin.lowercased()] } ?? 0
+        let key = Self.lowercasedASCII(origin)
+        return table.withLock { $0.offsets[key] } ?? 0
     }
 
     /// Whether `origin` has answered with a usable `Date` (or an offset was restored).
-    func knows(_ origin: String) -> Bool { offsets.withLock { $0[origin.lowercased()] != nil } }
+    func knows(_ origin: String) -> Bool {
+        let key = Self.lowercasedASCII(origin)
+        return table.withLock { $0.offsets[key] != nil }
+    }
 
     /// Epoch seconds by `origin`'s clock.
     public func now(for origin: String) -> Int64 { Clock.now() &+ offset(for: origin) }
@@ -22,31 +33,53 @@ public final class ServerClock: Sendable {
     /// travels, so two answers of the same second differ by up to one: a change that small is noise and
     /// keeps the offset as it was (a session is not saved again for nothing).
     func learn(from headers: [(String, String)], url: String) {
-        guard let value = headers.last(where: { $0.0.lowercased() == "date" })?.1,
-              let serverTime = HTTPDate.parse(value) else { return }
-        let measured = serverTime - Clock.now()
+        guard let value = headers.last(where: { headerName($0.0, is: "date") })?.1 else { return }
         let origin = ServerClock.origin(of: url)
-        offsets.withLock { table in
-            if let known = table[origin], abs(known - measured) <= 1 { return }
-            table[origin] = measured
+        let cached = table.withLock { t -> Int64? in
+            guard let last = t.lastDate, last.text == value else { return nil }
+            return last.seconds
+        }
+        guard let serverTime = cached ?? HTTPDate.parse(value) else { return }
+        let measured = serverTime - Clock.now()
+        table.withLock { t in
+            if cached == nil { t.lastDate = (value, serverTime) }
+            if let known = t.offsets[origin], abs(known - measured) <= 1 { return }
+            t.offsets[origin] = measured
         }
     }
 
     /// An offset kept with a saved session, until its server answers again.
     func restore(_ offset: Int64, for origin: String) {
         let bounded = min(max(offset, -Self.maxOffset), Self.maxOffset)
-        offsets.withLock { table in
-            if table[origin.lowercased()] == nil { table[origin.lowercased()] = bounded }
+        let key = Self.lowercasedASCII(origin)
+        table.withLock { t in
+            if t.offsets[key] == nil { t.offsets[key] = bounded }
         }
     }
 
     /// Ten years: a stored value beyond that is broken, not a clock.
     static let maxOffset: Int64 = 10 * 366 * 86_400
 
-    /// scheme://host[:port] of a URL, lowercased.
+    /// scheme://host[:port] of a URL, lowercased. Read as bytes: every answer asks.
     static func origin(of url: String) -> String {
-        guard let schemeEnd = url.firstRange(of: "://") else { return url.lowercased() }
-        let rest = url[schemeEnd.upperBound...]
-        return (String(url[..<schemeEnd.upperBound]) + String(rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" })).lowercased()
+        var text = url
+        return text.withUTF8 { bytes -> String in
+            var start = 0
+            while start + 2 < bytes.count, !(bytes[start] == UInt8(ascii: ":") && bytes[start + 1] == UInt8(ascii: "/")
+                                              && bytes[start + 2] == UInt8(ascii: "/")) {
+                start += 1
+            }
+            guard start + 2 < bytes.count else { return lowercasedASCII(url) }
+            var end = start + 3
+            while end < bytes.count, bytes[end] != UInt8(ascii: "/"), bytes[end] != UInt8(ascii: "?"), bytes[end] != UInt8(ascii: "#") {
+                end += 1
+            }
+            return lowercasedASCII(String(decoding: UnsafeBufferPointer(rebasing: bytes[..<end]), as: UTF8.self))
+        }
+    }
+
+    /// `text` with A-Z lowercased; itself (no copy) when it has none, as origins almost always do.
+    private static func lowercasedASCII(_ text: String) -> String {
+        text.utf8.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) ? text.lowercased() : text
     }
 }
