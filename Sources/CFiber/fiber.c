@@ -21,10 +21,16 @@
 #if __has_include(<valgrind/valgrind.h>)
 #include <valgrind/valgrind.h>
 #endif
+#if __has_include(<valgrind/memcheck.h>)
+#include <valgrind/memcheck.h>
+#endif
 #endif
 #ifndef VALGRIND_STACK_REGISTER
 #define VALGRIND_STACK_REGISTER(start, end) 0u
 #define VALGRIND_STACK_DEREGISTER(id) ((void)(id))
+#endif
+#ifndef VALGRIND_MAKE_MEM_UNDEFINED
+#define VALGRIND_MAKE_MEM_UNDEFINED(start, length) ((void)(start), (void)(length))
 #endif
 
 /* The Swift runtime (linked statically into libjump.so): the exclusivity-checking accesses a Swift task takes
@@ -252,6 +258,8 @@ static void release_stack(void *mapping, size_t mapped, size_t guard) {
         return;
     }
     char *stack = (char *)mapping + guard;
+    /* memcheck marks a finished stack inaccessible below where its fiber's stack pointer last was. */
+    (void)VALGRIND_MAKE_MEM_UNDEFINED(stack, mapped - guard);
     int few = __atomic_load_n(&kept_stacks.count, __ATOMIC_RELAXED) < STACKS_RESIDENT;
     if (!few || zero_used_stack(stack, mapped - guard) != 0) madvise(stack, mapped - guard, MADV_DONTNEED);
     if (!keep_stack(mapping, mapped, guard)) munmap(mapping, mapped);
