@@ -9,7 +9,7 @@ import base64
 import hashlib
 import http.client
 import http.server
-import select
+import selectors
 import socket
 import socketserver
 import ssl
@@ -22,21 +22,27 @@ from cryptography.hazmat.primitives import serialization
 
 
 def _relay(a: socket.socket, b: socket.socket) -> None:
-    """Copies bytes both ways until either side closes."""
+    """Copies bytes both ways until either side closes. A selector, not select(): the test process may hold
+    descriptors above 1 024 (libjump keeps a burst's connections), which select() refuses."""
     sockets = [a, b]
+    selector = selectors.DefaultSelector()
     try:
+        for s in sockets:
+            selector.register(s, selectors.EVENT_READ)
         while True:
-            readable, _, _ = select.select(sockets, [], [], 30)
-            if not readable:
+            ready = selector.select(30)
+            if not ready:
                 return
-            for s in readable:
-                data = s.recv(65536)
+            for key, _ in ready:
+                s = key.fileobj
+                data = s.recv(65536)  # type: ignore[union-attr]
                 if not data:
                     return
                 (b if s is a else a).sendall(data)
-    except OSError:
+    except (OSError, ValueError):
         return
     finally:
+        selector.close()
         for s in sockets:
             try:
                 s.close()
