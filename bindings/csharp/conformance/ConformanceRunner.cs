@@ -39,6 +39,7 @@ namespace Jump.Conformance
             { "register_sign_in_bad_password", RegisterSignInBadPassword },
             { "edit_sync_plural_append", EditSyncPluralAppend },
             { "refresh_after_clock_moves", RefreshAfterClockMoves },
+            { "passing_server_error", PassingServerError },
             { "sign_out_restart", SignOutRestart },
             { "sign_in_token_session", SignInTokenSession },
             { "cancel_async", CancelAsync },
@@ -174,6 +175,25 @@ namespace Jump.Conformance
                 return Obj("fetch", Obj("status", fetched),
                     "refresh_requests", s.Counter("counters", s.String("refresh_counter")),
                     "signed_in", client.IsSignedIn, "record_email", RecordString(client, "/email"));
+            }
+        }
+
+        static Dictionary<string, object> PassingServerError(Scenario s)
+        {
+            using (var client = s.Client())
+            {
+                SignInResult registered;
+                Register(s, client, out registered);
+                s.Admin("clear_counters");
+                s.Admin("fault_once");
+                string passing = Attempt(client.FetchRecord);
+                var passingRequests = s.Counter("counters", s.String("entity_counter"));
+                s.Admin("fault_lasting");
+                string lasting = Attempt(client.FetchRecord);
+                return Obj("passing", Obj("status", passing), "entity_requests_passing", passingRequests,
+                    "lasting", Obj("status", lasting),
+                    "entity_requests", s.Counter("counters", s.String("entity_counter")),
+                    "signed_in", client.IsSignedIn);
             }
         }
 

@@ -73,6 +73,9 @@ namespace Jump.Tests
             public static void conformance_refresh_after_clock_moves() { Conformance("refresh_after_clock_moves"); }
 
             [JumpTest(LimitSeconds = 600)]
+            public static void conformance_passing_server_error() { Conformance("passing_server_error"); }
+
+            [JumpTest(LimitSeconds = 600)]
             public static void conformance_sign_out_restart() { Conformance("sign_out_restart"); }
 
             [JumpTest(LimitSeconds = 600)]

@@ -59,6 +59,7 @@ func play(name string) (outcome object, err error) {
 		"register_sign_in_bad_password": registerSignInBadPassword,
 		"edit_sync_plural_append":       editSyncPluralAppend,
 		"refresh_after_clock_moves":     refreshAfterClockMoves,
+		"passing_server_error":          passingServerError,
 		"sign_out_restart":              signOutRestart,
 		"sign_in_token_session":         signInTokenSession,
 		"cancel_async":                  cancelAsync,

@@ -99,6 +99,47 @@ func editSyncPluralAppend(s *scenario) (object, error) {
 	return out, nil
 }
 
+func passingServerError(s *scenario) (object, error) {
+	c, err := s.client()
+	if err != nil {
+		return nil, err
+	}
+	defer c.Close()
+	if _, err := s.register(c); err != nil {
+		return nil, err
+	}
+	entityRequests := func() (float64, error) {
+		counters, err := s.admin("counters")
+		if err != nil {
+			return 0, err
+		}
+		n, _ := counters["counters"].(map[string]any)[s.str("entity_counter")].(float64)
+		return n, nil
+	}
+	for _, k := range []string{"clear_counters", "fault_once"} {
+		if _, err := s.admin(k); err != nil {
+			return nil, err
+		}
+	}
+	out := object{"passing": object{"status": status(c.FetchRecord(bg))}}
+	passing, err := entityRequests()
+	if err != nil {
+		return nil, err
+	}
+	out["entity_requests_passing"] = passing
+	if _, err := s.admin("fault_lasting"); err != nil {
+		return nil, err
+	}
+	out["lasting"] = object{"status": status(c.FetchRecord(bg))}
+	total, err := entityRequests()
+	if err != nil {
+		return nil, err
+	}
+	out["entity_requests"] = total
+	out["signed_in"] = c.IsSignedIn()
+	return out, nil
+}
+
 func refreshAfterClockMoves(s *scenario) (object, error) {
 	c, err := s.client()
 	if err != nil {

@@ -162,6 +162,25 @@ const scenarios = {
     });
   },
 
+  async passing_server_error(s) {
+    return withClient(s, async (client) => {
+      await register(s, client);
+      await s.admin('clear_counters');
+      await s.admin('fault_once');
+      const [passing] = await attempt(() => client.fetchRecord());
+      const passingRequests = await s.counter('counters', s.input.entity_counter);
+      await s.admin('fault_lasting');
+      const [lasting] = await attempt(() => client.fetchRecord());
+      return {
+        passing: { status: passing },
+        entity_requests_passing: passingRequests,
+        lasting: { status: lasting },
+        entity_requests: await s.counter('counters', s.input.entity_counter),
+        signed_in: client.isSignedIn,
+      };
+    });
+  },
+
   async sign_out_restart(s) {
     const out = {};
     let registered = null;

@@ -158,6 +158,20 @@ def refresh_after_clock_moves(s: Scenario) -> Dict[str, Any]:
                 "signed_in": client.is_signed_in, "record_email": record_string(client, "/email")}
 
 
+def passing_server_error(s: Scenario) -> Dict[str, Any]:
+    with s.client() as client:
+        register(s, client)
+        s.admin("clear_counters")
+        s.admin("fault_once")
+        passing = attempt(client.fetch_record)[0]
+        passing_requests = s.counter("counters", s.input["entity_counter"])
+        s.admin("fault_lasting")
+        lasting = attempt(client.fetch_record)[0]
+        return {"passing": {"status": passing}, "entity_requests_passing": passing_requests,
+                "lasting": {"status": lasting}, "entity_requests": s.counter("counters", s.input["entity_counter"]),
+                "signed_in": client.is_signed_in}
+
+
 def sign_out_restart(s: Scenario) -> Dict[str, Any]:
     out: Dict[str, Any] = {}
     with s.client() as first:
@@ -245,7 +259,7 @@ def status_errors(s: Scenario) -> Dict[str, Any]:
 
 
 SCENARIOS = {f.__name__: f for f in (register_sign_in_bad_password, edit_sync_plural_append,
-                                      refresh_after_clock_moves, sign_out_restart, sign_in_token_session,
+                                      refresh_after_clock_moves, passing_server_error, sign_out_restart, sign_in_token_session,
                                       cancel_async, status_errors)}
 
 

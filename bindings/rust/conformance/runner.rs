@@ -183,6 +183,26 @@ fn refresh_after_clock_moves(cx: &Context, out: &mut Outcome) -> Result<(), Stri
     Ok(())
 }
 
+fn passing_server_error(cx: &Context, out: &mut Outcome) -> Result<(), String> {
+    let c = cx.client().map_err(|e| e.to_string())?;
+    cx.register(&c).map_err(|e| e.to_string())?;
+    let entity_requests = |cx: &Context| -> Result<i64, String> {
+        let counters = cx.admin("counters")?;
+        Ok(counters.get("counters").and_then(|m| m.get(&cx.text("entity_counter"))).and_then(Value::as_i64).unwrap_or(0))
+    };
+    cx.admin("clear_counters")?;
+    cx.admin("fault_once")?;
+    let passing = c.fetch_record();
+    out.push(("passing".into(), obj(&[("status", status_of(&passing))])));
+    out.push(("entity_requests_passing".into(), n(entity_requests(cx)?)));
+    cx.admin("fault_lasting")?;
+    let lasting = c.fetch_record();
+    out.push(("lasting".into(), obj(&[("status", status_of(&lasting))])));
+    out.push(("entity_requests".into(), n(entity_requests(cx)?)));
+    out.push(("signed_in".into(), b(c.is_signed_in())));
+    Ok(())
+}
+
 fn sign_out_restart(cx: &Context, out: &mut Outcome) -> Result<(), String> {
     let a = cx.client().map_err(|e| e.to_string())?;
     let reg = cx.register(&a);
@@ -308,6 +328,7 @@ fn play(name: &str) -> Result<Outcome, String> {
         "register_sign_in_bad_password" => register_sign_in_bad_password(&cx, &mut out)?,
         "edit_sync_plural_append" => edit_sync_plural_append(&cx, &mut out)?,
         "refresh_after_clock_moves" => refresh_after_clock_moves(&cx, &mut out)?,
+        "passing_server_error" => passing_server_error(&cx, &mut out)?,
         "sign_out_restart" => sign_out_restart(&cx, &mut out)?,
         "sign_in_token_session" => sign_in_token_session(&mut cx, &mut out)?,
         "cancel_async" => cancel_async(&cx, &mut out)?,

@@ -52,7 +52,7 @@ final class ConformanceTests {
     }
 
     private static final List<String> SCENARIOS = List.of("register_sign_in_bad_password", "edit_sync_plural_append",
-            "refresh_after_clock_moves", "sign_out_restart", "sign_in_token_session", "cancel_async", "status_errors");
+            "refresh_after_clock_moves", "passing_server_error", "sign_out_restart", "sign_in_token_session", "cancel_async", "status_errors");
 
     @TestRunner.Test
     public static void every_scenario_has_a_test() throws Exception {
@@ -77,6 +77,11 @@ final class ConformanceTests {
     @TestRunner.Test(seconds = 150)
     public static void conformance_refresh_after_clock_moves() throws Exception {
         play("refresh_after_clock_moves");
+    }
+
+    @TestRunner.Test
+    public static void conformance_passing_server_error() throws Exception {
+        play("passing_server_error");
     }
 
     @TestRunner.Test(seconds = 150)

@@ -156,6 +156,7 @@ public final class ConformanceRunner {
             case "register_sign_in_bad_password": return registerSignInBadPassword();
             case "edit_sync_plural_append": return editSyncPluralAppend();
             case "refresh_after_clock_moves": return refreshAfterClockMoves();
+            case "passing_server_error": return passingServerError();
             case "sign_out_restart": return signOutRestart();
             case "sign_in_token_session": return signInTokenSession();
             case "cancel_async": return cancelAsync();
@@ -221,6 +222,36 @@ public final class ConformanceRunner {
             }
         }
         return out;
+    }
+
+    private Object passingServerError() throws Exception {
+        Map<String, Object> out = new LinkedHashMap<>();
+        try (Client c = client()) {
+            c.registerTraditional(map("user"), str("password"));
+            send("clear_counters");
+            send("fault_once");
+            out.put("passing", obj("status", fetchStatus(c)));
+            out.put("entity_requests_passing", entityRequests());
+            send("fault_lasting");
+            out.put("lasting", obj("status", fetchStatus(c)));
+            out.put("entity_requests", entityRequests());
+            out.put("signed_in", c.isSignedIn());
+        }
+        return out;
+    }
+
+    private static String fetchStatus(Client c) {
+        try {
+            c.fetchRecord();
+            return "JUMP_OK";
+        } catch (JumpException e) {
+            return statusOf(e);
+        }
+    }
+
+    private long entityRequests() throws Exception {
+        Object n = Json.get(Json.get(send("counters"), "counters"), str("entity_counter"));
+        return n == null ? 0L : ((Number) n).longValue();
     }
 
     private Object refreshAfterClockMoves() throws Exception {
