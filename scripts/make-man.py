@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Writes the jump(3) man page from include/jump.h, the one source of the conventions, the status codes and
 the function list: the page is an overview (what the library is, how to build against it, its conventions,
-its statuses, its functions by handle) that points to the header for each function's contract.
+its statuses, its configuration keys, its functions by handle) that points to the header for each function's
+contract. The keys come from the header's generated config block (itself made from include/jump_api.json).
 
 Usage: make-man.py include/jump.h OUT    (standard library only)
 """
@@ -44,6 +45,24 @@ def statuses(header: str) -> List[Tuple[str, str, str]]:
         if match:
             found.append((match.group(1), match.group(2), match.group(3) or "success"))
     return found
+
+
+def config_keys(header: str) -> List[Tuple[str, str, str]]:
+    """(name, "Type: ... Default: ...", meaning) of each key in the header's generated config block."""
+    block = re.search(r"/\* BEGIN CONFIG KEYS[^\n]*\n(.*?)\n/\* END CONFIG KEYS", header, re.S)
+    if block is None:
+        raise SystemExit("include/jump.h: no BEGIN/END CONFIG KEYS block")
+    keys: List[List[str]] = []
+    for line in block.group(1).splitlines():
+        text = line[2:-2] if line.startswith("/*") and line.endswith("*/") else line
+        if re.match(r"^   \S", text):
+            keys.append([text.strip(), "", ""])
+        elif keys and text.strip():
+            if not keys[-1][1] and text.strip().startswith("Type:"):
+                keys[-1][1] = text.strip()
+            else:
+                keys[-1][2] = (keys[-1][2] + " " + text.strip()).strip()
+    return [(name, kind, meaning) for name, kind, meaning in keys]
 
 
 def sections(header: str) -> List[Tuple[str, List[str]]]:
@@ -92,6 +111,11 @@ def page(header: str) -> str:
     out += [".SH STATUS CODES", "Every fallible function returns one of these; they are never renumbered."]
     for name, value, meaning in statuses(header):
         out += [".TP", ".BR %s \" (%s)\"" % (name, value.replace("-", "\\-")), roff(meaning)]
+    out += [".SH CONFIGURATION KEYS",
+            "The keys of a jump_config (JSON names; an unknown key or a wrong type is an error), as jump.h lists "
+            "them:"]
+    for name, kind, meaning in config_keys(header):
+        out += [".TP", ".B " + name, roff(kind), ".br", roff(meaning)]
     out += [".SH FUNCTIONS"]
     for title, names in sections(header):
         out += [".SS " + roff(title), ".nf"] + [".B " + name for name in names] + [".fi"]

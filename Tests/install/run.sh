@@ -138,13 +138,16 @@ check "find_package(jump 99) refuses jump $version" sh -c \
     "! cmake -S '$stage/cmake-app' -B '$stage/cmake-build99' -DCMAKE_PREFIX_PATH='$stage/usr' >'$stage/cmake99.log' 2>&1 && \
      grep -q 'version: $version' '$stage/cmake99.log'"
 
-# jump(3): made from jump.h, renders without warnings, lists every function of the header.
+# jump(3): made from jump.h, renders without warnings, lists every function and configuration key.
 man3=$stage/usr/share/man/man3/jump.3
 check "jump(3) is installed and renders without warnings" sh -c \
     "test -f '$man3' && test -z \"\$(groff -man -Tutf8 -ww -z '$man3' 2>&1)\""
 check "jump(3) lists every function of jump.h" sh -c \
     "for f in \$(grep -oE '^[a-z_ ]*[ *]jump_[a-z0-9_]+\(' include/jump.h | grep -oE 'jump_[a-z0-9_]+\(' | tr -d '('); do \
        grep -q \"^\.B \$f\$\" '$man3' || exit 1; done"
+check "jump(3) lists every configuration key of jump_api.json" sh -c \
+    "for k in \$(python3 -c 'import json, sys; print(\" \".join(k[\"name\"] for k in json.load(open(sys.argv[1]))[\"config_keys\"]))' include/jump_api.json); do \
+       grep -q \"^\.B \$k\$\" '$man3' || exit 1; done"
 
 # man FUNCTION: every function of jump_api.json has a page name, a `.so` link to jump(3), which man-db follows
 # (man -w names the page the link leads to).
