@@ -15,35 +15,23 @@ self_test() shows it failing on each form.
 
 Run alone: python3 Tests/abi/check_config_defaults.py
 """
-import json
 import os
 import re
 import sys
 
+import core_sources
+from core_sources import CORE, config_keys
 from results import print_results
 
-CORE = "Sources/JumpCore"
 LABEL = "14. no literal fallback after a config read in %s (defaults live in ConfigKey)" % CORE
 ACCESSORS = ("string", "int", "bool", "list", "value", "defaulted")
 LITERAL = r'(?:"|-?\d|true\b|false\b|nil\b|\[)'
 
 
-def config_keys(root):
-    with open(os.path.join(root, "include", "jump_api.json"), encoding="utf-8") as f:
-        return [k["name"] for k in json.load(f)["config_keys"]]
-
-
 def core_texts(root):
-    """{path: Swift text without comments} of the core's files (string literals kept: they are what is found)."""
-    texts = {}
-    for directory, _, files in sorted(os.walk(os.path.join(root, CORE))):
-        for name in sorted(files):
-            if name.endswith(".swift"):
-                path = os.path.join(directory, name)
-                with open(path, encoding="utf-8", errors="replace") as f:
-                    text = f.read()
-                texts[os.path.relpath(path, root)] = re.sub(r"(?<!:)//[^\n]*|/\*.*?\*/", "", text, flags=re.S)
-    return texts
+    """{path: Swift text without comments} of the core's files (string literals kept: they are what is found;
+    a "//" after a colon, as in a URL, is not a comment)."""
+    return core_sources.core_texts(root, comments=r"(?<!:)//[^\n]*|/\*.*?\*/")
 
 
 def fallback_pattern(keys):

@@ -15,14 +15,14 @@ config key. self_test() shows each failing.
 
 Run alone: python3 Tests/abi/check_config_reads.py
 """
-import json
 import os
 import re
 import sys
 
+import core_sources
+from core_sources import CORE, config_keys
 from results import print_results
 
-CORE = "Sources/JumpCore"
 DECLARATIONS = "Sources/JumpCore/Config/ConfigKeys.swift"
 LABEL = "13. every config key of include/jump_api.json is read in %s (ConfigKeys.swift aside)" % CORE
 
@@ -30,25 +30,9 @@ LABEL = "13. every config key of include/jump_api.json is read in %s (ConfigKeys
 KNOWN_UNREAD = {}
 
 
-def config_keys(root):
-    with open(os.path.join(root, "include", "jump_api.json"), encoding="utf-8") as f:
-        return [k["name"] for k in json.load(f)["config_keys"]]
-
-
 def core_texts(root):
     """{path: Swift text without comments and string literals} of the core's files but ConfigKeys.swift."""
-    texts = {}
-    for directory, _, files in sorted(os.walk(os.path.join(root, CORE))):
-        for name in sorted(files):
-            path = os.path.join(directory, name)
-            rel = os.path.relpath(path, root)
-            if not name.endswith(".swift") or rel == DECLARATIONS:
-                continue
-            with open(path, encoding="utf-8", errors="replace") as f:
-                text = f.read()
-            text = re.sub(r"//[^\n]*|/\*.*?\*/", "", text, flags=re.S)
-            texts[rel] = re.sub(r'"""(?:.|\n)*?"""|"(?:\\.|[^"\\\n])*"', '""', text)
-    return texts
+    return core_sources.core_texts(root, skip=(DECLARATIONS,), strings=True)
 
 
 def readers(key, texts):

@@ -62,7 +62,6 @@ struct LoopbackRequestLine: Equatable {
     }
 
     private static func percentEncoded(_ bytes: ArraySlice<UInt8>) -> String {
-        let hex = Array("0123456789ABCDEF".utf8)
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count)
         for byte in bytes {
@@ -70,8 +69,7 @@ struct LoopbackRequestLine: Equatable {
                 out.append(byte)
             } else {
                 out.append(UInt8(ascii: "%"))
-                out.append(hex[Int(byte >> 4)])
-                out.append(hex[Int(byte & 0x0F)])
+                Hex.append(byte, to: &out)
             }
         }
         return String(decoding: out, as: UTF8.self)

@@ -80,10 +80,8 @@ enum JournalLine {
             case 0x0D: out.append(contentsOf: #"\r"#.utf8)
             case 0x09: out.append(contentsOf: #"\t"#.utf8)
             case 0..<0x20:
-                let hex = Array("0123456789ABCDEF".utf8)
                 out.append(contentsOf: #"\u00"#.utf8)
-                out.append(hex[Int(byte >> 4)])
-                out.append(hex[Int(byte & 0xF)])
+                Hex.append(byte, to: &out)
             default: out.append(byte)
             }
         }

@@ -16,13 +16,9 @@ enum Secrets {
             var generator = SystemRandomNumberGenerator()
             for index in bytes.indices { bytes[index] = generator.next() }
         }
-        let digits = Array("0123456789abcdef".utf8)
         var text: [UInt8] = []
         text.reserveCapacity(count * 2)
-        for byte in bytes {
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 0x0F)])
-        }
+        for byte in bytes { Hex.append(byte, to: &text, uppercase: false) }
         return String(decoding: text, as: UTF8.self)
     }
 

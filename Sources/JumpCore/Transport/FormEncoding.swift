@@ -36,15 +36,10 @@ public struct FormParameters: Sendable, Equatable {
                 out.append(byte)
             default:
                 out.append(UInt8(ascii: "%"))
-                out.append(hexDigit(byte >> 4))
-                out.append(hexDigit(byte & 0x0F))
+                Hex.append(byte, to: &out)
             }
         }
         return String(decoding: out, as: UTF8.self)
-    }
-
-    private static func hexDigit(_ nibble: UInt8) -> UInt8 {
-        nibble < 10 ? UInt8(ascii: "0") &+ nibble : UInt8(ascii: "A") &+ (nibble &- 10)
     }
 
     public static func == (a: FormParameters, b: FormParameters) -> Bool {

@@ -136,6 +136,27 @@ func (s *scenario) client() (*jump.Client, error) {
 	return jump.Open(s.subst(s.config).(map[string]any))
 }
 
+// admins sends the input's admin requests named by keys, in order, and stops at the first that fails.
+func (s *scenario) admins(keys ...string) error {
+	for _, k := range keys {
+		if _, err := s.admin(k); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// counter is the emulator's count of the requests named by the input's nameKey, read with the admin request
+// countersKey (GET /emulator/counters).
+func (s *scenario) counter(countersKey, nameKey string) (float64, error) {
+	counters, err := s.admin(countersKey)
+	if err != nil {
+		return 0, err
+	}
+	n, _ := counters["counters"].(map[string]any)[s.str(nameKey)].(float64)
+	return n, nil
+}
+
 // admin sends an admin request of the input ({"method","path","headers"?,"body"?,"result"?}) with plain HTTP.
 func (s *scenario) admin(key string) (object, error) {
 	req := s.obj(key)

@@ -108,34 +108,20 @@ func passingServerError(s *scenario) (object, error) {
 	if _, err := s.register(c); err != nil {
 		return nil, err
 	}
-	entityRequests := func() (float64, error) {
-		counters, err := s.admin("counters")
-		if err != nil {
-			return 0, err
-		}
-		n, _ := counters["counters"].(map[string]any)[s.str("entity_counter")].(float64)
-		return n, nil
-	}
-	for _, k := range []string{"clear_counters", "fault_once"} {
-		if _, err := s.admin(k); err != nil {
-			return nil, err
-		}
-	}
-	out := object{"passing": object{"status": status(c.FetchRecord(bg))}}
-	passing, err := entityRequests()
-	if err != nil {
+	if err := s.admins("clear_counters", "fault_once"); err != nil {
 		return nil, err
 	}
-	out["entity_requests_passing"] = passing
-	if _, err := s.admin("fault_lasting"); err != nil {
+	out := object{"passing": object{"status": status(c.FetchRecord(bg))}}
+	if out["entity_requests_passing"], err = s.counter("counters", "entity_counter"); err != nil {
+		return nil, err
+	}
+	if err := s.admins("fault_lasting"); err != nil {
 		return nil, err
 	}
 	out["lasting"] = object{"status": status(c.FetchRecord(bg))}
-	total, err := entityRequests()
-	if err != nil {
+	if out["entity_requests"], err = s.counter("counters", "entity_counter"); err != nil {
 		return nil, err
 	}
-	out["entity_requests"] = total
 	out["signed_in"] = c.IsSignedIn()
 	return out, nil
 }
@@ -149,18 +135,13 @@ func refreshAfterClockMoves(s *scenario) (object, error) {
 	if _, err := s.register(c); err != nil {
 		return nil, err
 	}
-	for _, k := range []string{"clear_counters", "advance_clock"} {
-		if _, err := s.admin(k); err != nil {
-			return nil, err
-		}
-	}
-	out := object{"fetch": object{"status": status(c.FetchRecord(bg))}}
-	counters, err := s.admin("counters")
-	if err != nil {
+	if err := s.admins("clear_counters", "advance_clock"); err != nil {
 		return nil, err
 	}
-	n, _ := counters["counters"].(map[string]any)[s.str("refresh_counter")].(float64)
-	out["refresh_requests"] = n
+	out := object{"fetch": object{"status": status(c.FetchRecord(bg))}}
+	if out["refresh_requests"], err = s.counter("counters", "refresh_counter"); err != nil {
+		return nil, err
+	}
 	out["signed_in"] = c.IsSignedIn()
 	out["record_email"] = recordString(c, "/email")
 	return out, nil
@@ -270,10 +251,8 @@ func cancelAsync(s *scenario) (object, error) {
 	if _, err := s.register(c); err != nil {
 		return nil, err
 	}
-	for _, k := range []string{"clear_counters", "delay"} {
-		if _, err := s.admin(k); err != nil {
-			return nil, err
-		}
+	if err := s.admins("clear_counters", "delay"); err != nil {
+		return nil, err
 	}
 	ms := func(key string) time.Duration {
 		v, _ := s.in(key).(float64)
@@ -285,11 +264,11 @@ func cancelAsync(s *scenario) (object, error) {
 	go func() { results <- c.FetchRecord(ctx) }()
 	reached := time.Now().Add(ms("reach_timeout_ms"))
 	for time.Now().Before(reached) {
-		counters, err := s.admin("counters")
+		n, err := s.counter("counters", "reached_counter")
 		if err != nil {
 			return nil, err
 		}
-		if n, _ := counters["counters"].(map[string]any)[s.str("reached_counter")].(float64); n >= 1 {
+		if n >= 1 {
 			break
 		}
 		time.Sleep(20 * time.Millisecond)

@@ -96,6 +96,12 @@ impl Context {
         })
     }
 
+    /// The emulator's count of the requests the input's `name_key` names (the admin request "counters").
+    fn counter(&self, name_key: &str) -> Result<i64, String> {
+        let counters = self.admin("counters")?;
+        Ok(counters.get("counters").and_then(|m| m.get(&self.text(name_key))).and_then(Value::as_i64).unwrap_or(0))
+    }
+
     fn register(&self, client: &Client) -> jump::Result<Value> {
         client.register_traditional(&self.input("user").to_string(), &self.text("password"))
     }
@@ -175,8 +181,7 @@ fn refresh_after_clock_moves(cx: &Context, out: &mut Outcome) -> Result<(), Stri
     cx.admin("advance_clock")?;
     let fetched = c.fetch_record();
     out.push(("fetch".into(), obj(&[("status", status_of(&fetched))])));
-    let counters = cx.admin("counters")?;
-    let refreshes = counters.get("counters").and_then(|m| m.get(&cx.text("refresh_counter"))).and_then(Value::as_i64).unwrap_or(0);
+    let refreshes = cx.counter("refresh_counter")?;
     out.push(("refresh_requests".into(), n(refreshes)));
     out.push(("signed_in".into(), b(c.is_signed_in())));
     out.push(("record_email".into(), record_email(&c)));
@@ -186,19 +191,15 @@ fn refresh_after_clock_moves(cx: &Context, out: &mut Outcome) -> Result<(), Stri
 fn passing_server_error(cx: &Context, out: &mut Outcome) -> Result<(), String> {
     let c = cx.client().map_err(|e| e.to_string())?;
     cx.register(&c).map_err(|e| e.to_string())?;
-    let entity_requests = |cx: &Context| -> Result<i64, String> {
-        let counters = cx.admin("counters")?;
-        Ok(counters.get("counters").and_then(|m| m.get(&cx.text("entity_counter"))).and_then(Value::as_i64).unwrap_or(0))
-    };
     cx.admin("clear_counters")?;
     cx.admin("fault_once")?;
     let passing = c.fetch_record();
     out.push(("passing".into(), obj(&[("status", status_of(&passing))])));
-    out.push(("entity_requests_passing".into(), n(entity_requests(cx)?)));
+    out.push(("entity_requests_passing".into(), n(cx.counter("entity_counter")?)));
     cx.admin("fault_lasting")?;
     let lasting = c.fetch_record();
     out.push(("lasting".into(), obj(&[("status", status_of(&lasting))])));
-    out.push(("entity_requests".into(), n(entity_requests(cx)?)));
+    out.push(("entity_requests".into(), n(cx.counter("entity_counter")?)));
     out.push(("signed_in".into(), b(c.is_signed_in())));
     Ok(())
 }
@@ -271,8 +272,7 @@ fn cancel_async(cx: &Context, out: &mut Outcome) -> Result<(), String> {
     });
     let limit = Duration::from_millis(cx.input("reach_timeout_ms").as_i64().unwrap_or(10000) as u64);
     let start = Instant::now();
-    let reached = cx.text("reached_counter");
-    while cx.admin("counters")?.get("counters").and_then(|m| m.get(&reached)).and_then(Value::as_i64).unwrap_or(0) < 1 {
+    while cx.counter("reached_counter")? < 1 {
         if start.elapsed() > limit {
             return Err("the request never reached the emulator".into());
         }
