@@ -28,6 +28,8 @@ static inline char *jumpi_curl_default_ca_file(void) {
 }
 static inline CURLMcode jumpi_curl_multi_setopt_long(CURLM *m, CURLMoption o, long v) { return curl_multi_setopt(m, o, v); }
 static inline CURLcode jumpi_curl_response_code(CURL *h, long *out) { return curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, out); }
+/* Bytes of request headers sent, over every attempt of the transfer: 0 when nothing left. */
+static inline CURLcode jumpi_curl_request_size(CURL *h, long *out) { return curl_easy_getinfo(h, CURLINFO_REQUEST_SIZE, out); }
 static inline CURLcode jumpi_curl_content_type(CURL *h, char **out) { return curl_easy_getinfo(h, CURLINFO_CONTENT_TYPE, out); }
 
 /* 1 when curl_global_init may run while other threads use libcurl (libcurl 7.84+ built thread-safe). */

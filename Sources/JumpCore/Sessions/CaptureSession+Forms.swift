@@ -72,7 +72,18 @@ extension CaptureSession {
         var fields = try FormMapping.parameters(form: form, flow: flow, record: record, password: nil, unmapped: .ignore)
         for name in passwords.current { fields.add(name, current) }
         for name in passwords.new { fields.add(name, new) }
-        try submitProfileForm(form, fields: fields, flow: flow, generation: generation, cancellation: cancellation)
+        do throws(JumpError) {
+            try submitProfileForm(form, fields: fields, flow: flow, generation: generation, cancellation: cancellation)
+        } catch where error.isOutcomeUnknown {
+            // Sent again, a change that was applied is refused for its old password: a sign-in with the new
+            // one tells whether it was.
+            guard let user = record["email"]?.stringValue, !user.isEmpty else { throw error }
+            _ = try settleLostWrite(signingInAs: user, password: new, flow: flow, isNew: false, cancellation: cancellation) {
+                () throws(JumpError) -> SignInResult in
+                try self.submitProfileForm(form, fields: fields, flow: flow, generation: generation, cancellation: cancellation)
+                return SignInResult(isNew: false, uuid: nil, authorizationCode: nil)
+            }
+        }
     }
 
     /// Asks Capture to email a password-reset link to `email` (forgot_password_native). No sign-in needed.

@@ -70,32 +70,7 @@ extension CaptureSession {
             var uuid: String?
             for (index, request) in requests.enumerated() {
                 do throws(JumpError) {
-                    markAppendPending(request, generation: generation)
-                    let (answer, tokenGeneration) = try authorized(cancellation: cancellation) { token throws(JumpError) in
-                        try capture.post("/" + request.kind.endpoint, CaptureSession.parameters(of: request, token: token),
-                                         cancellation: cancellation)
-                    }
-                    sent += 1
-                    guard tokenGeneration == generation else {
-                        throw JumpError(.notSignedIn, "the session ended while the record was being synced")
-                    }
-                    let result = answer["result"]
-                    let (id, names) = try state.withLock { s throws(JumpError) -> (String?, [(String, String)]) in
-                        guard s.generation == generation else {
-                            throw JumpError(.notSignedIn, "the session ended while the record was being synced")
-                        }
-                        var names: [(String, String)] = []
-                        var ops: [RecordOp] = []
-                        let id = try s.withSession { session throws(JumpError) -> String? in
-                            ops = try session.record.acknowledgements(of: request, result: result, renamed: &names)
-                            for op in ops { session.record.apply(op) }
-                            return session.record.uuid
-                        }
-                        CaptureSession.settleAppend(&s, request)
-                        s.updateSession { session in for path in request.changed { session.unansweredValues[path] = nil } }
-                        journal(&s, ops)
-                        return (id ?? nil, names)
-                    }
+                    let (id, names) = try sendSettled(request, generation: generation, sent: &sent, cancellation: cancellation)
                     uuid = id
                     changed += request.changed
                     renamed += names
@@ -115,6 +90,59 @@ extension CaptureSession {
             }
             emit(.recordSynced(uuid: uuid, changed: changed))
             return SyncResult(changed: changed, requests: sent, renamed: renamed)
+        }
+    }
+
+    /// Sends one request of a sync and applies its answer. A request whose answer was lost on a connection
+    /// that died (JumpError.isOutcomeUnknown) is settled here, never guessed: an append by the pending-append
+    /// check (found on the server, it counts as answered; not found, it was not applied and goes once more);
+    /// an update without appends, or a replace, by sending it again, which the server answers the same.
+    private func sendSettled(_ request: SyncRequest, generation: UInt64, sent: inout Int,
+                             cancellation: Cancellation?) throws(JumpError) -> (String?, [(String, String)]) {
+        do throws(JumpError) {
+            return try send(request, generation: generation, sent: &sent, cancellation: cancellation)
+        } catch where error.isOutcomeUnknown && request.kind != .delete {
+            Log.info("the answer to \(request.kind.endpoint) was lost; settling its outcome")
+            if request.kind == .append, let plural = request.plural {
+                let (settled, names) = try reconcilePendingAppends(generation: generation, cancellation: cancellation)
+                if settled.contains(plural.description) {
+                    sent += 1
+                    let uuid = state.withLock { s in s.session?.record.uuid }
+                    return (uuid, names)
+                }
+            }
+            return try send(request, generation: generation, sent: &sent, cancellation: cancellation)
+        }
+    }
+
+    /// One request of a sync: marked pending first when it appends, then sent, then acknowledged and journaled.
+    private func send(_ request: SyncRequest, generation: UInt64, sent: inout Int,
+                      cancellation: Cancellation?) throws(JumpError) -> (String?, [(String, String)]) {
+        markAppendPending(request, generation: generation)
+        let (answer, tokenGeneration) = try authorized(cancellation: cancellation) { token throws(JumpError) in
+            try capture.post("/" + request.kind.endpoint, CaptureSession.parameters(of: request, token: token),
+                             cancellation: cancellation)
+        }
+        sent += 1
+        guard tokenGeneration == generation else {
+            throw JumpError(.notSignedIn, "the session ended while the record was being synced")
+        }
+        let result = answer["result"]
+        return try state.withLock { s throws(JumpError) -> (String?, [(String, String)]) in
+            guard s.generation == generation else {
+                throw JumpError(.notSignedIn, "the session ended while the record was being synced")
+            }
+            var names: [(String, String)] = []
+            var ops: [RecordOp] = []
+            let id = try s.withSession { session throws(JumpError) -> String? in
+                ops = try session.record.acknowledgements(of: request, result: result, renamed: &names)
+                for op in ops { session.record.apply(op) }
+                return session.record.uuid
+            }
+            CaptureSession.settleAppend(&s, request)
+            s.updateSession { session in for path in request.changed { session.unansweredValues[path] = nil } }
+            journal(&s, ops)
+            return (id ?? nil, names)
         }
     }
 

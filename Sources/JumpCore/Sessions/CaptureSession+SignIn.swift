@@ -36,13 +36,40 @@ extension CaptureSession {
         guard !password.isEmpty else { throw .invalidArgument("the password is empty", argument: "password") }
         let flow = try self.flow(cancellation: cancellation)
         let fields = try FormMapping.parameters(form: settings.forms.registration, flow: flow, record: attributes, password: password)
-        return try submitSignInForm("/oauth/register_native_traditional", form: settings.forms.registration, fields: fields,
-                                    flow: flow, cancellation: cancellation)
+        let register = { () throws(JumpError) -> SignInResult in
+            try self.submitSignInForm("/oauth/register_native_traditional", form: self.settings.forms.registration,
+                                      fields: fields, flow: flow, cancellation: cancellation)
+        }
+        do throws(JumpError) {
+            return try register()
+        } catch where error.isOutcomeUnknown {
+            // Sent again, it would find its own account and answer "already in use": a sign-in with the same
+            // credentials tells whether the first one made it.
+            guard let email = attributes["email"]?.stringValue, !email.isEmpty else { throw error }
+            return try settleLostWrite(signingInAs: email, password: password, flow: flow, isNew: true,
+                                       cancellation: cancellation, otherwise: register)
+        }
+    }
+
+    /// A write whose answer was lost and that leaves `user` able to sign in with `password` (a registration,
+    /// a password change): that sign-in settles it. It works: the write was applied, and the session is the
+    /// sign-in's. Refused for the credentials: it was not, and `otherwise` sends it once more, whose answer is
+    /// the truth. Anything else is reported as it is.
+    func settleLostWrite(signingInAs user: String, password: String, flow: Flow?, isNew: Bool, cancellation: Cancellation?,
+                         otherwise: () throws(JumpError) -> SignInResult) throws(JumpError) -> SignInResult {
+        Log.info("the answer to a registration or password change was lost; settling it with a sign-in")
+        let credentials = FormMapping.credentials(form: settings.forms.signIn, flow: flow, user: user, password: password)
+        do throws(JumpError) {
+            return try submitSignInForm("/oauth/auth_native_traditional", form: settings.forms.signIn, fields: credentials,
+                                        flow: flow, assumeNew: isNew, cancellation: cancellation)
+        } catch where error.status == .badCredentials {
+            return try otherwise()
+        }
     }
 
     /// Posts a form that ends in a signed-in session (docs/protocol.md §5.2), with a refresh secret made for it.
     func submitSignInForm(_ path: String, form: String, fields: FormParameters, extra: FormParameters = FormParameters(),
-                          flow: Flow?, cancellation: Cancellation?) throws(JumpError) -> SignInResult {
+                          flow: Flow?, assumeNew: Bool = false, cancellation: Cancellation?) throws(JumpError) -> SignInResult {
         let secret = Secrets.refreshSecret()
         var parameters = commonParameters(flow: flow)
         parameters.add("response_type", settings.responseType)
@@ -52,11 +79,13 @@ extension CaptureSession {
         for (name, value) in fields.pairs { parameters.add(name, value) }
         for (name, value) in extra.pairs { parameters.add(name, value) }
         let body = try capture.post(path, parameters, cancellation: cancellation)
-        return try startSession(from: body, refreshSecret: secret, cancellation: cancellation)
+        return try startSession(from: body, refreshSecret: secret, assumeNew: assumeNew, cancellation: cancellation)
     }
 
     /// The sign-in response (docs/protocol.md §5.2) -> the new session (replacing any previous one).
-    func startSession(from body: [String: JSON], refreshSecret: String, cancellation: Cancellation?) throws(JumpError) -> SignInResult {
+    /// assumeNew: the sign-in settles a registration whose answer was lost, so the account is new.
+    func startSession(from body: [String: JSON], refreshSecret: String, assumeNew: Bool = false,
+                      cancellation: Cancellation?) throws(JumpError) -> SignInResult {
         guard let token = body["access_token"]?.stringValue, !token.isEmpty else {
             throw JumpError(.server, "the sign-in response has no access_token")
         }
@@ -76,7 +105,7 @@ extension CaptureSession {
         let expiresAt = expiryTime(fromExpiresIn: body["expires_in"])
         var session = Session(sessionID: Secrets.sessionID(), accessToken: token, refreshSecret: refreshSecret,
                               accessTokenExpiresAt: expiresAt, reauthenticationRequired: false, record: UserRecord(server: record))
-        let isNew = body["is_new"]?.boolValue ?? false
+        let isNew = assumeNew || (body["is_new"]?.boolValue ?? false)
         let uuid = session.record.uuid
         let (conflicts, kept) = try state.withLock { s throws(JumpError) -> ([UserRecord.Conflict], [String]) in
             let (carried, entry) = try takeOverPreviousSession(&s, uuid: uuid)

@@ -32,3 +32,14 @@ public struct JumpError: Error, Sendable, Equatable {
 
     public static func `internal`(_ message: String) -> JumpError { JumpError(.internal, message) }
 }
+
+extension JumpError {
+    /// detail.reason of a write whose connection was lost after it was sent: the server may or may not have
+    /// applied it (jump.h, "Writes and their outcome").
+    public static let outcomeUnknownReason = "outcome_unknown"
+
+    /// A write was sent and its answer lost: whether the server applied it is not known.
+    public var isOutcomeUnknown: Bool {
+        status == .network && detail["reason"]?.stringValue == JumpError.outcomeUnknownReason
+    }
+}

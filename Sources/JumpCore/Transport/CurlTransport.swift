@@ -145,18 +145,27 @@ public final class CurlTransport: Transport {
             if request.method != "POST" {
                 _ = request.method.withCString { jumpi_curl_setopt_ptr(curl, CURLOPT_CUSTOMREQUEST, $0) }
             }
+            if request.sendsOnce { WriteOnce.prepare(curl, sink: sink, body: request.body, context: context.toOpaque()) }
         }
 
-        // COPYPOSTFIELDS would copy; the buffer outlives the transfer here, so lend it.
-        let body = request.body.isEmpty ? [0] : request.body
-        code = body.withUnsafeBufferPointer { buffer in
-            if request.method != "GET" { _ = jumpi_curl_setopt_ptr(curl, CURLOPT_POSTFIELDS, buffer.baseAddress) }
-            let performed = drive(handle, request: request, cancellation: cancellation)
-            _ = jumpi_curl_setopt_ptr(curl, CURLOPT_POSTFIELDS, nil)
-            return performed
+        if request.sendsOnce {
+            code = drive(handle, request: request, cancellation: cancellation)
+        } else {
+            // COPYPOSTFIELDS would copy; the buffer outlives the transfer here, so lend it. libcurl rewinds
+            // such a body by itself and sends it again when a reused connection turns out dead: fine for a
+            // read or the refresh, never for a write (WriteOnce).
+            let body = request.body.isEmpty ? [0] : request.body
+            code = body.withUnsafeBufferPointer { buffer in
+                if request.method != "GET" { _ = jumpi_curl_setopt_ptr(curl, CURLOPT_POSTFIELDS, buffer.baseAddress) }
+                let performed = drive(handle, request: request, cancellation: cancellation)
+                _ = jumpi_curl_setopt_ptr(curl, CURLOPT_POSTFIELDS, nil)
+                return performed
+            }
         }
         if code != CURLE_OK {
-            return .failure(error(for: code, request: request, sink: sink))
+            var sent = 0
+            _ = jumpi_curl_request_size(curl, &sent)
+            return .failure(error(for: code, request: request, sink: sink, sent: sent > 0 || sink.uploaded > 0))
         }
         var status = 0
         _ = jumpi_curl_response_code(curl, &status)
@@ -213,12 +222,17 @@ public final class CurlTransport: Transport {
         return result
     }
 
-    private func error(for code: CURLcode, request: HTTPRequest, sink: ResponseSink) -> JumpError {
+    private func error(for code: CURLcode, request: HTTPRequest, sink: ResponseSink, sent: Bool) -> JumpError {
         let reason = String(cString: curl_easy_strerror(code))
         let target = request.redactedURL
         if sink.tooLarge {
             return JumpError(.server, "the response from \(target) is larger than maxResponseBytes (\(maxResponseBytes) bytes): "
                              + "refused while it arrived", detail: ["max_response_bytes": .int(Int64(maxResponseBytes))])
+        }
+        if request.sendsOnce, sent, WriteOnce.losesTheAnswer(code) {
+            return JumpError(.network, "the connection to \(target) was lost after the request was sent (\(reason)): whether "
+                             + "the server applied it is not known, and it was not sent again",
+                             detail: ["curl_code": .int(Int64(code.rawValue)), "reason": .string(JumpError.outcomeUnknownReason)])
         }
         switch code {
         case CURLE_ABORTED_BY_CALLBACK:
@@ -271,13 +285,16 @@ private struct EasyHandle: @unchecked Sendable {
 }
 
 /// Collects the body in libcurl's write callback, and the headers of the final response.
-private final class ResponseSink {
+final class ResponseSink {
     let limit: Int
     var chunks: [[UInt8]] = []
     var count = 0
     var tooLarge = false
     var headers: [(String, String)] = []
     var headerBytes = 0
+    /// A write's body, handed to libcurl piece by piece (WriteOnce), and how much of it went.
+    var upload: [UInt8] = []
+    var uploaded = 0
 
     init(limit: Int) { self.limit = limit }
 }

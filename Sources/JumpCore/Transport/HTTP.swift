@@ -25,6 +25,10 @@ public struct HTTPRequest: Sendable {
         case idempotent
     }
 
+    /// A request with side effects: libcurl must never send it a second time on its own (WriteOnce), and a
+    /// lost answer is an unknown outcome (JumpError.isOutcomeUnknown), settled by whoever sent it.
+    public var sendsOnce: Bool { method != "GET" && method != "HEAD" && replay == .ifNeverSent }
+
     public init(method: String, url: String, headers: [(String, String)] = [], body: [UInt8] = []) {
         self.method = method
         self.url = url
