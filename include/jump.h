@@ -25,6 +25,17 @@
  *    All the host code of one _async operation runs on one thread, before and after its requests.
  *  - No call waits for ever behind another: a wait for another operation of the same client (a sync, a
  *    refresh, a credential change) ends after requestTimeoutMs with JUMP_E_TIMEOUT (detail reason "busy").
+ *  - Writes and their outcome: a request with side effects (a form, a sign-in or registration, a record
+ *    sync, a share, a sign-in-token call, a POST, PUT, PATCH or DELETE of jump_client_request) is sent once:
+ *    a kept-alive connection that dies under it never makes it go again unseen. When its answer is lost
+ *    after it left, libjump settles what it can and answers with the truth: a plural append is looked up
+ *    on the server (found, it counts as answered and takes the server's id; not found, it goes once more),
+ *    a record update or replace is sent again (the server answers it the same), and a registration or a
+ *    password change is settled by a sign-in with the same credentials (the result is the one the lost
+ *    answer would have given; that sign-in's session replaces the current one). What cannot be settled (a
+ *    share, a record delete, a sign-in-token call, jump_client_request) fails with JUMP_E_NETWORK and
+ *    detail reason "outcome_unknown": the server may or may not have applied it; read back before sending
+ *    it again.
  *  - Callbacks (and userdata_free) run on a plain thread owned by libjump (named "jump-events"; never the
  *    caller's thread, never a thread pool worker): one thread for every client of the process, which exits
  *    when idle, so callbacks run one at a time and in order, and a slow callback delays the others. Unless

@@ -89,6 +89,14 @@ class JumpError(Exception):
         self.reason: Optional[str] = detail.get("reason")
         super().__init__(status, self.message, detail)
 
+    @property
+    def outcome_unknown(self) -> bool:
+        """True for a write whose answer was lost after it was sent (``reason == "outcome_unknown"``): the
+        server may or may not have applied it. libjump settles what it can (appends, record updates,
+        registration, password change); this is left for what it cannot (a share, a record delete, a
+        sign-in-token call, ``Client.request``). Read back before sending it again."""
+        return self.reason == "outcome_unknown"
+
     def __str__(self) -> str:
         name = self.status_name or type(self).__name__
         return f"{self.message} ({name}, {self.status})"

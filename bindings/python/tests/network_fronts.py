@@ -15,7 +15,7 @@ import socketserver
 import ssl
 import threading
 import urllib.parse
-from typing import List, Tuple
+from typing import Dict, List, Tuple
 
 from cryptography import x509
 from cryptography.hazmat.primitives import serialization
@@ -144,6 +144,77 @@ class CountingProxy:
         self.server = _Server(("127.0.0.1", 0), Handler)
         self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+class DroppingRelay:
+    """http://127.0.0.1:<port> in front of the emulator, keeping client connections alive. Every request is
+    forwarded upstream and answered, except that a POST to an armed path arriving on a connection that already
+    carried a request is forwarded (the server applies it) and then left unanswered: the connection closes,
+    as when an idle timeout or a recycling load balancer races the request. ``counts`` says how many requests
+    arrived per path, ``dropped`` how many were left unanswered."""
+
+    def __init__(self, upstream_url: str) -> None:
+        parsed = urllib.parse.urlsplit(upstream_url)
+        upstream = (parsed.hostname, parsed.port)
+        self.counts: Dict[str, int] = {}
+        self.dropped = 0
+        self._armed: Tuple[str, int] = ("", 0)
+        self._lock = threading.Lock()
+        relay = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def setup(self) -> None:
+                super().setup()
+                self.served = 0
+
+            def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - the base class's name
+                pass
+
+            def _forward(self) -> None:
+                body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+                path = self.path.split("?", 1)[0]
+                with relay._lock:
+                    relay.counts[path] = relay.counts.get(path, 0) + 1
+                    armed_path, drops = relay._armed
+                    drop = self.served > 0 and self.command == "POST" and path == armed_path and drops > 0
+                    if drop:
+                        relay._armed = (armed_path, drops - 1)
+                        relay.dropped += 1
+                self.served += 1
+                skip = {"host", "content-length", "connection", "accept-encoding", "expect"}
+                headers = {k: v for k, v in self.headers.items() if k.lower() not in skip}
+                upstream_connection = http.client.HTTPConnection(*upstream, timeout=30)
+                try:
+                    upstream_connection.request(self.command, self.path, body=body or None, headers=headers)
+                    answer = upstream_connection.getresponse()
+                    payload = answer.read()
+                finally:
+                    upstream_connection.close()
+                if drop:
+                    self.close_connection = True
+                    self.connection.shutdown(socket.SHUT_RDWR)
+                    return
+                self.send_response(answer.status)
+                self.send_header("Content-Type", answer.getheader("Content-Type") or "application/octet-stream")
+                self.send_header("Content-Length", str(len(payload)))
+                self.end_headers()
+                self.wfile.write(payload)
+
+            do_GET = do_POST = do_PUT = do_PATCH = do_DELETE = _forward
+
+        self.server = _Server(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def arm(self, path: str, drops: int = 1) -> None:
+        with self._lock:
+            self._armed = (path, drops)
 
     def close(self) -> None:
         self.server.shutdown()
