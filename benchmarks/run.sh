@@ -20,7 +20,7 @@
 #   Size       stripped libjump.so and its NEEDED list; vs an empty Swift library linked the same way
 #              (benchmarks/floor: the static Swift runtime alone, the floor under any Swift C-ABI library)
 # BENCH_ONLY="signin social coldstart ffi record memory many fibers node csharp go java rust size" (any of them, space- or
-# comma-separated; default all) runs those groups alone: each row of README.md's Benchmarks table names its
+# comma-separated; default all) runs those groups alone: each row of benchmarks/README.md's table names its
 # command. coldstart and ffi restore the session signin saves, so they run signin first (its rows too).
 # Medians throughout; ratio = libjump / baseline. Knobs: BENCH_SIGNIN_N, BENCH_SOCIAL_N, BENCH_COLDSTART_N,
 # BENCH_FFI_CALLS, BENCH_FFI_ROUNDS, BENCH_MEMORY_N, BENCH_MANY_N, BENCH_MANY_CLIENTS, BENCH_MANY_HOST_CONNECTIONS.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs the test suites (default: all of swift, c, python, node, csharp, go, java, rust, abi, install) against the built
+# Runs the test suites (default: all of swift, c, python, node, csharp, go, java, rust, abi, install, docs) against the built
 # libjump.so and jump-emulator, prints each suite's own output, then one summary line per suite and a total.
 # A summary line counts the suite's skipped tests and, when there are any, names why (the runner's own reasons):
 #   python   285 passed, 0 failed, 2 skipped (selenium is not installed; mypy is not installed)
@@ -15,7 +15,7 @@ export JUMP_EMULATOR=${JUMP_EMULATOR:-$here/build/bin/jump-emulator}
 logs=$here/build/test-logs
 mkdir -p "$logs"
 suites=("$@")
-((${#suites[@]})) || suites=(swift c python node csharp go java rust abi install)
+((${#suites[@]})) || suites=(swift c python node csharp go java rust abi install docs)
 
 ensure_pytest() {
     python3 -c "import pytest" 2>/dev/null && return 0
@@ -50,6 +50,9 @@ run_suite() {
         # The C# binding under Mono; ends with "N passed, N failed" like c and abi.
         csharp) bash bindings/csharp/run-tests.sh ;;
         hygiene) python3 Tests/abi/check_hygiene.py compare "$logs/tree-before.json" ;;
+        # README.md against the tree (its tables of make targets, bindings and folders, its length, its links,
+        # and a self-test of each check); builds nothing. Ends with "N passed, N failed".
+        docs) python3 scripts/check-docs.py ;;
         # The Rust binding with each Rust toolchain there is; ends with "N passed, N failed" too.
         rust) bash bindings/rust/run-tests.sh ;;
         # The Java binding (javac + the JNI glue built with cc); ends with "N passed, N failed" too.
@@ -89,7 +92,7 @@ count_suite() {
             skipped=$(sed -nE 's/^# skip(ped)? ([0-9]+)$/\2/p' "$log" | tail -1)  # "# skipped N" since Node.js 20
             ;;
         *)
-            # c, abi, install, csharp, go, java, rust and hygiene end with "N passed, N failed" (go's adds
+            # c, abi, install, csharp, go, java, rust, docs and hygiene end with "N passed, N failed" (go's adds
             # ", N skipped"; the others' runners cannot skip a test).
             line=$(grep -E "^[0-9]+ passed, [0-9]+ failed" "$log" | tail -1)
             passed=$(sed -nE 's/^([0-9]+) passed.*/\1/p' <<<"$line")

@@ -4,7 +4,7 @@
 # quick `make torture`. UndefinedBehaviorSanitizer is not among them: swiftc refuses -sanitize=undefined on
 # Linux, and what it checks in C (overflow, bounds, misaligned access) Swift checks itself, as traps, in the
 # debug build these runs use (which the no-trap rule makes failures here too). Not part of `make test`: the two builds and runs take about
-# SANITIZE_MINUTES on 2 cores (README, "Checked by tools").
+# SANITIZE_MINUTES on 2 cores (docs/testing.md, "Sanitizers").
 #   bash scripts/sanitize.sh [address|thread]...   (default: both)
 # The C tests and the torture driver are plain C programs that dlopen libjump, so the sanitizer's runtime is
 # preloaded into them (JUMP_TEST_PRELOAD, TORTURE_PRELOAD: LD_PRELOAD of those programs alone, where it must
