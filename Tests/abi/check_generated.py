@@ -153,9 +153,9 @@ def edit_generated(copy):
 def edit_rust(copy):
     path = os.path.join(copy, "bindings/rust/jump/src/status.rs")
     text = read(path)
-    assert "Busy = -16," in text, "the self-test's edit no longer applies: no 'Busy = -16,'"
+    assert "Status::Busy => -16," in text, "the self-test's edit no longer applies: no 'Status::Busy => -16,'"
     with open(path, "w", encoding="utf-8") as f:
-        f.write(text.replace("Busy = -16,", "Busy = -61,"))
+        f.write(text.replace("Status::Busy => -16,", "Status::Busy => -61,"))
 
 
 def edit_java_exception(copy):

@@ -65,7 +65,8 @@ fn run(url: &str, storage: &str, nonce: u128) -> jump::Result<()> {
             Ok(_) => println!("a wrong password was accepted?"),
         }
 
-        // An async call: a handle to wait on (or cancel); the completion runs on libjump's thread.
+        // An async call: a Pending to wait on, cancel or .await (a Future; dropped unfinished, it cancels
+        // the call); the completion runs on libjump's thread.
         let signed_in = client.sign_in_async(&email, PASSWORD)?.wait()?;
         println!("signed in as {}", signed_in.str_of("uuid").unwrap_or_default());
 

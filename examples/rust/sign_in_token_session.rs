@@ -5,7 +5,7 @@
 #[path = "http_util.rs"]
 mod http_util;
 
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use jump::{Client, Config, Status};
 
@@ -71,7 +71,7 @@ fn first_run(api: &str, storage: &str, app_user: &str) -> jump::Result<()> {
     let status = client.status()?;
     let user_id = status.str_of("user_id").unwrap_or_default();
     println!("identify: {}; signed in as {}", identified.str_of("action").unwrap_or_default(), user_id);
-    let credentials = client.credentials_async(60, false)?.wait()?;
+    let credentials = client.credentials_async(Duration::from_secs(60), false)?.wait()?;
     println!("credential: {}", credentials.str_of("kind").unwrap_or_default());
     let put = client.request(
         "PUT",

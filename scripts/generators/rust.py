@@ -2,7 +2,8 @@
   bindings/rust/jump-sys/src/lib.rs   the whole -sys crate: opaque handle types, the callback typedefs, the
                                       #defines and status codes as constants, one extern "C" fn per function
                                       (the _jansson ones too: json_t is an opaque type, as in jump.h)
-  bindings/rust/jump/src/status.rs    the safe crate's Status enum: every jump_status, its name and meaning
+  bindings/rust/jump/src/status.rs    the safe crate's Status enum: every failing jump_status (JUMP_OK is the Ok of
+                                      jump::Result), Unknown(i32) for a newer code, its name and meaning
 Everything else in bindings/rust is hand-written and uses these names."""
 
 from typing import Any, Callable, Dict, List, Tuple
@@ -108,48 +109,73 @@ def sys_crate(common: Any) -> Callable[[Dict[str, Any]], str]:
 
 def status_enum(common: Any) -> Callable[[Dict[str, Any]], str]:
     def make(api: Dict[str, Any]) -> str:
-        statuses = api["statuses"]
+        # JUMP_OK is no failure: success is the Ok of jump::Result, so the enum names the failing codes only.
+        statuses = [s for s in api["statuses"] if s["value"] != 0]
+        stems = [common.status_stem(s["name"]) for s in statuses]
+        if "Unknown" in stems:
+            raise SystemExit("generate-bindings: a status whose Rust variant is Unknown clashes with Status::Unknown(i32)")
         out = [
             "// " + common.GENERATED,
-            "//! Every `jump_status` of include/jump.h as [`Status`].",
+            "//! Every failing `jump_status` of include/jump.h as [`Status`].",
             "",
-            "/// A `jump_status`: `Ok` or the reason a call failed. Codes are never renumbered.",
+            "/// Why a call failed: a failing `jump_status` of jump.h. Success is no status (it is the `Ok` of",
+            "/// [`crate::Result`]), so `JUMP_OK` has no variant. Codes are never renumbered. Non-exhaustive: a newer",
+            "/// libjump may add statuses, and a code this crate does not name is [`Status::Unknown`].",
+            "///",
+            "/// ```",
+            "/// use jump::Status;",
+            "/// assert_eq!(Status::from_code(-7), Some(Status::BadCredentials));",
+            "/// assert_eq!(Status::BadCredentials.name(), \"JUMP_E_BAD_CREDENTIALS\");",
+            "/// assert_eq!(Status::from_code(0), None); // JUMP_OK: no failure",
+            "/// assert_eq!(Status::from_code(-1000), Some(Status::Unknown(-1000)));",
+            "/// ```",
             "#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]",
-            "#[repr(i32)]",
+            "#[non_exhaustive]",
             "pub enum Status {",
         ]
-        for s in statuses:
-            out.append("    /// %s: %s" % (s["name"], s["meaning"]))
-            out.append("    %s = %d," % (common.status_stem(s["name"]), s["value"]))
+        for s, stem in zip(statuses, stems):
+            out.append("    /// %s (%d): %s" % (s["name"], s["value"], s["meaning"]))
+            out.append("    %s," % stem)
         out += [
+            "    /// A failing code this crate does not name (a newer libjump's), as libjump returned it;",
+            "    /// [`Status::from_code`] never makes one for a code named above.",
+            "    Unknown(i32),",
             "}",
             "",
             "impl Status {",
-            "    /// Every status, in the order of jump.h.",
-            "    pub const ALL: [Status; %d] = [%s];" % (
-                len(statuses), ", ".join("Status::%s" % common.status_stem(s["name"]) for s in statuses)),
+            "    /// Every status this crate names, in the order of jump.h ([`Status::Unknown`] aside).",
+            "    pub const ALL: [Status; %d] = [%s];" % (len(statuses), ", ".join("Status::%s" % t for t in stems)),
             "",
-            "    /// The status of a code, or `None` for a code this crate does not know (a newer libjump).",
+            "    /// The status of a code: `None` for `JUMP_OK` (0, no failure), [`Status::Unknown`] for a code this",
+            "    /// crate does not know (a newer libjump).",
             "    pub fn from_code(code: i32) -> Option<Status> {",
             "        match code {",
+            "            0 => None,",
         ]
-        out += ["            %d => Some(Status::%s)," % (s["value"], common.status_stem(s["name"])) for s in statuses]
+        out += ["            %d => Some(Status::%s)," % (s["value"], t) for s, t in zip(statuses, stems)]
         out += [
-            "            _ => None,",
+            "            other => Some(Status::Unknown(other)),",
             "        }",
             "    }",
             "",
-            "    /// The C code (`JUMP_OK` is 0, failures are negative).",
+            "    /// The C code (negative).",
             "    pub fn code(self) -> i32 {",
-            "        self as i32",
+            "        match self {",
+        ]
+        out += ["            Status::%s => %d," % (t, s["value"]) for s, t in zip(statuses, stems)]
+        out += [
+            "            Status::Unknown(code) => code,",
+            "        }",
             "    }",
             "",
-            "    /// The enumerator's name in jump.h, e.g. `\"JUMP_E_NETWORK\"` (the detail's \"status_name\").",
+            "    /// The enumerator's name in jump.h, e.g. `\"JUMP_E_NETWORK\"` (the detail's \"status_name\");",
+            "    /// `\"JUMP_E_UNKNOWN\"` for [`Status::Unknown`].",
             "    pub fn name(self) -> &'static str {",
             "        match self {",
         ]
-        out += ["            Status::%s => \"%s\"," % (common.status_stem(s["name"]), s["name"]) for s in statuses]
+        out += ["            Status::%s => \"%s\"," % (t, s["name"]) for s, t in zip(statuses, stems)]
         out += [
+            "            Status::Unknown(_) => \"JUMP_E_UNKNOWN\",",
             "        }",
             "    }",
             "",
@@ -157,9 +183,13 @@ def status_enum(common: Any) -> Callable[[Dict[str, Any]], str]:
             "    pub fn meaning(self) -> &'static str {",
             "        match self {",
         ]
-        out += ["            Status::%s => \"%s\"," % (common.status_stem(s["name"]), s["meaning"].replace('"', '\\"'))
-                for s in statuses]
-        out += ["        }", "    }", "}"]
+        out += ["            Status::%s => \"%s\"," % (t, s["meaning"].replace('"', '\\"')) for s, t in zip(statuses, stems)]
+        out += [
+            "            Status::Unknown(_) => \"a status this version of the binding does not know (a newer libjump)\",",
+            "        }",
+            "    }",
+            "}",
+        ]
         return "\n".join(out) + "\n"
     return make
 

@@ -18,6 +18,26 @@ pub(crate) type AsyncArgs = (sys::jump_callback, *mut c_void, sys::jump_free_fn,
 
 /// A client. Dropping it cancels its operations in flight (their completions report
 /// [`crate::Status::Cancelled`]) and releases its callbacks once no delivery needs them.
+///
+/// Every operation has a blocking form and an `_async` one that returns a [`Pending`] (a [`std::future::Future`]).
+///
+/// ```no_run
+/// # fn main() -> jump::Result<()> {
+/// let mut config = jump::Config::new()?;
+/// config
+///     .set_string("captureDomain", Some("https://my-app.us.janraincapture.com"))?
+///     .set_string("captureClientId", Some("my-client"))?;
+/// let client = jump::Client::new(&config)?;
+/// match client.sign_in("ada@example.com", "correct horse 1") {
+///     Ok(result) => println!("signed in as {}", result.str_of("uuid").unwrap_or_default()),
+///     Err(e) if e.status() == jump::Status::BadCredentials => println!("{}", e.message()),
+///     Err(e) => return Err(e),
+/// }
+/// client.record()?.set_string("/aboutMe", Some("hi"))?;
+/// client.sync()?;
+/// # Ok(())
+/// # }
+/// ```
 pub struct Client {
     pub(crate) ptr: *mut sys::jump_client,
 }
@@ -81,6 +101,7 @@ impl Client {
         out_json(|out| unsafe { sys::jump_client_register_traditional(self.ptr, a.as_ptr(), p.as_ptr(), out) })
     }
 
+    /// [`Client::register_traditional`] as a [`Pending`] (await it, or wait on it).
     pub fn register_traditional_async(&self, attributes_json: &str, password: &str) -> Result<Pending> {
         let (a, p) = (c(attributes_json)?, c(password)?);
         self.pend(|(cb, ud, free, out)| unsafe {
@@ -94,6 +115,14 @@ impl Client {
         out_json(|out| unsafe { sys::jump_client_sign_in(self.ptr, u.as_ptr(), p.as_ptr(), out) })
     }
 
+    /// [`Client::sign_in`] as a [`Pending`]: await it in async code (any executor), or wait on it.
+    ///
+    /// ```no_run
+    /// async fn sign_in(client: &jump::Client) -> jump::Result<String> {
+    ///     let result = client.sign_in_async("ada@example.com", "correct horse 1")?.await?;
+    ///     Ok(result.str_of("uuid").unwrap_or_default())
+    /// }
+    /// ```
     pub fn sign_in_async(&self, user: &str, password: &str) -> Result<Pending> {
         let (u, p) = (c(user)?, c(password)?);
         self.pend(|(cb, ud, free, out)| unsafe { sys::jump_client_sign_in_async(self.ptr, u.as_ptr(), p.as_ptr(), cb, ud, free, out) })
@@ -116,6 +145,7 @@ impl Client {
         check(unsafe { sys::jump_client_fetch_record(self.ptr) })
     }
 
+    /// [`Client::fetch_record`] as a [`Pending`] (await it, or wait on it).
     pub fn fetch_record_async(&self) -> Result<Pending> {
         self.pend(|(cb, ud, free, out)| unsafe { sys::jump_client_fetch_record_async(self.ptr, cb, ud, free, out) })
     }
@@ -125,6 +155,7 @@ impl Client {
         out_json(|out| unsafe { sys::jump_client_sync(self.ptr, out) })
     }
 
+    /// [`Client::sync`] as a [`Pending`] (await it, or wait on it).
     pub fn sync_async(&self) -> Result<Pending> {
         self.pend(|(cb, ud, free, out)| unsafe { sys::jump_client_sync_async(self.ptr, cb, ud, free, out) })
     }
@@ -140,6 +171,7 @@ impl Client {
         check(unsafe { sys::jump_client_update_profile(self.ptr, ptr_of(&a)) })
     }
 
+    /// [`Client::update_profile`] as a [`Pending`] (await it, or wait on it).
     pub fn update_profile_async(&self, attributes_json: Option<&str>) -> Result<Pending> {
         let a = c_opt(attributes_json)?;
         self.pend(|(cb, ud, free, out)| unsafe { sys::jump_client_update_profile_async(self.ptr, ptr_of(&a), cb, ud, free, out) })
@@ -151,6 +183,7 @@ impl Client {
         check(unsafe { sys::jump_client_change_password(self.ptr, a.as_ptr(), b.as_ptr()) })
     }
 
+    /// [`Client::change_password`] as a [`Pending`] (await it, or wait on it).
     pub fn change_password_async(&self, current: &str, new: &str) -> Result<Pending> {
         let (a, b) = (c(current)?, c(new)?);
         self.pend(|(cb, ud, free, out)| unsafe {
@@ -164,6 +197,7 @@ impl Client {
         check(unsafe { sys::jump_client_forgot_password(self.ptr, e.as_ptr()) })
     }
 
+    /// [`Client::forgot_password`] as a [`Pending`] (await it, or wait on it).
     pub fn forgot_password_async(&self, email: &str) -> Result<Pending> {
         let e = c(email)?;
         self.pend(|(cb, ud, free, out)| unsafe { sys::jump_client_forgot_password_async(self.ptr, e.as_ptr(), cb, ud, free, out) })
@@ -175,6 +209,7 @@ impl Client {
         check(unsafe { sys::jump_client_resend_verification_email(self.ptr, e.as_ptr()) })
     }
 
+    /// [`Client::resend_verification_email`] as a [`Pending`] (await it, or wait on it).
     pub fn resend_verification_email_async(&self, email: &str) -> Result<Pending> {
         let e = c(email)?;
         self.pend(|(cb, ud, free, out)| unsafe {

@@ -2,6 +2,7 @@
 //! API keys" and "Authorized requests").
 use std::os::raw::{c_char, c_void};
 use std::ptr;
+use std::time::Duration;
 
 use crate::client::Client;
 use crate::error::{check, Result};
@@ -41,6 +42,13 @@ unsafe extern "C" fn authenticate(
     })
 }
 
+/// A minimum lifetime as jump.h's `int64_t min_ttl_seconds`: whole seconds, a fraction rounded up (a
+/// credential that must last 1.5 s must last 2 s), at most i64::MAX.
+fn ttl_seconds(min_ttl: Duration) -> i64 {
+    let seconds = min_ttl.as_secs().saturating_add(u64::from(min_ttl.subsec_nanos() != 0));
+    seconds.min(i64::MAX as u64) as i64
+}
+
 /// An HTTP body for [`Client::request`].
 fn body_parts(body: Option<&[u8]>) -> (*const c_char, usize) {
     body.map_or((ptr::null(), 0), |b| (b.as_ptr() as *const c_char, b.len()))
@@ -55,6 +63,7 @@ impl Client {
         out_json(|out| unsafe { sys::jump_client_sign_in_with_token(self.ptr, t.as_ptr(), out) })
     }
 
+    /// [`Client::sign_in_with_token`] as a [`Pending`] (await it, or wait on it).
     pub fn sign_in_with_token_async(&self, sign_in_token: &str) -> Result<Pending> {
         let t = c(sign_in_token)?;
         self.pend(|(cb, ud, free, out)| unsafe { sys::jump_client_sign_in_with_token_async(self.ptr, t.as_ptr(), cb, ud, free, out) })
@@ -93,6 +102,7 @@ impl Client {
         out_json(|out| unsafe { sys::jump_client_request(self.ptr, m.as_ptr(), u.as_ptr(), ptr_of(&h), b, n, out) })
     }
 
+    /// [`Client::request`] as a [`Pending`] (await it, or wait on it).
     pub fn request_async(&self, method: &str, url: &str, headers_json: Option<&str>, body: Option<&[u8]>) -> Result<Pending> {
         let (m, u, h) = (c(method)?, c(url)?, c_opt(headers_json)?);
         let (b, n) = body_parts(body);
@@ -118,20 +128,51 @@ impl Client {
         check(unsafe { sys::jump_client_refresh_access_token(self.ptr) })
     }
 
-    /// The credential a request would send ({"kind","access_token","expires_at",..}), refreshed first when it
-    /// has `min_ttl_seconds` or less left, or always with `force_refresh`.
-    pub fn credentials(&self, min_ttl_seconds: i64, force_refresh: bool) -> Result<Value> {
+    /// The credential a request would send ({"kind","access_token","expires_at" (epoch seconds),
+    /// "expires_in" (seconds),"refreshed"}), refreshed first when it has `min_ttl` or less left, or always
+    /// with `force_refresh`. libjump counts whole seconds: a fraction of `min_ttl` is rounded up.
+    ///
+    /// ```no_run
+    /// # fn main() -> jump::Result<()> {
+    /// # let client = jump::Client::from_json("{\"storageDirectory\":\":memory:\"}")?;
+    /// use std::time::Duration;
+    /// // a token that lasts at least another minute, refreshed first if need be
+    /// let credential = client.credentials(Duration::from_secs(60), false)?;
+    /// let token = credential.str_of("access_token"); // a secret: do not log it
+    /// # let _ = token;
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn credentials(&self, min_ttl: Duration, force_refresh: bool) -> Result<Value> {
         let flags = if force_refresh { sys::JUMP_CREDENTIALS_FORCE_REFRESH } else { 0 };
-        out_json(|out| unsafe { sys::jump_client_credentials(self.ptr, min_ttl_seconds, flags, out) })
+        out_json(|out| unsafe { sys::jump_client_credentials(self.ptr, ttl_seconds(min_ttl), flags, out) })
     }
 
-    pub fn credentials_async(&self, min_ttl_seconds: i64, force_refresh: bool) -> Result<Pending> {
+    /// [`Client::credentials`] as a [`Pending`] (await it, or wait on it).
+    pub fn credentials_async(&self, min_ttl: Duration, force_refresh: bool) -> Result<Pending> {
         let flags = if force_refresh { sys::JUMP_CREDENTIALS_FORCE_REFRESH } else { 0 };
-        self.pend(|(cb, ud, free, out)| unsafe { sys::jump_client_credentials_async(self.ptr, min_ttl_seconds, flags, cb, ud, free, out) })
+        let ttl = ttl_seconds(min_ttl);
+        self.pend(|(cb, ud, free, out)| unsafe { sys::jump_client_credentials_async(self.ptr, ttl, flags, cb, ud, free, out) })
     }
 
-    /// Whether the credential held now lasts more than `min_ttl_seconds` (memory only).
-    pub fn has_valid_credentials(&self, min_ttl_seconds: i64) -> bool {
-        unsafe { sys::jump_client_has_valid_credentials(self.ptr, min_ttl_seconds) == 1 }
+    /// Whether the credential held now lasts more than `min_ttl` (whole seconds, a fraction rounded up;
+    /// memory only: no network, no storage).
+    pub fn has_valid_credentials(&self, min_ttl: Duration) -> bool {
+        unsafe { sys::jump_client_has_valid_credentials(self.ptr, ttl_seconds(min_ttl)) == 1 }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ttl_seconds;
+    use std::time::Duration;
+
+    #[test]
+    fn ttl_is_whole_seconds_rounded_up() {
+        assert_eq!(ttl_seconds(Duration::ZERO), 0);
+        assert_eq!(ttl_seconds(Duration::from_secs(60)), 60);
+        assert_eq!(ttl_seconds(Duration::from_millis(1500)), 2);
+        assert_eq!(ttl_seconds(Duration::from_nanos(1)), 1);
+        assert_eq!(ttl_seconds(Duration::MAX), i64::MAX);
     }
 }

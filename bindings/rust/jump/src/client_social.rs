@@ -7,7 +7,7 @@ use crate::client::Client;
 use crate::error::{check, Result};
 use crate::ffi::{borrowed, c, c_opt, guard, out_json, ptr_of, status_code};
 use crate::json::Value;
-use crate::request::{start_with, Pending, WithExtra};
+use crate::request::{millis_ceil, start_with, Pending, WithExtra};
 use crate::status::Status;
 use jump_sys as sys;
 
@@ -33,8 +33,10 @@ unsafe extern "C" fn open_url_owned(userdata: *mut c_void, url: *const c_char) -
     })
 }
 
+/// The loopback sign-in's `int32_t timeout_ms`: 0 (libjump's default, 5 minutes) for `None`, else whole
+/// milliseconds rounded up (at least 1: 0 would mean the default), at most i32::MAX (24.8 days).
 fn timeout_ms(timeout: Option<Duration>) -> i32 {
-    timeout.map_or(0, |t| t.as_millis().clamp(1, i32::MAX as u128) as i32)
+    timeout.map_or(0, |t| millis_ceil(t).max(1))
 }
 
 impl Client {
@@ -62,13 +64,28 @@ impl Client {
         out_json(|out| unsafe { sys::jump_client_social_complete(self.ptr, u.as_ptr(), out) })
     }
 
+    /// [`Client::social_complete`] as a [`Pending`] (await it, or wait on it).
     pub fn social_complete_async(&self, url: &str) -> Result<Pending> {
         let u = c(url)?;
         self.pend(|(cb, ud, free, out)| unsafe { sys::jump_client_social_complete_async(self.ptr, u.as_ptr(), cb, ud, free, out) })
     }
 
     /// Browser sign-in through a loopback listener: `open_url` is called once, on this thread, with the
-    /// sign-in URL. `timeout` None: 5 minutes.
+    /// sign-in URL. How long to wait for the browser: `timeout` (rounded up to whole milliseconds, at most
+    /// i32::MAX ms), `None` for libjump's default, 5 minutes; then [`Status::Timeout`].
+    ///
+    /// ```no_run
+    /// # fn main() -> jump::Result<()> {
+    /// # let client = jump::Client::from_json("{\"storageDirectory\":\":memory:\"}")?;
+    /// use std::time::Duration;
+    /// let result = client.social_sign_in_loopback("google", None, |url| {
+    ///     println!("open {} in your browser", url);
+    ///     Ok(())
+    /// }, Some(Duration::from_secs(120)))?;
+    /// println!("{}", result.str_of("outcome").unwrap_or_default());
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn social_sign_in_loopback(
         &self,
         provider: &str,
@@ -92,7 +109,8 @@ impl Client {
         })
     }
 
-    /// The asynchronous loopback sign-in: `open_url` runs on a libjump thread; cancelling stops the wait.
+    /// The asynchronous loopback sign-in: `open_url` runs on a libjump thread; cancelling (or dropping the
+    /// [`Pending`]) stops the wait. `timeout` as for [`Client::social_sign_in_loopback`].
     pub fn social_sign_in_loopback_async(
         &self,
         provider: &str,
@@ -125,6 +143,7 @@ impl Client {
         })
     }
 
+    /// [`Client::social_sign_in_native`] as a [`Pending`] (await it, or wait on it).
     pub fn social_sign_in_native_async(&self, provider: &str, token: &str, token_secret: Option<&str>, options_json: Option<&str>) -> Result<Pending> {
         let (p, t, s, o) = (c(provider)?, c(token)?, c_opt(token_secret)?, c_opt(options_json)?);
         self.pend(|(cb, ud, free, out)| unsafe {
@@ -144,6 +163,7 @@ impl Client {
         out_json(|out| unsafe { sys::jump_client_register_social(self.ptr, t.as_ptr(), a.as_ptr(), out) })
     }
 
+    /// [`Client::register_social`] as a [`Pending`] (await it, or wait on it).
     pub fn register_social_async(&self, social_registration_token: &str, attributes_json: &str) -> Result<Pending> {
         let (t, a) = (c(social_registration_token)?, c(attributes_json)?);
         self.pend(|(cb, ud, free, out)| unsafe {
@@ -157,6 +177,7 @@ impl Client {
         out_json(|out| unsafe { sys::jump_client_sign_in_merge(self.ptr, u.as_ptr(), p.as_ptr(), m.as_ptr(), out) })
     }
 
+    /// [`Client::sign_in_merge`] as a [`Pending`] (await it, or wait on it).
     pub fn sign_in_merge_async(&self, user: &str, password: &str, merge_token: &str) -> Result<Pending> {
         let (u, p, m) = (c(user)?, c(password)?, c(merge_token)?);
         self.pend(|(cb, ud, free, out)| unsafe {
@@ -175,6 +196,7 @@ impl Client {
         check(unsafe { sys::jump_client_unlink_account(self.ptr, i.as_ptr()) })
     }
 
+    /// [`Client::unlink_account`] as a [`Pending`] (await it, or wait on it).
     pub fn unlink_account_async(&self, identifier: &str) -> Result<Pending> {
         let i = c(identifier)?;
         self.pend(|(cb, ud, free, out)| unsafe { sys::jump_client_unlink_account_async(self.ptr, i.as_ptr(), cb, ud, free, out) })
@@ -186,6 +208,7 @@ impl Client {
         out_json(|out| unsafe { sys::jump_client_share(self.ptr, a.as_ptr(), p.as_ptr(), out) })
     }
 
+    /// [`Client::share`] as a [`Pending`] (await it, or wait on it).
     pub fn share_async(&self, activity_json: &str, providers_json: &str) -> Result<Pending> {
         let (a, p) = (c(activity_json)?, c(providers_json)?);
         self.pend(|(cb, ud, free, out)| unsafe { sys::jump_client_share_async(self.ptr, a.as_ptr(), p.as_ptr(), cb, ud, free, out) })

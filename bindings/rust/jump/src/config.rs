@@ -1,14 +1,31 @@
 //! [`Config`]: a client's settings (jump_config), and host storage in place of files.
 use std::os::raw::{c_char, c_void};
 use std::ptr;
+use std::time::Duration;
 
-use crate::error::{check, Result};
+use crate::error::{check, Error, Result};
 use crate::ffi::{self, c, c_opt, guard, ptr_of, status_code};
-use crate::json::Value;
+use crate::json::{self, Value};
 use crate::status::Status;
 use jump_sys as sys;
 
 /// Settings for a client (the keys are jump.h's: "captureDomain", "storageDirectory", ...).
+///
+/// ```
+/// use std::time::Duration;
+/// # fn main() -> jump::Result<()> {
+/// let mut config = jump::Config::new()?;
+/// config
+///     .set_string("captureDomain", Some("https://my-app.us.janraincapture.com"))?
+///     .set_string("storageDirectory", Some(":memory:"))?
+///     .set_duration("requestTimeoutMs", Duration::from_secs(20))?;
+/// assert_eq!(config.to_json()?.get("requestTimeoutMs").and_then(|v| v.as_i64()), Some(20000));
+/// // the same settings as a JSON object of keys
+/// let same = jump::Config::from_json(&config.to_json()?.to_string())?;
+/// # let _ = same;
+/// # Ok(())
+/// # }
+/// ```
 pub struct Config {
     pub(crate) ptr: *mut sys::jump_config,
 }
@@ -116,6 +133,28 @@ impl Config {
         Ok(self)
     }
 
+    /// Sets a duration key: one whose name gives its unit, milliseconds for `...Ms` ("connectTimeoutMs",
+    /// "requestTimeoutMs") and seconds for `...Seconds` ("tokenRefreshMarginSeconds"). The conversion is
+    /// exact: a duration that is not a whole number of the key's unit is refused with
+    /// [`Status::InvalidArgument`], as is a key of another kind (and libjump refuses one out of the key's
+    /// range).
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// # fn main() -> jump::Result<()> {
+    /// let mut config = jump::Config::new()?;
+    /// config.set_duration("connectTimeoutMs", Duration::from_millis(2500))?;
+    /// config.set_duration("tokenRefreshMarginSeconds", Duration::from_secs(120))?;
+    /// let refused = config.set_duration("tokenRefreshMarginSeconds", Duration::from_millis(1500));
+    /// assert_eq!(refused.err().map(|e| e.status()), Some(jump::Status::InvalidArgument));
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn set_duration(&mut self, key: &str, value: Duration) -> Result<&mut Config> {
+        let units = duration_units(key, value)?;
+        self.set_int(key, units)
+    }
+
     /// Makes clients created from this config keep their session in `storage` (libjump drops it when no
     /// config or client uses it any more). `None` goes back to files.
     pub fn set_storage(&mut self, storage: Option<Box<dyn Storage>>) -> Result<&mut Config> {
@@ -150,9 +189,48 @@ impl Config {
     }
 }
 
+/// A duration in the unit a key's name gives (`...Ms`, `...Seconds`), when it is a whole number of it.
+fn duration_units(key: &str, value: Duration) -> Result<i64> {
+    let (nanos_per_unit, unit) = if key.ends_with("Ms") {
+        (1_000_000u128, "milliseconds")
+    } else if key.ends_with("Seconds") {
+        (1_000_000_000u128, "seconds")
+    } else {
+        let message = format!("{} is not a duration key (one ending in Ms or Seconds)", json::quote(key));
+        return Err(Error::local(Status::InvalidArgument, &message));
+    };
+    let nanos = value.as_nanos();
+    if nanos % nanos_per_unit != 0 {
+        let message = format!("{} takes whole {}: {:?} is not", key, unit, value);
+        return Err(Error::local(Status::InvalidArgument, &message));
+    }
+    i64::try_from(nanos / nanos_per_unit)
+        .map_err(|_| Error::local(Status::InvalidArgument, &format!("{:?} is too long for {}", value, key)))
+}
+
 impl Drop for Config {
     fn drop(&mut self) {
         // SAFETY: our handle, freed once; clients made from it keep their own copy.
         unsafe { sys::jump_config_free(self.ptr) }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::duration_units;
+    use crate::Status;
+    use std::time::Duration;
+
+    #[test]
+    fn durations_convert_exactly_or_not_at_all() {
+        assert_eq!(duration_units("requestTimeoutMs", Duration::from_secs(3)).ok(), Some(3000));
+        assert_eq!(duration_units("requestTimeoutMs", Duration::from_micros(2000)).ok(), Some(2));
+        assert_eq!(duration_units("tokenRefreshMarginSeconds", Duration::from_millis(60_000)).ok(), Some(60));
+        let inexact = duration_units("requestTimeoutMs", Duration::from_micros(1500)).unwrap_err();
+        assert_eq!(inexact.status(), Status::InvalidArgument);
+        assert!(inexact.message().contains("whole milliseconds"), "{}", inexact);
+        assert!(duration_units("tokenRefreshMarginSeconds", Duration::from_millis(1500)).is_err());
+        assert!(duration_units("maxRetries", Duration::from_secs(1)).is_err(), "not a duration key");
+        assert!(duration_units("requestTimeoutMs", Duration::from_secs(u64::MAX)).is_err(), "beyond i64");
     }
 }

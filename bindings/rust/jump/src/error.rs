@@ -19,8 +19,16 @@ pub struct Error {
 }
 
 impl Error {
-    /// The status; a code newer than this crate is [`Status::Internal`] here (see [`Error::code`]).
+    /// The status; a code newer than this crate is [`Status::Unknown`] with that code.
+    ///
+    /// ```
+    /// let e = jump::Config::from_json("{\"noSuchKey\":1}").err().expect("an unknown key is refused");
+    /// assert_eq!(e.status(), jump::Status::InvalidArgument);
+    /// assert_eq!(e.code(), -1);
+    /// assert!(!e.message().is_empty());
+    /// ```
     pub fn status(&self) -> Status {
+        // an Error never holds JUMP_OK (0); were it to, that would be a bug, hence Internal
         Status::from_code(self.code).unwrap_or(Status::Internal)
     }
 
@@ -58,8 +66,7 @@ impl Error {
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let name = Status::from_code(self.code).map(Status::name).unwrap_or("JUMP_E_UNKNOWN");
-        write!(f, "{} ({}): {}", name, self.code, self.message())
+        write!(f, "{} ({}): {}", self.status().name(), self.code, self.message())
     }
 }
 
@@ -91,6 +98,17 @@ impl fmt::Debug for Error {
 }
 
 impl std::error::Error for Error {}
+
+/// The enumerator's name, e.g. `JUMP_E_NETWORK` (see [`Status::name`]).
+impl fmt::Display for Status {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A [`Status`] is an error in its own right: host callbacks ([`crate::Storage`], open_url, authenticate)
+/// fail with one.
+impl std::error::Error for Status {}
 
 /// `Ok(())` for JUMP_OK, else the error with jump_error_last's detail. Called right after the failing
 /// call, on its thread, before any other jump_* call: the detail is thread-local and the next call

@@ -68,7 +68,7 @@ pub(crate) fn guard<T>(fallback: T, f: impl FnOnce() -> T) -> T {
 pub(crate) fn status_code(r: std::result::Result<(), Status>) -> sys::jump_status {
     match r {
         Ok(()) => sys::JUMP_OK,
-        Err(Status::Ok) => sys::JUMP_E_INTERNAL, // "failed with OK" is a host bug, not a success
-        Err(s) => s.code(),
+        Err(s) if s.code() < 0 => s.code(),
+        Err(_) => sys::JUMP_E_INTERNAL, // "failed with 0" (Status::Unknown(0)) is a host bug, not a success
     }
 }

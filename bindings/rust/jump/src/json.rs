@@ -2,15 +2,27 @@
 //! Numbers keep their text, so an id or epoch time loses no digit on its way through.
 use std::fmt;
 
-/// A JSON value. Objects keep their members in document order.
+/// A JSON value. Objects keep their members in document order. `Display` writes it as compact JSON text.
+///
+/// ```
+/// let v = jump::json::parse(r#"{"uuid":"a1","count":3,"tags":["x"]}"#).unwrap();
+/// assert_eq!(v.str_of("uuid").as_deref(), Some("a1"));
+/// assert_eq!(v.get("count").and_then(jump::Value::as_i64), Some(3));
+/// assert_eq!(v.to_string(), r#"{"uuid":"a1","count":3,"tags":["x"]}"#);
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub enum Value {
+    /// `null`.
     Null,
+    /// `true` or `false`.
     Bool(bool),
     /// The number as the document wrote it (see [`Value::as_i64`], [`Value::as_f64`]).
     Number(String),
+    /// A string.
     String(String),
+    /// An array.
     Array(Vec<Value>),
+    /// An object: its members in document order.
     Object(Vec<(String, Value)>),
 }
 
@@ -32,6 +44,7 @@ impl Value {
         keys.iter().try_fold(self, |v, k| v.get(k))
     }
 
+    /// The text of a string (`None` for another type).
     pub fn as_str(&self) -> Option<&str> {
         match self {
             Value::String(s) => Some(s),
@@ -39,6 +52,7 @@ impl Value {
         }
     }
 
+    /// A number as an i64: an integer, or a real with an integral value within i64 (`None` otherwise).
     pub fn as_i64(&self) -> Option<i64> {
         match self {
             Value::Number(n) => n.parse::<i64>().ok().or_else(|| {
@@ -53,6 +67,7 @@ impl Value {
         }
     }
 
+    /// A number as an f64 (`None` for another type).
     pub fn as_f64(&self) -> Option<f64> {
         match self {
             Value::Number(n) => n.parse().ok(),
@@ -60,6 +75,7 @@ impl Value {
         }
     }
 
+    /// A boolean (`None` for another type).
     pub fn as_bool(&self) -> Option<bool> {
         match self {
             Value::Bool(b) => Some(*b),
@@ -67,6 +83,7 @@ impl Value {
         }
     }
 
+    /// The elements of an array (`None` for another type).
     pub fn as_array(&self) -> Option<&[Value]> {
         match self {
             Value::Array(items) => Some(items),
@@ -74,6 +91,7 @@ impl Value {
         }
     }
 
+    /// Whether the value is `null`.
     pub fn is_null(&self) -> bool {
         matches!(self, Value::Null)
     }
@@ -96,7 +114,13 @@ pub fn parse(text: &str) -> Option<Value> {
     }
 }
 
-/// `s` as a JSON string literal, quotes included.
+/// `s` as a JSON string literal, quotes included: how to put a string into the JSON text libjump takes.
+///
+/// ```
+/// assert_eq!(jump::json::quote("say \"hi\""), r#""say \"hi\"""#);
+/// let attributes = format!("{{\"email\":{}}}", jump::json::quote("ada@example.com"));
+/// assert_eq!(attributes, r#"{"email":"ada@example.com"}"#);
+/// ```
 pub fn quote(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
     out.push('"');

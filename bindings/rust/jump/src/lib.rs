@@ -5,7 +5,37 @@
 //! [`Pending`]) free themselves on drop and are `Send + Sync`, as libjump lets any handle be used from any
 //! thread at once. Closures libjump calls later (completions, events, storage, the log) are boxed and
 //! `Send` (and `Sync` where libjump may call them on several threads at once); they are freed when libjump
-//! drops them (userdata_free). JSON crosses as text in and [`Value`] out.
+//! drops them (userdata_free). JSON crosses as text in and [`Value`] out. Durations are
+//! [`std::time::Duration`]s, converted to libjump's unit as each function says.
+//!
+//! ```no_run
+//! # fn main() -> jump::Result<()> {
+//! let client = jump::Client::from_json(r#"{"captureDomain":"https://my-app.us.janraincapture.com",
+//!     "captureClientId":"my-client","captureAppId":"my-app","captureFlowName":"standard"}"#)?;
+//! match client.sign_in("ada@example.com", "correct horse 1") {
+//!     Err(e) if e.status() == jump::Status::BadCredentials => println!("{}", e.message()),
+//!     other => {
+//!         other?;
+//!     }
+//! }
+//! client.record()?.set_string("/aboutMe", Some("hi"))?;
+//! let pending = client.sync_async()?; // cancel() it, wait() for it, or .await it
+//! let synced = pending.wait()?;       // a jump::Value: synced.get("changed")
+//! # let _ = synced;
+//! # Ok(())
+//! # }
+//! ```
+//!
+//! Asynchronous calls return a [`Pending`], a [`std::future::Future`] any executor drives (the crate
+//! depends on no runtime); dropping it before it completes cancels the operation:
+//!
+//! ```no_run
+//! async fn refresh_profile(client: &jump::Client) -> jump::Result<jump::Value> {
+//!     client.fetch_record_async()?.await?;
+//!     client.record()?.get("/")
+//! }
+//! ```
+#![deny(missing_docs)]
 use std::os::raw::{c_char, c_void};
 
 mod client;

@@ -10,6 +10,19 @@ use crate::json::Value;
 use jump_sys as sys;
 
 /// A record view; it borrows its client, so the client outlives it.
+///
+/// ```no_run
+/// # fn main() -> jump::Result<()> {
+/// # let client = jump::Client::from_json("{\"storageDirectory\":\":memory:\"}")?;
+/// let record = client.record()?; // needs a signed-in user
+/// println!("{:?}", record.get_string("/givenName")?);
+/// record.set_string("/aboutMe", Some("hi"))?;
+/// let photo = record.append("/photos", "{\"type\":\"avatar\",\"value\":\"https://example.com/a.png\"}")?;
+/// client.sync()?; // sends both edits; the photo gets the server's id
+/// # let _ = photo;
+/// # Ok(())
+/// # }
+/// ```
 pub struct Record<'c> {
     pub(crate) ptr: *mut sys::jump_record,
     pub(crate) client: PhantomData<&'c Client>,
@@ -36,18 +49,22 @@ impl Record<'_> {
         out_string(|out| unsafe { sys::jump_record_get_string(self.ptr, p.as_ptr(), out) })
     }
 
+    /// The number at path as an i64 (a JSON integer, or a real with an integral value within i64);
+    /// [`crate::Status::NotFound`] for JSON null.
     pub fn get_i64(&self, path: &str) -> Result<i64> {
         let (p, mut v) = (c(path)?, 0i64);
         check(unsafe { sys::jump_record_get_int64(self.ptr, p.as_ptr(), &mut v) })?;
         Ok(v)
     }
 
+    /// The number at path as an f64 (integers converted); [`crate::Status::NotFound`] for JSON null.
     pub fn get_f64(&self, path: &str) -> Result<f64> {
         let (p, mut v) = (c(path)?, 0f64);
         check(unsafe { sys::jump_record_get_double(self.ptr, p.as_ptr(), &mut v) })?;
         Ok(v)
     }
 
+    /// The boolean at path; [`crate::Status::NotFound`] for JSON null.
     pub fn get_bool(&self, path: &str) -> Result<bool> {
         let (p, mut v) = (c(path)?, 0 as c_int);
         check(unsafe { sys::jump_record_get_bool(self.ptr, p.as_ptr(), &mut v) })?;
@@ -90,6 +107,7 @@ impl Record<'_> {
         check(unsafe { sys::jump_record_replace_plural(self.ptr, p.as_ptr(), e.as_ptr()) })
     }
 
+    /// The number of elements of a plural.
     pub fn element_count(&self, plural_path: &str) -> Result<usize> {
         let (p, mut n) = (c(plural_path)?, 0usize);
         check(unsafe { sys::jump_record_element_count(self.ptr, p.as_ptr(), &mut n) })?;
@@ -103,7 +121,7 @@ impl Record<'_> {
         Ok(paths.as_array().unwrap_or(&[]).iter().filter_map(|v| v.as_str().map(str::to_owned)).collect())
     }
 
-    /// The unsynced changes: {"changed":[paths],"update":{..},"requests":[..]}.
+    /// The unsynced changes: `{"changed":[paths],"update":{..},"requests":[..]}`.
     pub fn changes(&self) -> Result<Value> {
         out_json(|out| unsafe { sys::jump_record_changes(self.ptr, out) })
     }

@@ -1,9 +1,13 @@
-//! Asynchronous calls: [`Pending`] is the in-flight operation (jump_request); its completion arrives on
-//! libjump's callback thread, is kept for [`Pending::wait`], and goes to the closure of
-//! [`Pending::on_complete`], if any.
+//! Asynchronous calls: [`Pending`] is the in-flight operation (jump_request). Its completion arrives on
+//! libjump's callback thread and is kept in a slot shared with the C userdata: [`Pending::wait`] reads it,
+//! the closure of [`Pending::on_complete`] gets it, and the task that awaits the [`Pending`] (it is a
+//! [`Future`]) is woken. Dropping an unfinished [`Pending`] cancels the operation.
+use std::future::Future;
 use std::os::raw::{c_char, c_void};
+use std::pin::Pin;
 use std::ptr;
-use std::sync::{Arc, Condvar, Mutex};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::task::{Context, Poll, Waker};
 use std::time::Duration;
 
 use crate::error::{check, Error, Result};
@@ -19,8 +23,11 @@ pub type Completion = Box<dyn FnOnce(&Result<Value>) + Send>;
 struct State {
     result: Option<Result<Value>>,
     then: Option<Completion>,
+    /// The task awaiting the [`Pending`], woken by the completion.
+    waker: Option<Waker>,
 }
 
+/// Where a completion goes: shared (Arc) by the [`Pending`] and the C userdata, so either may go first.
 #[derive(Default)]
 pub(crate) struct Slot {
     state: Mutex<State>,
@@ -28,17 +35,33 @@ pub(crate) struct Slot {
 }
 
 impl Slot {
+    fn lock(&self) -> MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
     fn complete(&self, result: Result<Value>) {
-        let then = {
-            let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        let (then, waker) = {
+            let mut state = self.lock();
             state.result = Some(result.clone());
-            state.then.take()
+            (state.then.take(), state.waker.take())
         };
         self.done.notify_all();
+        // Outside the lock: a waker or a closure may poll, wait on or drop the Pending at once.
+        if let Some(w) = waker {
+            w.wake();
+        }
         if let Some(f) = then {
             f(&result);
         }
     }
+}
+
+/// A wait as jump_request_wait takes it: whole milliseconds, rounded up (never shorter than asked), at
+/// most i32::MAX.
+pub(crate) fn millis_ceil(d: Duration) -> i32 {
+    let nanos = d.as_nanos();
+    let ms = nanos / 1_000_000 + u128::from(nanos % 1_000_000 != 0);
+    ms.min(i32::MAX as u128) as i32
 }
 
 /// The completion document: {"status":0,"result":..} or {"status":<negative>,"error":{<detail>}}.
@@ -52,11 +75,38 @@ pub(crate) fn completion_result(text: &str) -> Result<Value> {
     }
 }
 
-/// An operation in flight. Dropping it releases the handle only: the operation goes on (cancel it first
-/// to stop it), and its completion still reaches `on_complete`.
+/// An operation in flight (a jump_request), returned by every `_async` call. Three ways to its result:
+///
+/// - `.await` it: it is a [`Future`] (no runtime needed: tokio, async-std, smol or
+///   `futures::executor::block_on` all drive it; the completion wakes the task);
+/// - block on it: [`Pending::wait`], [`Pending::wait_timeout`], [`Pending::wait_completion`];
+/// - [`Pending::on_complete`]: a closure run with the result.
+///
+/// Dropping a `Pending` whose operation has not completed **cancels** the operation (as
+/// [`Pending::cancel`]; its completion reports [`Status::Cancelled`] unless it had already finished), as
+/// dropping a future does in Rust: a `select!` or timeout that gives up on it stops it. A closure given to
+/// [`Pending::on_complete`] still runs, with that result. To let an operation go on without its handle,
+/// [`Pending::detach`] it.
+///
+/// ```no_run
+/// # fn main() -> jump::Result<()> {
+/// # let client = jump::Client::from_json("{\"storageDirectory\":\":memory:\"}")?;
+/// // blocking
+/// let signed_in = client.sign_in_async("ada@example.com", "correct horse 1")?.wait()?;
+/// println!("{}", signed_in.str_of("uuid").unwrap_or_default());
+/// # Ok(())
+/// # }
+/// // in async code (any executor)
+/// async fn sync_now(client: &jump::Client) -> jump::Result<jump::Value> {
+///     client.sync_async()?.await
+/// }
+/// ```
+#[must_use = "dropping a Pending cancels its operation: await it, wait on it, or detach it"]
 pub struct Pending {
     request: *mut sys::jump_request,
     slot: Arc<Slot>,
+    /// Set by [`Pending::detach`]: the drop frees the handle without cancelling.
+    detached: bool,
 }
 
 // SAFETY: a jump_request may be used from any thread at once (jump.h, "Thread safety"); the rest is an
@@ -92,7 +142,7 @@ pub(crate) fn start(
     let mut request: *mut sys::jump_request = ptr::null_mut();
     let status = call(Some(on_completion), userdata, Some(free_userdata), &mut request);
     let started = check(status);
-    let pending = Pending { request, slot };
+    let pending = Pending { request, slot, detached: false };
     started.map(|_| pending)
 }
 
@@ -123,12 +173,14 @@ pub(crate) fn start_with<T: Send + 'static>(
     let mut request: *mut sys::jump_request = ptr::null_mut();
     let status = call(Some(on_completion_extra::<T>), userdata, Some(free_extra::<T>), &mut request);
     let started = check(status);
-    let pending = Pending { request, slot };
+    let pending = Pending { request, slot, detached: false };
     started.map(|_| pending)
 }
 
 impl Pending {
-    /// Asks the operation to stop: it completes with [`Status::Cancelled`] unless it had finished.
+    /// Asks the operation to stop: it completes with [`Status::Cancelled`] unless it had finished (a
+    /// request waiting on the network stops within about 100 ms). The handle stays usable: wait on it or
+    /// await it for that completion.
     pub fn cancel(&self) -> Result<()> {
         // SAFETY: request is this Pending's own handle, freed only in Drop.
         check(unsafe { sys::jump_request_cancel(self.request) })
@@ -145,21 +197,39 @@ impl Pending {
     /// Waits for the completion and returns its result (a copy: wait may be called again).
     /// [`Status::Busy`] on libjump's callback thread (it would wait for itself). In queue mode the
     /// completion runs when the host pumps [`crate::Client::next_event`]: pump first, or wait on another thread.
+    ///
+    /// ```no_run
+    /// # fn main() -> jump::Result<()> {
+    /// # let client = jump::Client::from_json("{\"storageDirectory\":\":memory:\"}")?;
+    /// let pending = client.sync_async()?;
+    /// let synced = pending.wait()?;
+    /// println!("changed: {}", synced.get("changed").map(|c| c.to_string()).unwrap_or_default());
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn wait(&self) -> Result<Value> {
         self.wait_timeout(None).unwrap_or_else(|| Err(Error::local(Status::Timeout, "not completed")))
     }
 
-    /// [`Pending::wait`] for at most `timeout` (`None`: no limit); `None` when it has not completed.
+    /// [`Pending::wait`] for at most `timeout` (`None`: no limit); `None` when it has not completed. The
+    /// timeout is rounded up to whole milliseconds (libjump's unit): the wait is never shorter than asked.
     pub fn wait_timeout(&self, timeout: Option<Duration>) -> Option<Result<Value>> {
-        let ms = timeout.map_or(-1, |t| t.as_millis().min(i32::MAX as u128) as i32);
-        // SAFETY: as in cancel.
-        match check(unsafe { sys::jump_request_wait(self.request, ms) }) {
-            Ok(()) => {}
-            Err(e) if e.status() == Status::Timeout => return None,
-            Err(e) => return Some(Err(e)),
+        // jump_request_wait takes at most i32::MAX ms (24.8 days) at once: a longer timeout waits in turns.
+        let turn = Duration::from_millis(i32::MAX as u64);
+        let mut left = timeout;
+        loop {
+            let ms = left.map_or(-1, millis_ceil);
+            // SAFETY: as in cancel.
+            match check(unsafe { sys::jump_request_wait(self.request, ms) }) {
+                Ok(()) => break,
+                Err(e) if e.status() == Status::Timeout => match left {
+                    Some(t) if t > turn => left = Some(t - turn),
+                    _ => return None,
+                },
+                Err(e) => return Some(Err(e)),
+            }
         }
-        let state = self.slot.state.lock().unwrap_or_else(|e| e.into_inner());
-        match &state.result {
+        match &self.slot.lock().result {
             Some(r) => Some(r.clone()),
             // queue mode: queued, but the callback runs only once the host pumps it
             None => Some(Err(Error::local(Status::Busy, "the completion is queued: pump Client::next_event first"))),
@@ -168,13 +238,13 @@ impl Pending {
 
     /// The result if the operation has completed, without waiting.
     pub fn try_result(&self) -> Option<Result<Value>> {
-        self.slot.state.lock().unwrap_or_else(|e| e.into_inner()).result.clone()
+        self.slot.lock().result.clone()
     }
 
-    /// Blocks on the completion itself (not jump_request_wait): for a thread that is not libjump's
-    /// while another thread pumps the queue.
+    /// Blocks on the completion itself (not jump_request_wait) for at most `timeout`: for a thread that
+    /// is not libjump's while another thread pumps the queue. `None` when it has not completed.
     pub fn wait_completion(&self, timeout: Duration) -> Option<Result<Value>> {
-        let state = self.slot.state.lock().unwrap_or_else(|e| e.into_inner());
+        let state = self.slot.lock();
         let (state, _) = self
             .slot
             .done
@@ -184,9 +254,24 @@ impl Pending {
     }
 
     /// Runs `f` with the result once the operation completes: at once, on this thread, when it already
-    /// has; otherwise on the thread that delivers the completion.
+    /// has; otherwise on the thread that delivers the completion. Keep the `Pending` (or
+    /// [`Pending::detach`] it) until then: dropping it cancels the operation, and `f` gets
+    /// [`Status::Cancelled`].
+    ///
+    /// ```no_run
+    /// # fn main() -> jump::Result<()> {
+    /// # let client = jump::Client::from_json("{\"storageDirectory\":\":memory:\"}")?;
+    /// let pending = client.sync_async()?;
+    /// pending.on_complete(|result| match result {
+    ///     Ok(synced) => println!("synced: {}", synced),
+    ///     Err(e) => eprintln!("sync failed: {}", e),
+    /// });
+    /// pending.detach(); // or keep `pending` until then
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn on_complete(&self, f: impl FnOnce(&Result<Value>) + Send + 'static) {
-        let mut state = self.slot.state.lock().unwrap_or_else(|e| e.into_inner());
+        let mut state = self.slot.lock();
         match state.result.clone() {
             Some(r) => {
                 drop(state);
@@ -195,11 +280,71 @@ impl Pending {
             None => state.then = Some(Box::new(f)),
         }
     }
+
+    /// Lets the operation go on without this handle: it is released, not cancelled, and the completion
+    /// still reaches the closure of [`Pending::on_complete`] (if one was given).
+    ///
+    /// ```no_run
+    /// # fn main() -> jump::Result<()> {
+    /// # let client = jump::Client::from_json("{\"storageDirectory\":\":memory:\"}")?;
+    /// client.forgot_password_async("ada@example.com")?.detach(); // sent, whatever becomes of this code
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn detach(mut self) {
+        self.detached = true;
+    }
+}
+
+/// Awaiting a `Pending` gives the operation's result. The completion wakes the task from libjump's
+/// callback thread (or from [`crate::Client::next_event`] in queue mode, or a job of the host dispatcher).
+/// Polling again after `Ready` gives the same result again.
+impl Future for Pending {
+    type Output = Result<Value>;
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Result<Value>> {
+        let mut state = self.slot.lock();
+        if let Some(r) = &state.result {
+            return Poll::Ready(r.clone());
+        }
+        // Under the lock, so a completion cannot slip between the check above and this: it takes the waker
+        // once it has stored the result, and this poll saw none.
+        match &state.waker {
+            Some(w) if w.will_wake(cx.waker()) => {}
+            _ => state.waker = Some(cx.waker().clone()),
+        }
+        Poll::Pending
+    }
 }
 
 impl Drop for Pending {
     fn drop(&mut self) {
-        // SAFETY: the handle is this Pending's own; NULL (a call that failed to start) is a no-op.
+        if self.request.is_null() {
+            return; // a call that failed to start: no handle (its completion still comes, to the slot)
+        }
+        // Cancel what has not completed. A completion racing with this is harmless: cancelling a finished
+        // operation changes nothing, and the callback only touches the slot, never this handle.
+        if !self.detached && self.slot.lock().result.is_none() {
+            // SAFETY: our handle, still alive: it is freed just below, once. The status is of no use here.
+            unsafe { sys::jump_request_cancel(self.request) };
+        }
+        // SAFETY: the handle is this Pending's own and freed once; the operation's userdata (which holds
+        // its own Arc of the slot) is libjump's, freed by userdata_free after the callback.
         unsafe { sys::jump_request_free(self.request) }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::millis_ceil;
+    use std::time::Duration;
+
+    #[test]
+    fn waits_are_whole_milliseconds_rounded_up() {
+        assert_eq!(millis_ceil(Duration::ZERO), 0);
+        assert_eq!(millis_ceil(Duration::from_millis(250)), 250);
+        assert_eq!(millis_ceil(Duration::from_micros(1500)), 2);
+        assert_eq!(millis_ceil(Duration::from_nanos(1)), 1);
+        assert_eq!(millis_ceil(Duration::from_secs(30 * 24 * 3600)), i32::MAX, "at most i32::MAX");
     }
 }

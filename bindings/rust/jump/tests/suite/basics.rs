@@ -1,5 +1,6 @@
 //! Sign-in, registration, statuses and errors, the record and sync, restart from storage.
 use std::collections::HashSet;
+use std::time::Duration;
 
 use crate::support::{scratch_dir, unique_email, Emulator, PASSWORD};
 use crate::Test;
@@ -39,8 +40,14 @@ fn every_status_maps(_: &Emulator) {
     assert_eq!(texts.len(), Status::ALL.len(), "libjump describes each status its own way");
     // the generated constants of jump-sys and the enum agree
     assert_eq!(Status::AlreadySignedIn.code(), jump_sys::JUMP_E_ALREADY_SIGNED_IN);
-    assert_eq!(Status::Ok.code(), jump_sys::JUMP_OK);
-    assert_eq!(Status::from_code(-1000), None);
+    // success is no status; a code from a newer libjump is still one, with its code
+    assert_eq!(Status::from_code(jump_sys::JUMP_OK), None);
+    let newer = Status::from_code(-1000).expect("a status");
+    assert_eq!(newer, Status::Unknown(-1000));
+    assert_eq!((newer.code(), newer.name()), (-1000, "JUMP_E_UNKNOWN"));
+    assert!(!newer.meaning().is_empty());
+    assert!(!Status::ALL.contains(&newer));
+    assert_eq!(Status::BadCredentials.to_string(), "JUMP_E_BAD_CREDENTIALS");
     assert!(!jump::status_str(-1000).is_empty(), "an unknown code still has a description");
 }
 
@@ -190,6 +197,16 @@ fn config_keys(emu: &Emulator) {
     config.set_string("captureDomain", None).unwrap();
     assert!(config.to_json().unwrap().get("captureDomain").map_or(true, |v| v.is_null()));
     assert_eq!(config.set_int("noSuchKey", 1).err().map(|e| e.status()), Some(Status::InvalidArgument));
+    // durations: in the unit the key names, exactly
+    config.set_duration("requestTimeoutMs", Duration::from_millis(2500)).unwrap().set_duration("tokenRefreshMarginSeconds", Duration::from_secs(90)).unwrap();
+    let json = config.to_json().unwrap();
+    assert_eq!(json.get("requestTimeoutMs").and_then(|v| v.as_i64()), Some(2500));
+    assert_eq!(json.get("tokenRefreshMarginSeconds").and_then(|v| v.as_i64()), Some(90));
+    let inexact = config.set_duration("requestTimeoutMs", Duration::from_micros(2500500)).err().expect("not whole milliseconds");
+    assert_eq!(inexact.status(), Status::InvalidArgument);
+    assert_eq!(config.to_json().unwrap().get("requestTimeoutMs").and_then(|v| v.as_i64()), Some(2500), "unchanged");
+    let out_of_range = config.set_duration("requestTimeoutMs", Duration::from_secs(3600)).err().expect("over 600000 ms");
+    assert_eq!(out_of_range.status(), Status::InvalidArgument, "libjump's own range check: {}", out_of_range);
 }
 
 fn strings_with_nul_are_refused(emu: &Emulator) {

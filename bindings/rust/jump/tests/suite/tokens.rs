@@ -33,17 +33,23 @@ fn sign_in_token_session(emu: &Emulator) {
     let denied = client.request("GET", &format!("/v2/user/{}/profile", other), None, None).unwrap();
     assert_eq!(denied.get("status").and_then(|v| v.as_i64()), Some(403), "another user's data");
     assert!(!client.access_token().unwrap().is_empty());
-    assert!(client.has_valid_credentials(0));
-    let credentials = client.credentials(0, false).unwrap();
+    assert!(client.has_valid_credentials(Duration::ZERO));
+    let credentials = client.credentials(Duration::ZERO, false).unwrap();
     assert_eq!(credentials.str_of("kind").as_deref(), Some("sign_in_token"));
-    let forced = client.credentials_async(0, true).unwrap().wait().unwrap();
+    // a credential that lasts at least a minute: no refresh needed for this fresh one; more than it lasts: one
+    let expires_in = credentials.get("expires_in").and_then(|v| v.as_i64()).expect("expires_in");
+    assert!(client.has_valid_credentials(Duration::from_secs(60)), "expires in {} s", expires_in);
+    assert!(!client.has_valid_credentials(Duration::from_secs(expires_in as u64 + 60)));
+    let kept = client.credentials(Duration::from_secs(60), false).unwrap();
+    assert_eq!(kept.get("refreshed").and_then(|v| v.as_bool()), Some(false), "{}", kept);
+    let forced = client.credentials_async(Duration::ZERO, true).unwrap().wait().unwrap();
     assert_eq!(forced.get("refreshed").and_then(|v| v.as_bool()), Some(true));
     client.refresh_access_token().unwrap();
     // another user's token while signed in
     let (_, token2) = emu.mint(None);
     assert_eq!(client.sign_in_with_token(&token2).unwrap_err().status(), Status::AlreadySignedIn);
     client.sign_out().unwrap();
-    assert!(!client.has_valid_credentials(0));
+    assert!(!client.has_valid_credentials(Duration::ZERO));
 }
 
 fn identify_external_user(emu: &Emulator) {
@@ -90,8 +96,8 @@ fn api_key_and_web_login(emu: &Emulator) {
     client.use_api_key("jump-team-key", None, "dev", "us").unwrap();
     let status = client.status().unwrap();
     assert_eq!(status.get("use_api_key").and_then(|v| v.as_bool()), Some(true), "{}", status);
-    assert_eq!(client.credentials(0, false).unwrap().str_of("kind").as_deref(), Some("api_key"));
-    assert_eq!(client.credentials(0, true).unwrap_err().status(), Status::Unsupported);
+    assert_eq!(client.credentials(Duration::ZERO, false).unwrap().str_of("kind").as_deref(), Some("api_key"));
+    assert_eq!(client.credentials(Duration::ZERO, true).unwrap_err().status(), Status::Unsupported);
     let web = emu.token_client(":memory:");
     let token = web.use_web_login(&format!("{}/login", emu.url), Some("oauth_token=abc123; other=1"), None).unwrap();
     assert_eq!(token, "abc123");
