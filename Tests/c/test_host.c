@@ -411,3 +411,66 @@ TEST(async_saves_waiting_for_the_store_lock_do_not_stop_the_pool) {
     recorder_destroy(&r);
     free(uuid);
 }
+
+/* Workers forked from a preloaded parent (gunicorn --preload, multiprocessing) share the parent's client and
+ * its storage directory; the token expires and all four fetch at once, expiry after expiry. The sender of a
+ * refresh is named when it is sent, so each worker is a sender of its own: one refreshes, the others wait
+ * for its answer on storage. Named when the client was made, every worker took the others' refresh for its
+ * own and replayed it: 4 refreshes per expiry. Last, the parent, whose token in memory is three expiries
+ * old, takes the workers' credential and refreshes it. */
+TEST(workers_forked_with_a_preloaded_client_refresh_once) {
+    enum { WORKERS = 4, ROUNDS = 3 };
+    jump_client *client;
+    char dir[512], *uuid;
+    int go[2], done[2], i, round;
+    pid_t pids[WORKERS];
+    REQUIRE_EMULATOR();
+    snprintf(dir, sizeof dir, "%s/preloaded", emu_tmpdir());
+    client = new_client(dir, NULL);
+    REQUIRE(client != NULL);
+    uuid = sign_in_new_user(client, NULL, NULL);
+    REQUIRE(uuid != NULL);
+    REQUIRE(pipe(go) == 0 && pipe(done) == 0);
+    for (i = 0; i < WORKERS; i++) {
+        pids[i] = fork();
+        if (pids[i] == 0) {
+            int code = 0;
+            child_default_signals();
+            close(go[1]);
+            close(done[0]);
+            for (round = 0; round < ROUNDS; round++) {
+                char byte = 0;
+                jump_status status;
+                if (read(go[0], &byte, 1) != 1) _exit(64);
+                status = J.client_fetch_record(client);
+                if (status != JUMP_OK) code |= status == JUMP_E_EXPIRED ? 2 : 1;
+                if (write(done[1], &byte, 1) != 1) _exit(65);
+            }
+            _exit(code);
+        }
+    }
+    close(go[0]);
+    close(done[1]);
+    for (round = 0; round < ROUNDS; round++) {
+        char bytes[WORKERS] = {0};
+        size_t got = 0;
+        CHECK(emu_advance_clock(7200) == 0);
+        CHECK(emu_clear_counters() == 0);
+        CHECK(write(go[1], bytes, WORKERS) == WORKERS);  /* everyone goes at once */
+        while (got < WORKERS) {
+            ssize_t n = read(done[0], bytes, WORKERS - got);
+            if (n <= 0) break;
+            got += (size_t)n;
+        }
+        CHECK_EQ_INT((int)got, WORKERS);
+        CHECK_MSG(emu_counter("POST /oauth/refresh_access_token") == 1, "round %d: %ld refreshes for one expiry", round,
+                  emu_counter("POST /oauth/refresh_access_token"));
+    }
+    close(go[1]);
+    close(done[0]);
+    for (i = 0; i < WORKERS; i++) check_child_exit(pids[i]);
+    CHECK(emu_advance_clock(7200) == 0);
+    CHECK_OK(J.client_fetch_record(client));
+    J.client_free(client);
+    free(uuid);
+}

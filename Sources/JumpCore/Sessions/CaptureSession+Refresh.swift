@@ -18,7 +18,15 @@ extension CaptureSession {
         } catch where CaptureErrors.isExpiredToken(error) {
             let fresh = try refresh(replacing: token)
             try cancellation?.check()
-            return (try call(fresh), generation)
+            do throws(JumpError) {
+                return (try call(fresh), generation)
+            } catch where CaptureErrors.isExpiredToken(error) {
+                // The refresh took the credential another process sharing the storage directory saved, and it
+                // has expired since (this process slept through expiries): that one is refreshed in turn.
+                let newer = try refresh(replacing: fresh)
+                try cancellation?.check()
+                return (try call(newer), generation)
+            }
         }
     }
 
@@ -74,18 +82,19 @@ extension CaptureSession {
             s.refresh = flight
             return .lead(flight, (secret: secret, generation: s.generation, flight: flight))
         }
-        return try RefreshFlight.run(step, waitMilliseconds: settings.requestTimeoutMs) { lead in
+        return try RefreshFlight.run(step, waitMilliseconds: RefreshFlight.leaderBoundMs(requestTimeoutMs: settings.requestTimeoutMs)) { lead in
             do throws(JumpError) {
                 // Another client's refresh on the wire is waited for at most the request timeout; then this
                 // one sends the same request (the server answers a replay alike while its grace lasts).
                 let waitUntil = Clock.monotonicMilliseconds() &+ Int64(settings.requestTimeoutMs)
-                return try RefreshOwner.refreshing(as: refreshOwner) { () throws(JumpError) -> Result<String, JumpError> in
+                let sender = RefreshOwner.sender(client: refreshClientID)
+                return try RefreshOwner.refreshing(as: sender) { () throws(JumpError) -> Result<String, JumpError> in
                 while true {
                     let prepared = try storage.underSessionLock { () throws(JumpError) -> Prepared in
                         if let fresh = adoptSavedCredential(replacing: token, generation: lead.generation, flight: lead.flight) {
                             return .done(.success(fresh))
                         }
-                        return prepareRefresh(of: token, generation: lead.generation, flight: lead.flight,
+                        return prepareRefresh(of: token, generation: lead.generation, flight: lead.flight, sender: sender,
                                               othersMayGoOn: Clock.monotonicMilliseconds() < waitUntil)
                     }
                     switch prepared {
@@ -112,11 +121,14 @@ extension CaptureSession {
         case anotherClientIsRefreshing
     }
 
-    /// Under the store's lock: the refresh is saved before it is sent, so a restart can replay it (see
-    /// PendingRefresh). A save that fails does not stop the refresh: the session keeps working in memory and
-    /// the save is retried. A refresh of the same token that another live client saved as pending is left to
-    /// it while `othersMayGoOn`.
-    private func prepareRefresh(of token: String, generation: UInt64, flight: RefreshFlight, othersMayGoOn: Bool) -> Prepared {
+    /// Under the store's lock: the refresh is saved, naming its sender, before it is sent, so that a restart
+    /// can replay it (see PendingRefresh) and other clients wait for it. Nothing irreversible goes out before
+    /// what a restart needs is on disk: a refresh whose pending record cannot be saved is not sent
+    /// (JUMP_E_STORAGE; the caller goes on with the token held while it lasts), and the session on disk stays
+    /// as it was, alive. A refresh of the same token that another live sender saved as pending is left to it
+    /// while `othersMayGoOn`; one that is on disk already and whose sender is gone is sent again as it was.
+    private func prepareRefresh(of token: String, generation: UInt64, flight: RefreshFlight, sender: String,
+                                othersMayGoOn: Bool) -> Prepared {
         state.withLock { s -> Prepared in
             guard s.generation == generation, let session = s.session else {
                 if s.refresh === flight { s.refresh = nil }
@@ -130,15 +142,25 @@ extension CaptureSession {
             let now = Clock.now()
             if let pending = session.pendingRefresh, pending.accessToken == token,
                pending.startedAt <= now, now - pending.startedAt < 600 {
-                if othersMayGoOn, RefreshOwner.mayBeInFlight(pending, me: refreshOwner, now: now,
+                if othersMayGoOn, RefreshOwner.mayBeInFlight(pending, me: sender, now: now,
                                                              requestTimeoutMs: settings.requestTimeoutMs) {
                     return .anotherClientIsRefreshing
                 }
+                // The same request again: on disk already, so it may go even if naming its new sender fails.
+                s.updateSession { $0.pendingRefresh?.owner = sender }
+                persist(&s)
                 return .send(date: pending.date)
             }
             let date = Clock.signatureDate(captureNow())  // Capture's time: this device's clock may be off
-            s.updateSession { $0.pendingRefresh = PendingRefresh(accessToken: token, date: date, startedAt: now, owner: refreshOwner) }
+            s.updateSession { $0.pendingRefresh = PendingRefresh(accessToken: token, date: date, startedAt: now, owner: sender) }
             persist(&s)
+            if let failure = s.stored.storageError {
+                s.updateSession { $0.pendingRefresh = nil }
+                if s.refresh === flight { s.refresh = nil }
+                return .done(.failure(JumpError(.storage, "the access token was not refreshed: the refresh could not be recorded "
+                                                + "before it was sent (\(failure.message)), and a refresh a restart could not "
+                                                + "finish would end the session", detail: failure.detail)))
+            }
             return .send(date: date)
         }
     }

@@ -23,7 +23,7 @@ public final class CaptureSession: Sendable {
     let syncGate: Gate
     let flowGate: Gate
     /// This client's name on the refreshes it sends (RefreshOwner).
-    let refreshOwner = RefreshOwner.make()
+    let refreshClientID = RefreshOwner.makeClientID()
 
     init(settings: CaptureSettings, engage: EngageSettings, transport: any Transport, storage: ClientStorage,
          events: EventSink, clock: ServerClock = ServerClock()) throws(JumpError) {

@@ -11,15 +11,22 @@ final class RefreshFlight: Sendable {
 
     func finish(_ result: Result<String, JumpError>) { outcome.set(result) }
 
-    /// The leader's outcome, or JUMP_E_TIMEOUT after `milliseconds` (the request timeout: a leader that is
-    /// itself stuck never holds its followers for longer).
+    /// The leader's outcome, or JUMP_E_TIMEOUT after `milliseconds` (leaderBoundMs: a leader that is itself
+    /// stuck never holds its followers for longer).
     func wait(milliseconds: Int) throws(JumpError) -> String {
         let deadline = Clock.monotonicMilliseconds() &+ Int64(max(1, milliseconds))
         guard let result = outcome.wait(until: deadline) else {
-            throw JumpError(.timeout, "waited longer than the request timeout (\(milliseconds) ms) for the token refresh in progress",
+            throw JumpError(.timeout, "waited longer than the token refresh in progress may take (\(milliseconds) ms)",
                             detail: ["reason": "busy"])
         }
         return try result.get()
+    }
+
+    /// How long a follower waits for its leader: as long as the leader may take, which is a wait for the
+    /// store's lock, the request with its retries, and the lock again, each bounded by the request timeout.
+    static func leaderBoundMs(requestTimeoutMs: Int) -> Int {
+        let (bound, overflow) = requestTimeoutMs.multipliedReportingOverflow(by: 3)
+        return overflow ? Int.max / 2 : bound + 1_000
     }
 
     /// What a caller that needs a fresh token does, decided under its session's lock: the token it would

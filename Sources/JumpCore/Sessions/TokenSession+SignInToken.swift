@@ -229,7 +229,7 @@ extension TokenSession {
             s.tokenRefresh = flight
             return .lead(flight, (t, s.tokenGeneration, flight))
         }
-        return try RefreshFlight.run(step, waitMilliseconds: settings.requestTimeoutMs) { lead in performTokenRefresh(lead.0, generation: lead.1, flight: lead.2) }
+        return try RefreshFlight.run(step, waitMilliseconds: RefreshFlight.leaderBoundMs(requestTimeoutMs: settings.requestTimeoutMs)) { lead in performTokenRefresh(lead.0, generation: lead.1, flight: lead.2) }
     }
 
     /// The flight's marker is cleared only while it is still this flight's: a refresh that ends after a sign-out
