@@ -106,7 +106,10 @@ extension FileSessionStore {
             guard s.holders > 0 else { return }
             s.holders -= 1
             if s.holders == 0, s.fd >= 0 {
-                close(s.fd)  // releases the lock
+                // Released explicitly: a child forked meanwhile holds a copy of the descriptor, and close()
+                // alone would leave the lock held until that copy goes too.
+                _ = flock(s.fd, LOCK_UN)
+                close(s.fd)
                 s.fd = -1
             }
         }

@@ -126,7 +126,7 @@ public final class CurlTransport: Transport {
         _ = jumpi_curl_setopt_long(curl, CURLOPT_NOSIGNAL, 1)
         _ = jumpi_curl_setopt_long(curl, CURLOPT_CONNECTTIMEOUT_MS, connectTimeoutMs)
         _ = jumpi_curl_setopt_long(curl, CURLOPT_TIMEOUT_MS, timeoutMs(of: request))
-        applyNetwork(to: curl)
+        if let refused = applyNetwork(to: curl) { return .failure(refused) }
         _ = jumpi_curl_setopt_write(curl, CURLOPT_WRITEFUNCTION, writeCallback)
         _ = jumpi_curl_setopt_ptr(curl, CURLOPT_WRITEDATA, context.toOpaque())
         _ = jumpi_curl_setopt_write(curl, CURLOPT_HEADERFUNCTION, headerCallback)
@@ -176,8 +176,10 @@ public final class CurlTransport: Transport {
         return .success(response)
     }
 
-    /// The proxy, roots and pins of the client's configuration (unset keys leave libcurl's defaults).
-    private func applyNetwork(to curl: UnsafeMutableRawPointer) {
+    /// The proxy, roots and pins of the client's configuration (unset keys leave libcurl's defaults). A
+    /// setting this libcurl cannot enforce (pinning on a TLS backend without it, say) is refused, never
+    /// dropped: a pin that is silently not checked fails open.
+    private func applyNetwork(to curl: UnsafeMutableRawPointer) -> JumpError? {
         if let proxy = network.proxy {
             _ = proxy.withCString { jumpi_curl_setopt_ptr(curl, CURLOPT_PROXY, $0) }
             // A proxy given in the configuration takes every request: no_proxy in the environment does not
@@ -185,11 +187,22 @@ public final class CurlTransport: Transport {
             if !proxy.isEmpty { _ = "".withCString { jumpi_curl_setopt_ptr(curl, CURLOPT_NOPROXY, $0) } }
         }
         if let bundle = network.caBundle {
-            _ = bundle.withUnsafeBytes { jumpi_curl_setopt_blob(curl, CURLOPT_CAINFO_BLOB, $0.baseAddress, $0.count) }
+            // The same roots verify an https:// proxy: a private CA usually signs both.
+            for option in [CURLOPT_CAINFO_BLOB, CURLOPT_PROXY_CAINFO_BLOB] {
+                let code = bundle.withUnsafeBytes { jumpi_curl_setopt_blob(curl, option, $0.baseAddress, $0.count) }
+                if code != CURLE_OK { return unsupported("caFile", code) }
+            }
         }
         if let pins = network.pinnedPublicKeys {
-            _ = pins.withCString { jumpi_curl_setopt_ptr(curl, CURLOPT_PINNEDPUBLICKEY, $0) }
+            let code = pins.withCString { jumpi_curl_setopt_ptr(curl, CURLOPT_PINNEDPUBLICKEY, $0) }
+            if code != CURLE_OK { return unsupported("pinnedPublicKeys", code) }
         }
+        return nil
+    }
+
+    private func unsupported(_ key: String, _ code: CURLcode) -> JumpError {
+        JumpError(.unsupported, "configuration key '\(key)' cannot be enforced by this libcurl (\(String(cString: curl_easy_strerror(code)))): "
+                  + "refused rather than ignored", detail: ["argument": .string(key), "curl_code": .int(Int64(code.rawValue))])
     }
 
     /// Runs the transfer to its end: on the I/O loop for a handle of the loop's (the fiber parks until it is

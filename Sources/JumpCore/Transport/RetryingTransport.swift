@@ -44,7 +44,9 @@ public final class RetryingTransport: Transport {
                 reason = RetryRule.reason(error, of: request)
             }
             guard let reason else {
-                if case .success = outcome { budget.refund() }
+                // Only an answer that worked refills the budget: an outage answering 4xx and 5xx to writes
+                // (never retried) must not pay for the retries of its reads.
+                if case .success(let response) = outcome, response.status < 400 { budget.refund() }
                 return try outcome.get()
             }
             guard retries < maxRetries else { return try outcome.get() }
