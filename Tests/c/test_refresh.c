@@ -2,7 +2,10 @@
 #include "harness.h"
 #include "support.h"
 
+#include <fcntl.h>
 #include <pthread.h>
+#include <sys/file.h>
+#include <unistd.h>
 
 #define REFRESH_COUNTER "POST /oauth/refresh_access_token"
 
@@ -223,4 +226,53 @@ TEST(failed_refresh_keeps_the_session) {
     CHECK_OK(J.client_fetch_record(client));
     free(uuid);
     J.client_free(client);
+}
+
+/* The leader of a refresh may take about three request timeouts: the store's lock (another process holds it),
+ * the request, the lock again. Its followers wait for as long: they do not give up with "busy" while it goes
+ * on to succeed. Here another process (this test, with flock on the storage directory as libjump takes it)
+ * holds the store for 0.8 of the request timeout, and the refresh takes another half. */
+TEST(followers_wait_for_a_leader_held_up_by_another_process) {
+    char dir[512], extra[64], *uuid;
+    crowd c;
+    crowd_member members[4];
+    pthread_t threads[4];
+    int i, fd;
+    memset(&c, 0, sizeof c);
+    REQUIRE_EMULATOR();
+    snprintf(dir, sizeof dir, "%s/held-store", emu_tmpdir());
+    snprintf(extra, sizeof extra, "{\"requestTimeoutMs\":2000}");
+    c.client = new_client(dir, extra);
+    REQUIRE(c.client != NULL);
+    uuid = sign_in_new_user(c.client, NULL, NULL);
+    REQUIRE(uuid != NULL);
+    pthread_mutex_init(&c.mutex, NULL);
+    pthread_cond_init(&c.cond, NULL);
+    CHECK(emu_advance_clock(7200) == 0);
+    CHECK(emu_clear_counters() == 0);
+    CHECK(emu_fault("delay", 1, "/oauth/refresh_access_token", 1000) == 0);
+    fd = open(dir, O_RDONLY | O_DIRECTORY);
+    REQUIRE(fd >= 0);
+    REQUIRE(flock(fd, LOCK_EX) == 0);
+    for (i = 0; i < 4; i++) {
+        members[i].c = &c;
+        members[i].index = i;
+        c.results[i] = JUMP_E_INTERNAL;
+        REQUIRE(pthread_create(&threads[i], NULL, crowd_fetch, &members[i]) == 0);
+    }
+    pthread_mutex_lock(&c.mutex);
+    while (c.waiting < 4) pthread_cond_wait(&c.cond, &c.mutex);
+    c.go = 1;
+    pthread_cond_broadcast(&c.cond);
+    pthread_mutex_unlock(&c.mutex);
+    sleep_ms(1600);
+    flock(fd, LOCK_UN);
+    close(fd);
+    for (i = 0; i < 4; i++) pthread_join(threads[i], NULL);
+    for (i = 0; i < 4; i++)
+        CHECK_MSG(c.results[i] == JUMP_OK, "thread %d: fetch_record returned %d (%s)", i, (int)c.results[i],
+                  harness_status_name(c.results[i]));
+    CHECK_EQ_INT(emu_counter(REFRESH_COUNTER), 1);
+    free(uuid);
+    J.client_free(c.client);
 }
