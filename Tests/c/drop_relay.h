@@ -8,7 +8,8 @@
  * exception: a POST whose path is `drop_path`, arriving on a connection that already carried a request, is
  * forwarded (so the server applies it), then the client connection is closed unanswered, `drops` times.
  *
- * Header-only (static functions): include it after harness.h in the one test program that uses it.
+ * Header-only (static functions, on top of tiny_server.h's): include it after harness.h in the one test
+ * program that uses it.
  *
  *   drop_relay r;
  *   drop_relay_start(&r, emu_url());      r.url is "http://127.0.0.1:<port>"
@@ -31,6 +32,8 @@
 #include <strings.h>
 #include <sys/socket.h>
 #include <unistd.h>
+
+#include "tiny_server.h"
 
 #define DROP_RELAY_API static __attribute__((unused))
 #define DROP_RELAY_MAX_HEADER 65536
@@ -57,18 +60,6 @@ typedef struct drop_relay_connection {
     drop_relay *relay;
     int fd;
 } drop_relay_connection;
-
-DROP_RELAY_API int drop_relay_write_all(int fd, const void *data, size_t length) {
-    const char *p = data;
-    while (length > 0) {
-        ssize_t n = send(fd, p, length, MSG_NOSIGNAL);
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) return -1;
-        p += n;
-        length -= (size_t)n;
-    }
-    return 0;
-}
 
 /* The first line of data before end that starts with name (which begins with "\r\n"), any case, or NULL. */
 DROP_RELAY_API const char *drop_relay_find_header(const char *data, const char *end, const char *name) {
@@ -215,8 +206,8 @@ static void *drop_relay_serve(void *argument) {
         }
         snprintf(head, sizeof head, "HTTP/1.1 %ld X\r\nContent-Type: %s\r\nContent-Length: %lu\r\n\r\n", status, type,
                  (unsigned long)body.size);
-        if (drop_relay_write_all(fd, head, strlen(head)) != 0 ||
-            (body.size > 0 && drop_relay_write_all(fd, body.data, body.size) != 0)) {
+        if (tiny_write_all(fd, head, strlen(head)) != 0 ||
+            (body.size > 0 && tiny_write_all(fd, body.data, body.size) != 0)) {
             free(body.data);
             break;
         }
@@ -255,24 +246,12 @@ static void *drop_relay_accept(void *argument) {
 
 /* 0 on success; relay->url is the relay's base URL. */
 DROP_RELAY_API int drop_relay_start(drop_relay *relay, const char *upstream) {
-    struct sockaddr_in address;
-    socklen_t size = sizeof address;
     memset(relay, 0, sizeof *relay);
     if (upstream == NULL) return -1;
     snprintf(relay->upstream, sizeof relay->upstream, "%s", upstream);
     pthread_mutex_init(&relay->mutex, NULL);
-    relay->listen_fd = socket(AF_INET, SOCK_STREAM, 0);
+    relay->listen_fd = tiny_listen(&relay->port, relay->url, sizeof relay->url);
     if (relay->listen_fd < 0) return -1;
-    memset(&address, 0, sizeof address);
-    address.sin_family = AF_INET;
-    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    if (bind(relay->listen_fd, (struct sockaddr *)&address, sizeof address) != 0 || listen(relay->listen_fd, 64) != 0 ||
-        getsockname(relay->listen_fd, (struct sockaddr *)&address, &size) != 0) {
-        close(relay->listen_fd);
-        return -1;
-    }
-    relay->port = ntohs(address.sin_port);
-    snprintf(relay->url, sizeof relay->url, "http://127.0.0.1:%d", relay->port);
     if (pthread_create(&relay->thread, NULL, drop_relay_accept, relay) != 0) {
         close(relay->listen_fd);
         return -1;

@@ -115,6 +115,17 @@ char *unique_email(const char *tag) {
     return strdup(buffer);
 }
 
+jump_status sign_in_status(const char *email, const char *password) {
+    jump_client *client = new_client(NULL, NULL);
+    char *out = NULL;
+    jump_status status;
+    if (client == NULL) return JUMP_E_INTERNAL;
+    status = J.client_sign_in(client, email, password, &out);
+    J.string_free(out);
+    J.client_free(client);
+    return status;
+}
+
 char *sign_in_new_user_at(const char *file, int line, jump_client *client, char **email_out,
                           const char *record_json) {
     char *email = unique_email("user");

@@ -51,6 +51,8 @@ char *unique_email(const char *tag);
 #define sign_in_new_user(c, email_out, record) sign_in_new_user_at(__FILE__, __LINE__, c, email_out, record)
 char *sign_in_new_user_at(const char *file, int line, jump_client *client, char **email_out,
                           const char *record_json);
+/* The status of a sign-in as email/password by a new client of its own (nothing is kept). */
+jump_status sign_in_status(const char *email, const char *password);
 /* Reads a string attribute of the record view ("/aboutMe"); malloc'd, NULL for null or on failure. */
 char *record_string(jump_record *record, const char *path);
 

@@ -93,17 +93,6 @@ static char *flow_version(void) {
     return version;
 }
 
-static int signs_in(const char *email, const char *password) {
-    jump_client *client = new_client(NULL, NULL);
-    char *out = NULL;
-    jump_status status;
-    if (client == NULL) return -1;
-    status = J.client_sign_in(client, email, password, &out);
-    J.string_free(out);
-    J.client_free(client);
-    return status;
-}
-
 /* ---- update profile -------------------------------------------------------------------------------------- */
 
 TEST(update_profile_sends_the_form_and_refetches) {
@@ -253,11 +242,11 @@ TEST(change_password_right_and_wrong_current) {
     json_decref(messages);
     CHECK_MSG(!last_error_contains("not-the-password") && !last_error_contains(NEW_PASSWORD),
               "the error detail shows a password");
-    CHECK_EQ_INT(signs_in(email, TEST_PASSWORD), JUMP_OK);
+    CHECK_EQ_INT(sign_in_status(email, TEST_PASSWORD), JUMP_OK);
 
     CHECK_OK(J.client_change_password(client, TEST_PASSWORD, NEW_PASSWORD));
-    CHECK_EQ_INT(signs_in(email, NEW_PASSWORD), JUMP_OK);
-    CHECK_EQ_INT(signs_in(email, TEST_PASSWORD), JUMP_E_BAD_CREDENTIALS);
+    CHECK_EQ_INT(sign_in_status(email, NEW_PASSWORD), JUMP_OK);
+    CHECK_EQ_INT(sign_in_status(email, TEST_PASSWORD), JUMP_E_BAD_CREDENTIALS);
     J.client_free(client);
     free(uuid);
     free(email);
@@ -361,8 +350,8 @@ TEST(forgot_password_full_reset_loop) {
     CHECK_MSG(strcmp(str_or(update_reply, "stat"), "ok") == 0, "changePasswordFormNoAuth failed (HTTP %ld): %s", http,
               str_or(update_reply, "error_description"));
 
-    CHECK_EQ_INT(signs_in(email, NEW_PASSWORD), JUMP_OK);
-    CHECK_EQ_INT(signs_in(email, TEST_PASSWORD), JUMP_E_BAD_CREDENTIALS);
+    CHECK_EQ_INT(sign_in_status(email, NEW_PASSWORD), JUMP_OK);
+    CHECK_EQ_INT(sign_in_status(email, TEST_PASSWORD), JUMP_E_BAD_CREDENTIALS);
     json_decref(update_reply);
     json_decref(token_reply);
     json_decref(mail);

@@ -31,17 +31,6 @@ static int photo_copies(const char *uuid, const char *value) {
     return copies;
 }
 
-static int signs_in(const char *email, const char *password) {
-    jump_client *client = new_client(NULL, NULL);
-    char *out = NULL;
-    jump_status status;
-    if (client == NULL) return -1;
-    status = J.client_sign_in(client, email, password, &out);
-    J.string_free(out);
-    J.client_free(client);
-    return status;
-}
-
 TEST(append_whose_connection_died_is_stored_once_with_its_real_id) {
     jump_client *client;
     jump_record *record = NULL;
@@ -159,7 +148,7 @@ TEST(password_change_whose_connection_died_succeeds) {
     CHECK_OK(J.client_change_password(client, TEST_PASSWORD, NEW_PASSWORD));
     CHECK_EQ_INT(drop_relay_dropped(&relay), 1);
     CHECK_EQ_INT(drop_relay_count(&relay, "/oauth/update_profile_native"), 1);
-    CHECK_EQ_INT(signs_in(email, NEW_PASSWORD), JUMP_OK);
+    CHECK_EQ_INT(sign_in_status(email, NEW_PASSWORD), JUMP_OK);
     CHECK(J.client_is_signed_in(client) == 1);
     J.client_free(client);
     drop_relay_stop(&relay);

@@ -222,27 +222,33 @@ TINY_API void *tiny_loop(void *arg) {
 }
 
 /* Starts the server; 0 on success. */
-TINY_API int tiny_start(tiny_server *s, tiny_handler handler, void *data) {
+/* A listening socket on 127.0.0.1 (ephemeral port): its descriptor, or -1; *port and url ("http://...") set. */
+TINY_API int tiny_listen(int *port, char *url, size_t url_size) {
     struct sockaddr_in addr;
     socklen_t len = sizeof addr;
-    int one = 1;
+    int one = 1, fd = socket(AF_INET, SOCK_STREAM, 0);
+    if (fd < 0) return -1;
+    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+    memset(&addr, 0, sizeof addr);
+    addr.sin_family = AF_INET;
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (bind(fd, (struct sockaddr *)&addr, sizeof addr) != 0 || listen(fd, 64) != 0 ||
+        getsockname(fd, (struct sockaddr *)&addr, &len) != 0) {
+        close(fd);
+        return -1;
+    }
+    *port = ntohs(addr.sin_port);
+    snprintf(url, url_size, "http://127.0.0.1:%d", *port);
+    return fd;
+}
+
+TINY_API int tiny_start(tiny_server *s, tiny_handler handler, void *data) {
     memset(s, 0, sizeof *s);
     s->handler = handler;
     s->data = data;
     pthread_mutex_init(&s->mutex, NULL);
-    s->listen_fd = socket(AF_INET, SOCK_STREAM, 0);
+    s->listen_fd = tiny_listen(&s->port, s->url, sizeof s->url);
     if (s->listen_fd < 0) return -1;
-    setsockopt(s->listen_fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-    memset(&addr, 0, sizeof addr);
-    addr.sin_family = AF_INET;
-    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    if (bind(s->listen_fd, (struct sockaddr *)&addr, sizeof addr) != 0 || listen(s->listen_fd, 16) != 0 ||
-        getsockname(s->listen_fd, (struct sockaddr *)&addr, &len) != 0) {
-        close(s->listen_fd);
-        return -1;
-    }
-    s->port = ntohs(addr.sin_port);
-    snprintf(s->url, sizeof s->url, "http://127.0.0.1:%d", s->port);
     if (pthread_create(&s->thread, NULL, tiny_loop, s) != 0) {
         close(s->listen_fd);
         return -1;
