@@ -90,15 +90,37 @@ class TLSFront:
 
 class CountingProxy:
     """http://127.0.0.1:<port>: forwards absolute-URI requests (counted one by one in `requests`) and opens
-    CONNECT tunnels (counted in `tunnels`)."""
+    CONNECT tunnels (counted in `tunnels`). With ``tls=ca`` (a trustme CA) it is https://127.0.0.1:<port>
+    instead: every accepted connection is TLS first, with a certificate of that CA for 127.0.0.1 and localhost
+    (an https:// proxy); a client that refuses the certificate is counted in `refused_handshakes`."""
 
-    def __init__(self) -> None:
+    def __init__(self, tls=None) -> None:
         self.requests: List[Tuple[str, str]] = []
         self.tunnels: List[str] = []
+        self.refused_handshakes = 0
+        context = None
+        if tls is not None:
+            self.leaf = tls.issue_cert("127.0.0.1", "localhost")
+            context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+            self.leaf.configure_cert(context)
         proxy = self
 
         class Handler(http.server.BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
+
+            def setup(self) -> None:
+                self.refused = False
+                if context is not None:
+                    try:
+                        self.request = context.wrap_socket(self.request, server_side=True)
+                    except (ssl.SSLError, OSError):
+                        self.refused = True  # the client refused the certificate (or went away)
+                        proxy.refused_handshakes += 1
+                super().setup()
+
+            def handle(self) -> None:
+                if not self.refused:
+                    super().handle()
 
             def log_message(self, *args) -> None:  # quiet
                 pass
@@ -142,7 +164,8 @@ class CountingProxy:
             do_GET = do_POST = do_PUT = do_DELETE = do_PATCH = forward
 
         self.server = _Server(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
+        scheme = "http" if context is None else "https"
+        self.url = f"{scheme}://127.0.0.1:{self.server.server_address[1]}"
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
 
     def close(self) -> None:

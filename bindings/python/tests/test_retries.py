@@ -139,6 +139,35 @@ def test_an_outage_costs_at_most_the_retry_budget(make_config, emu, registered) 
         assert client.state["signed_in"] and not client.state["reauthentication_required"]
 
 
+def test_an_outage_mixing_4xx_and_5xx_answers_stays_within_the_budgets_bound(make_config, emu, registered) -> None:
+    """Reads answered 503 (retried) alternate with writes answered 429, then 500 (never retried): only an
+    answer that worked refills the budget, so the 100 reads still cost at most 100 retries (200 requests).
+    Were every answer not retried a refund, as before, the 100 failed writes would give back 100 tokens
+    (20 retries): 219 requests."""
+    with restarted(make_config, maxRetries=2) as client:
+        client.fetch_record()  # the record is here to edit
+        emu.clear_counters()
+        emu.fault("http_503", "/entity", count=10_000, retry_after=0)
+        emu.fault("http_429", "/entity.update", count=50)
+        emu.fault("http_500", "/entity.update", count=10_000)
+        for n in range(100):
+            with pytest.raises(jump.ServerError):
+                client.fetch_record()
+            client.record["/aboutMe"] = f"edit {n}"
+            with pytest.raises(jump.ServerError) as info:
+                client.sync()
+            assert ("429" if n < 50 else "500") in info.value.message, info.value.message
+        counters = emu.counters()
+        assert counters.get("POST /entity.update") == 100, counters  # writes are sent once
+        sent = counters.get(ENTITY, 0)
+        assert 190 <= sent <= 200, f"{sent} requests for 100 reads: failed writes refilled the retry budget"
+        emu.admin("DELETE", "/emulator/faults")
+        client.fetch_record()  # the server is back: so is the client
+        assert client.sync()["changed"] == ["/aboutMe"]
+        assert client.record["/aboutMe"] == "edit 99"
+        assert client.state["signed_in"] and not client.state["reauthentication_required"]
+
+
 def test_a_write_that_reached_the_server_is_not_retried(client, emu, registered) -> None:
     """A 500 or 503 answer to entity.update may come after the update was applied, so the caller sees it and
     the edit stays pending; the same answer to a read is retried."""

@@ -12,7 +12,7 @@ import pytest
 
 import jump
 
-from conftest import PASSWORD, unique_email
+from conftest import PASSWORD, unique_email, wait_for
 
 trustme = pytest.importorskip("trustme", reason="trustme is not installed (scripts/ensure-deps.sh --test python)")
 from network_fronts import CountingProxy, TLSFront  # noqa: E402
@@ -124,6 +124,34 @@ def test_tls_through_the_proxy_is_a_tunnel(make_config, front, ca, proxy, user) 
                                   proxy=proxy.url)) as client:
         client.sign_in(user, PASSWORD)
     assert proxy.tunnels and all(t == front.url.removeprefix("https://") for t in proxy.tunnels)
+
+
+def test_an_https_proxy_with_a_private_ca_through_ca_file(make_config, emu, ca, user) -> None:
+    """proxy https://: the client speaks TLS to the proxy itself, whose certificate comes from the test CA;
+    caFile verifies the proxy as well as the servers (a private CA usually signs both), so the sign-in goes
+    through it. Before, caFile reached only the server and the proxy was refused as untrusted."""
+    tls_proxy = CountingProxy(tls=ca)
+    try:
+        assert tls_proxy.url.startswith("https://")
+        with jump.Client(make_config(proxy=tls_proxy.url, caFile=ca.path, emulatorHost="")) as client:
+            client.sign_in(user, PASSWORD)
+            client.fetch_record()
+            assert client.record["/email"] == user
+        counted = emu.counters()
+        assert ("POST", "/oauth/auth_native_traditional") in tls_proxy.requests, tls_proxy.requests
+        assert len(tls_proxy.requests) == sum(counted.values()), (tls_proxy.requests, counted)
+        assert tls_proxy.refused_handshakes == 0
+        # Without caFile the proxy's certificate is not trusted: refused before anything reaches the server.
+        emu.clear_counters()
+        with jump.Client(make_config(proxy=tls_proxy.url, emulatorHost="", storageDirectory=":memory:")) as client:
+            with pytest.raises(jump.NetworkError) as info:
+                client.sign_in(user, PASSWORD)
+            assert info.value.reason == "tls_untrusted", info.value.detail
+            assert "caFile" in info.value.message
+        assert emu.counters() == {}
+        assert wait_for(lambda: tls_proxy.refused_handshakes >= 1), "the proxy saw no refused handshake"
+    finally:
+        tls_proxy.close()
 
 
 def test_an_empty_proxy_ignores_the_environment(make_config, emu, proxy, user, monkeypatch) -> None:
