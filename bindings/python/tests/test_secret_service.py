@@ -262,8 +262,12 @@ def test_a_locked_keyring_is_a_storage_error_and_nothing_moves_to_files(make_con
         token = client.access_token()
         on_bus.lock()
         try:
-            # The session in memory goes on; its next save cannot reach the keyring and says so.
-            client.refresh_access_token()
+            # The session in memory goes on; its next save cannot reach the keyring and says so. A refresh
+            # whose pending record cannot be saved is not sent (a restart could not finish it), and the token
+            # held goes on.
+            with pytest.raises(jump.StorageError):
+                client.refresh_access_token()
+            assert client.access_token() == token
             assert client.state["storage_error"] is not None
             assert "locked" in client.state["storage_error"]["message"]
             assert client.access_token().encode() not in file_bytes(storage)
@@ -289,7 +293,8 @@ def test_the_daemon_killed_mid_run_loses_nothing(make_config, emu, storage, on_b
         try:
             with client.record as record:
                 record["/aboutMe"] = "edited while the keyring is gone"  # the journal is a file: kept
-            client.refresh_access_token()  # the save fails; no crash, the session works on
+            with pytest.raises(jump.StorageError):
+                client.refresh_access_token()  # not sent: its pending record cannot be saved; the session works on
             assert client.state["storage_error"] is not None
             assert client.sync()["changed"] == ["/aboutMe"]
             with jump.Client(make_config()) as blind:
