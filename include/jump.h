@@ -24,7 +24,9 @@
  *    calls in flight, and up to 8 more while some are blocked in host code), never on a thread pool worker.
  *    All the host code of one _async operation runs on one thread, before and after its requests.
  *  - No call waits for ever behind another: a wait for another operation of the same client (a sync, a
- *    refresh, a credential change) ends after requestTimeoutMs with JUMP_E_TIMEOUT (detail reason "busy").
+ *    credential change) ends after requestTimeoutMs with JUMP_E_TIMEOUT (detail reason "busy"), and a wait
+ *    for a token refresh in progress after the longest the refresh may take (3 x requestTimeoutMs + 1 s:
+ *    the store's lock, the request with its retries, the lock again).
  *  - Writes and their outcome: a request with side effects (a form, a sign-in or registration, a record
  *    sync, a share, a sign-in-token call, a POST, PUT, PATCH or DELETE of jump_client_request) is sent once:
  *    a kept-alive connection that dies under it never makes it go again unseen. When its answer is lost
@@ -299,8 +301,8 @@ jump_status jump_set_log_callback(jump_callback callback, void *userdata, jump_f
 /*       or 504, a reset connection or a proxy's HTML or empty answer, with capped exponential backoff  */
 /*       and full jitter, honouring Retry-After, all within requestTimeoutMs; writes (forms, sign-ins,  */
 /*       record updates) go again only when they never left (connection refused, host not found); each  */
-/*       client's retries draw on a budget of 100 that answers refill, so an outage costs a bounded     */
-/*       number of extra requests; 0: no retries.                                                       */
+/*       client's retries draw on a budget of 100 that answers which worked (below HTTP 400) refill, so */
+/*       an outage costs a bounded number of extra requests; 0: no retries.                             */
 /*   proxy                                                                                              */
 /*       Type: string. Default: unset.                                                                  */
 /*       Unset: the environment's http_proxy, https_proxy, all_proxy and no_proxy as libcurl reads      */

@@ -242,11 +242,6 @@ public final class CurlTransport: Transport {
             return JumpError(.server, "the response from \(target) is larger than maxResponseBytes (\(maxResponseBytes) bytes): "
                              + "refused while it arrived", detail: ["max_response_bytes": .int(Int64(maxResponseBytes))])
         }
-        if request.sendsOnce, sent, WriteOnce.losesTheAnswer(code) {
-            return JumpError(.network, "the connection to \(target) was lost after the request was sent (\(reason)): whether "
-                             + "the server applied it is not known, and it was not sent again",
-                             detail: ["curl_code": .int(Int64(code.rawValue)), "reason": .string(JumpError.outcomeUnknownReason)])
-        }
         switch code {
         case CURLE_ABORTED_BY_CALLBACK:
             return JumpError(.cancelled, "the request to \(target) was cancelled")
@@ -264,6 +259,13 @@ public final class CurlTransport: Transport {
             return JumpError(.network, "no TLS connection to \(target): \(reason)",
                              detail: ["curl_code": .int(Int64(code.rawValue)), "reason": "tls_failed"])
         default:
+            // A write that left and whose connection broke may have been applied; WriteOnce kept libcurl from
+            // sending it again.
+            if request.sendsOnce, sent, !RetryRule.neverSentCodes.contains(code.rawValue) {
+                return JumpError(.network, "the connection to \(target) was lost after the request was sent (\(reason)): "
+                                 + "whether the server applied it is not known, and it was not sent again",
+                                 detail: ["curl_code": .int(Int64(code.rawValue)), "reason": .string(JumpError.outcomeUnknownReason)])
+            }
             return JumpError(.network, "could not reach \(target): \(reason)", detail: ["curl_code": .int(Int64(code.rawValue))])
         }
     }

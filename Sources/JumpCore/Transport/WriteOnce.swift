@@ -6,10 +6,10 @@ import Glibc
 /// again on a new connection, unseen (RFC 9110 §9.2.2 forbids that for a request that is not idempotent).
 /// It rewinds a body given with CURLOPT_POSTFIELDS by itself; a body read through CURLOPT_READFUNCTION only
 /// through CURLOPT_SEEKFUNCTION. So a write's body is read through a callback and has no seek function: the
-/// resend fails with CURLE_SEND_FAIL_REWIND instead, and the transport reports an unknown outcome. This
-/// costs nothing on a healthy connection (libcurl 7.88 has no CURLOPT_FORBID_RETRY_ON_REUSE; a fresh
-/// connection per write would cost a handshake each). An empty body has nothing to rewind, so libcurl would
-/// resend it freely: such a write gets a connection of its own.
+/// resend fails with CURLE_SEND_FAIL_REWIND instead, and the transport reports an unknown outcome
+/// (CurlTransport.error(for:)). This costs nothing on a healthy connection (libcurl 7.88 has no
+/// CURLOPT_FORBID_RETRY_ON_REUSE; a fresh connection per write would cost a handshake each). An empty body has
+/// nothing to rewind, so libcurl would resend it freely: such a write gets a connection of its own.
 enum WriteOnce {
     static func prepare(_ curl: UnsafeMutableRawPointer, sink: ResponseSink, body: [UInt8], context: UnsafeMutableRawPointer) {
         sink.upload = body
@@ -17,16 +17,6 @@ enum WriteOnce {
         _ = jumpi_curl_setopt_write(curl, CURLOPT_READFUNCTION, uploadCallback)
         _ = jumpi_curl_setopt_ptr(curl, CURLOPT_READDATA, context)
         if body.isEmpty { _ = jumpi_curl_setopt_long(curl, CURLOPT_FRESH_CONNECT, 1) }
-    }
-
-    /// Whether a failed transfer that sent something may have reached the server without its answer coming
-    /// back: anything but a failure before the request left, a cancellation or the time running out (those
-    /// say so themselves).
-    static func losesTheAnswer(_ code: CURLcode) -> Bool {
-        !RetryRule.neverSentCodes.contains(code.rawValue) && code != CURLE_ABORTED_BY_CALLBACK
-            && code != CURLE_OPERATION_TIMEDOUT && code != CURLE_URL_MALFORMAT && code != CURLE_UNSUPPORTED_PROTOCOL
-            && code != CURLE_SSL_PINNEDPUBKEYNOTMATCH && code != CURLE_PEER_FAILED_VERIFICATION
-            && code != CURLE_SSL_CONNECT_ERROR && code != CURLE_SSL_CERTPROBLEM
     }
 }
 
