@@ -33,6 +33,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "emulator.h"
 #include "tiny_server.h"
 
 #define DROP_RELAY_API static __attribute__((unused))
@@ -105,27 +106,10 @@ DROP_RELAY_API long drop_relay_read_request(int fd, char **buffer, size_t *heade
     return -1;
 }
 
-typedef struct drop_relay_body {
-    char *data;
-    size_t size;
-} drop_relay_body;
-
-static size_t drop_relay_collect(char *ptr, size_t size, size_t count, void *userdata) {
-    drop_relay_body *body = userdata;
-    size_t n = size * count;
-    char *grown = realloc(body->data, body->size + n + 1);
-    if (grown == NULL) return 0;
-    memcpy(grown + body->size, ptr, n);
-    body->data = grown;
-    body->size += n;
-    body->data[body->size] = '\0';
-    return n;
-}
-
 /* Forwards the request to the upstream; the answer's status (0: none), type and body. */
 DROP_RELAY_API long drop_relay_forward(drop_relay *relay, const char *method, const char *target, char *request,
                                        size_t header_end, size_t length, char *type, size_t type_size,
-                                       drop_relay_body *body) {
+                                       emu_body *body) {
     CURL *curl = curl_easy_init();
     struct curl_slist *headers = NULL;
     char url[1400], *line, *save = NULL, *content_type = NULL;
@@ -148,7 +132,7 @@ DROP_RELAY_API long drop_relay_forward(drop_relay *relay, const char *method, co
         curl_easy_setopt(curl, CURLOPT_POSTFIELDS, request + header_end);
         curl_easy_setopt(curl, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)(length - header_end));
     }
-    curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, drop_relay_collect);
+    curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, emu_body_writer);
     curl_easy_setopt(curl, CURLOPT_WRITEDATA, body);
     curl_easy_setopt(curl, CURLOPT_TIMEOUT, 30L);
     if (curl_easy_perform(curl) == CURLE_OK) {
@@ -181,7 +165,7 @@ static void *drop_relay_serve(void *argument) {
         char *request = NULL, method[16], target[1024], path[1024], type[256], head[512];
         size_t header_end = 0;
         long length = drop_relay_read_request(fd, &request, &header_end), status;
-        drop_relay_body body = {NULL, 0};
+        emu_body body = {NULL, 0};
         int drop = 0;
         if (length < 0) break;
         if (sscanf(request, "%15s %1023s", method, target) != 2) {
