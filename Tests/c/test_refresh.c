@@ -128,6 +128,23 @@ static void *crowd_fetch(void *arg) {
     return NULL;
 }
 
+/* Starts n threads that each fetch the record once all are waiting, then lets them go at once. */
+static int crowd_start(crowd *c, crowd_member *members, pthread_t *threads, int n) {
+    int i;
+    for (i = 0; i < n; i++) {
+        members[i].c = c;
+        members[i].index = i;
+        c->results[i] = JUMP_E_INTERNAL;
+        if (pthread_create(&threads[i], NULL, crowd_fetch, &members[i]) != 0) return 0;
+    }
+    pthread_mutex_lock(&c->mutex);
+    while (c->waiting < n) pthread_cond_wait(&c->cond, &c->mutex);
+    c->go = 1;
+    pthread_cond_broadcast(&c->cond);
+    pthread_mutex_unlock(&c->mutex);
+    return 1;
+}
+
 TEST(sixteen_threads_one_refresh) {
     char *uuid;
     crowd c;
@@ -141,17 +158,7 @@ TEST(sixteen_threads_one_refresh) {
     pthread_cond_init(&c.cond, NULL);
     CHECK(emu_advance_clock(7200) == 0);
     CHECK(emu_clear_counters() == 0);
-    for (i = 0; i < 16; i++) {
-        members[i].c = &c;
-        members[i].index = i;
-        c.results[i] = JUMP_E_INTERNAL;
-        REQUIRE(pthread_create(&threads[i], NULL, crowd_fetch, &members[i]) == 0);
-    }
-    pthread_mutex_lock(&c.mutex);
-    while (c.waiting < 16) pthread_cond_wait(&c.cond, &c.mutex);
-    c.go = 1;
-    pthread_cond_broadcast(&c.cond);
-    pthread_mutex_unlock(&c.mutex);
+    REQUIRE(crowd_start(&c, members, threads, 16));
     for (i = 0; i < 16; i++) pthread_join(threads[i], NULL);
     for (i = 0; i < 16; i++)
         CHECK_MSG(c.results[i] == JUMP_OK, "thread %d: fetch_record returned %d (%s)", i, (int)c.results[i],
@@ -254,17 +261,7 @@ TEST(followers_wait_for_a_leader_held_up_by_another_process) {
     fd = open(dir, O_RDONLY | O_DIRECTORY);
     REQUIRE(fd >= 0);
     REQUIRE(flock(fd, LOCK_EX) == 0);
-    for (i = 0; i < 4; i++) {
-        members[i].c = &c;
-        members[i].index = i;
-        c.results[i] = JUMP_E_INTERNAL;
-        REQUIRE(pthread_create(&threads[i], NULL, crowd_fetch, &members[i]) == 0);
-    }
-    pthread_mutex_lock(&c.mutex);
-    while (c.waiting < 4) pthread_cond_wait(&c.cond, &c.mutex);
-    c.go = 1;
-    pthread_cond_broadcast(&c.cond);
-    pthread_mutex_unlock(&c.mutex);
+    REQUIRE(crowd_start(&c, members, threads, 4));
     sleep_ms(1600);
     flock(fd, LOCK_UN);
     close(fd);
