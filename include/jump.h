@@ -37,7 +37,9 @@
  *    answer would have given; that sign-in's session replaces the current one). What cannot be settled (a
  *    share, a record delete, a sign-in-token call, jump_client_request) fails with JUMP_E_NETWORK and
  *    detail reason "outcome_unknown": the server may or may not have applied it; read back before sending
- *    it again.
+ *    it again. A write that left and then ran out of time fails with JUMP_E_TIMEOUT and the same detail
+ *    reason, and is not settled (a server too slow to answer is not sent more): a plural append is looked
+ *    up by the next sync; anything else, read back before sending it again.
  *  - Callbacks (and userdata_free) run on a plain thread owned by libjump (named "jump-events"; never the
  *    caller's thread, never a thread pool worker): one thread for every client of the process, which exits
  *    when idle, so callbacks run one at a time and in order, and a slow callback delays the others. Unless
@@ -300,9 +302,10 @@ jump_status jump_set_log_callback(jump_callback callback, void *userdata, jump_f
 /*       GETs of jump_client_request) or the token refresh is sent again after HTTP 429, 500, 502, 503  */
 /*       or 504, a reset connection or a proxy's HTML or empty answer, with capped exponential backoff  */
 /*       and full jitter, honouring Retry-After, all within requestTimeoutMs; writes (forms, sign-ins,  */
-/*       record updates) go again only when they never left (connection refused, host not found); each  */
-/*       client's retries draw on a budget of 100 that answers which worked (below HTTP 400) refill, so */
-/*       an outage costs a bounded number of extra requests; 0: no retries.                             */
+/*       record updates) go again only when they never left (connection refused, host not found); the   */
+/*       retries of all of a process's clients to one server draw on one budget of 100 that answers     */
+/*       which worked (below HTTP 400) refill, so an outage costs a bounded number of extra requests    */
+/*       however many clients the process has; 0: no retries.                                           */
 /*   proxy                                                                                              */
 /*       Type: string. Default: unset.                                                                  */
 /*       Unset: the environment's http_proxy, https_proxy, all_proxy and no_proxy as libcurl reads      */
@@ -635,7 +638,10 @@ jump_status jump_client_unlink_account_async(jump_client *client, const char *id
  * that use it when there is no url. out_result (may be NULL): {"results":{"<provider>":{"ok":true,
  * "method":"activity"|"set_status"}}}. When any provider failed: JUMP_E_SERVER whose detail has the same
  * "results", a failed one {"ok":false,"error_class":"invalid_parameter"|"reauthenticate"|"rate_limit"|
- * "media"|"duplicate"|"character_limit"|"provider"|"not_signed_in"|"failed","code","message"}. */
+ * "media"|"duplicate"|"character_limit"|"provider"|"not_signed_in"|"failed","code","message"}. A share
+ * that left and lost its answer (its entry has "reason":"outcome_unknown") is not sent again: the call
+ * fails with JUMP_E_NETWORK (JUMP_E_TIMEOUT when its time ran out) and detail {"reason":"outcome_unknown",
+ * "results","failed","unknown":[providers]}. */
 jump_status jump_client_share(jump_client *client, const char *activity_json, const char *providers_json,
                               char **out_result);
 /* Asynchronous jump_client_share. */

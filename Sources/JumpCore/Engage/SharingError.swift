@@ -59,6 +59,20 @@ enum ShareResult {
          "message": .string(message)]
     }
 
+    /// A share that got no answer from Engage. One that left and lost its answer says so (reason
+    /// "outcome_unknown"): the provider may have published it, and it was not sent again.
+    static func failure(_ error: JumpError) -> JSON {
+        var fields = failure(.failed, code: nil, message: error.message).objectValue ?? [:]
+        if error.detail["reason"]?.stringValue == JumpError.outcomeUnknownReason {
+            fields["reason"] = .string(JumpError.outcomeUnknownReason)
+        }
+        return .object(fields)
+    }
+
+    static func isOutcomeUnknown(_ entry: JSON?) -> Bool {
+        entry?["reason"]?.stringValue == JumpError.outcomeUnknownReason
+    }
+
     /// Engage sends a number; a numeric string is read too rather than losing the classification.
     private static func code(_ value: JSON?) -> Int? {
         if let number = value?.intValue { return Int(exactly: number) }

@@ -24,6 +24,7 @@ extension EngageSession {
                                    argument: "providers")
         }
         var results: [String: JSON] = [:]
+        var unknownStatus: JumpStatus?
         for name in names {
             try cancellation?.check()
             guard let deviceToken = deviceToken(for: name, identities: identities) else {
@@ -45,10 +46,19 @@ extension EngageSession {
             } catch where error.status == .cancelled {
                 throw error
             } catch {
-                results[name] = ShareResult.failure(.failed, code: nil, message: error.message)
+                results[name] = ShareResult.failure(error)
+                if ShareResult.isOutcomeUnknown(results[name]), unknownStatus == nil { unknownStatus = error.status }
             }
         }
         let failed = names.filter { results[$0]?["ok"]?.boolValue != true }
+        let unknown = failed.filter { ShareResult.isOutcomeUnknown(results[$0]) }
+        if let unknownStatus, !unknown.isEmpty {
+            // Not a refusal: nobody knows whether it was published, and sending it again could post it twice.
+            throw JumpError(unknownStatus, "whether sharing to \(unknown.joined(separator: ", ")) was applied is not known: "
+                            + "its answer was lost after it was sent, and it was not sent again",
+                            detail: ["reason": .string(JumpError.outcomeUnknownReason), "results": .object(results),
+                                     "failed": .array(failed.map(JSON.string)), "unknown": .array(unknown.map(JSON.string))])
+        }
         guard failed.isEmpty else {
             throw JumpError(.server, "sharing failed for \(failed.joined(separator: ", "))",
                             detail: ["results": .object(results), "failed": .array(failed.map(JSON.string))])

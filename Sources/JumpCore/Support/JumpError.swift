@@ -34,11 +34,13 @@ public struct JumpError: Error, Sendable, Equatable {
 }
 
 extension JumpError {
-    /// detail.reason of a write whose connection was lost after it was sent: the server may or may not have
-    /// applied it (jump.h, "Writes and their outcome").
+    /// detail.reason of a write whose connection was lost, or whose time ran out, after it was sent: the
+    /// server may or may not have applied it (jump.h, "Writes and their outcome").
     public static let outcomeUnknownReason = "outcome_unknown"
 
-    /// A write was sent and its answer lost: whether the server applied it is not known.
+    /// A write was sent and its connection lost: whether the server applied it is not known, and the server
+    /// is there to ask. (A write that timed out carries the same reason with JUMP_E_TIMEOUT, and is not
+    /// settled: a server too slow to answer is not sent more.)
     public var isOutcomeUnknown: Bool {
         status == .network && detail["reason"]?.stringValue == JumpError.outcomeUnknownReason
     }

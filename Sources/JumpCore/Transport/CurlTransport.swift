@@ -246,6 +246,13 @@ public final class CurlTransport: Transport {
         case CURLE_ABORTED_BY_CALLBACK:
             return JumpError(.cancelled, "the request to \(target) was cancelled")
         case CURLE_OPERATION_TIMEDOUT:
+            // A write that left may have been applied all the same. Not settled by another request: a server
+            // too slow to answer is not sent more.
+            if request.sendsOnce, sent {
+                return JumpError(.timeout, "no answer from \(target) in time (\(reason)) after the request was sent: "
+                                 + "whether the server applied it is not known, and it was not sent again",
+                                 detail: ["reason": .string(JumpError.outcomeUnknownReason)])
+            }
             return JumpError(.timeout, "no answer from \(target) in time (\(reason))")
         case CURLE_URL_MALFORMAT, CURLE_UNSUPPORTED_PROTOCOL:
             return .invalidArgument("'\(target)' is not a usable URL (\(reason))")

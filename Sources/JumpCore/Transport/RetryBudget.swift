@@ -1,26 +1,38 @@
-/// A client's allowance of retries, a token bucket as the AWS SDKs' "standard" retry mode keeps one: a retry
-/// takes `retryCost` tokens, an answer that needed none gives one back. While a server is down every request
-/// fails and nothing refills, so an outage costs at most `capacity / retryCost` extra requests however many
-/// calls the app makes, and retries come back by themselves once answers do.
-final class RetryBudget: Sendable {
+/// The process's allowance of retries to each server (origin), a token bucket as the AWS SDKs' "standard"
+/// retry mode and gRPC's retry throttling keep one: a retry takes `retryCost` tokens, an answer that worked
+/// gives one back. While a server is down every request fails and nothing refills, so an outage costs at
+/// most `capacity / retryCost` extra requests to that server however many clients and calls the app has,
+/// and retries come back by themselves once answers do.
+///
+/// One bucket per origin for the whole process, not per client: a thousand clients of one server must not
+/// multiply the bound by a thousand. A server whose bucket is full has no entry, so the table holds only
+/// the origins an outage is costing.
+enum RetryBudget {
     static let capacity = 500
     static let retryCost = 5
     static let successRefund = 1
 
-    private let tokens = Lock(RetryBudget.capacity)
+    /// Tokens spent (capacity minus what is left), per origin; absent means none.
+    private static let spent = ForkSafety.processWide(Lock<[String: Int]>([:]))
 
-    /// Takes the cost of one retry; false (nothing taken) when the budget cannot pay it.
-    func withdraw() -> Bool {
-        tokens.withLock { left in
-            guard left >= Self.retryCost else { return false }
-            left -= Self.retryCost
+    /// Takes the cost of one retry to `origin`; false (nothing taken) when its budget cannot pay it.
+    static func withdraw(for origin: String) -> Bool {
+        spent.withLock { table in
+            let used = table[origin, default: 0]
+            guard capacity - used >= retryCost else { return false }
+            table[origin] = used + retryCost
             return true
         }
     }
 
-    func refund() {
-        tokens.withLock { $0 = min(Self.capacity, $0 + Self.successRefund) }
+    static func refund(to origin: String) {
+        spent.withLock { table in
+            guard let used = table[origin] else { return }
+            table[origin] = used > successRefund ? used - successRefund : nil
+        }
     }
 
-    var available: Int { tokens.withLock { $0 } }
+    static func available(for origin: String) -> Int {
+        capacity - spent.withLock { $0[origin, default: 0] }
+    }
 }

@@ -1,14 +1,13 @@
 /// Every request of a client passes here on its way to the wire (JumpClient wraps its transport): the
 /// server's clock is learned from each answer's `Date` (ServerClock), and a failed attempt is sent again
 /// when that is safe (RetryRule: reads and the refresh after a transient answer or a lost connection, any
-/// request that never left), affordable (the client's RetryBudget) and still on time: every attempt and
+/// request that never left), affordable (the process's RetryBudget for that server) and still on time: every attempt and
 /// every pause fit in one requestTimeoutMs, counted from the first attempt.
 public final class RetryingTransport: Transport {
     let inner: any Transport
     let maxRetries: Int
     let requestTimeoutMs: Int
     public let clock: ServerClock
-    let budget = RetryBudget()
 
     /// An attempt with less time than this left is not started: it could only time out.
     static let minimumAttemptMs: Int64 = 100
@@ -22,6 +21,7 @@ public final class RetryingTransport: Transport {
 
     public func send(_ request: HTTPRequest, cancellation: Cancellation?) throws(JumpError) -> HTTPResponse {
         let deadline = Clock.monotonicMilliseconds() + Int64(requestTimeoutMs)
+        let origin = ServerClock.origin(of: request.url)
         var retries = 0
         while true {
             var attempt = request
@@ -46,7 +46,7 @@ public final class RetryingTransport: Transport {
             guard let reason else {
                 // Only an answer that worked refills the budget: an outage answering 4xx and 5xx to writes
                 // (never retried) must not pay for the retries of its reads.
-                if case .success(let response) = outcome, response.status < 400 { budget.refund() }
+                if case .success(let response) = outcome, response.status < 400 { RetryBudget.refund(to: origin) }
                 return try outcome.get()
             }
             guard retries < maxRetries else { return try outcome.get() }
@@ -57,8 +57,8 @@ public final class RetryingTransport: Transport {
                           + "would pass requestTimeoutMs")
                 return try outcome.get()
             }
-            guard budget.withdraw() else {
-                Log.debug("\(request.method) \(request.redactedURL): \(reason); not retried, the client's retry budget is spent")
+            guard RetryBudget.withdraw(for: origin) else {
+                Log.debug("\(request.method) \(request.redactedURL): \(reason); not retried, this process's retry budget for the server is spent")
                 return try outcome.get()
             }
             retries += 1

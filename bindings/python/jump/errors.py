@@ -94,7 +94,8 @@ class JumpError(Exception):
         """True for a write whose answer was lost after it was sent (``reason == "outcome_unknown"``): the
         server may or may not have applied it. libjump settles what it can (appends, record updates,
         registration, password change); this is left for what it cannot (a share, a record delete, a
-        sign-in-token call, ``Client.request``). Read back before sending it again."""
+        sign-in-token call, ``Client.request``), and for a write that timed out after it left (a ``Timeout``,
+        not settled: a server too slow to answer is not sent more). Read back before sending it again."""
         return self.reason == "outcome_unknown"
 
     def __str__(self) -> str:

@@ -1,13 +1,18 @@
 """Retries on real networks: a transient failure of a read or of the token refresh is sent again (within
-maxRetries, the request's time and the client's retry budget) and the caller never sees it; a write that may
+maxRetries, the request's time and the process's retry budget for that server) and the caller never sees it; a write that may
 have reached the server is never sent twice. Real libjump against the real emulator, whose fault layer
 answers 429, 503 (with Retry-After), 500, a proxy's HTML page, an empty body, or resets the connection."""
 
 from __future__ import annotations
 
 import email.utils
+import json
 import logging
+import os
+import subprocess
+import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -18,6 +23,7 @@ from conftest import PASSWORD
 ENTITY = "POST /entity"
 REFRESH = "POST /oauth/refresh_access_token"
 FLOW_PATH = "/widget_data/flows/default-app/standard/HEAD/en-US.json"
+HERE = Path(__file__).resolve().parent
 KINDS = ["http_429", "http_503", "reset", "http_500", "html", "empty"]
 
 
@@ -123,20 +129,25 @@ def test_max_retries_zero_shows_the_error(make_config, emu, registered) -> None:
         client.fetch_record()  # one-shot fault: the next call works
 
 
+def in_a_fresh_process(scenario: str, config: dict, emu) -> dict:
+    """Plays ``scenario`` of retry_budget_process.py in a new process: the retry budget is one per server for
+    the whole process, and an outage spending it here would leave later tests against this emulator with
+    none."""
+    env = dict(os.environ, JUMP_LIBRARY_PATH=jump.library_path(),
+               PYTHONPATH=os.pathsep.join([str(Path(jump.__file__).resolve().parents[1]), str(HERE)]))
+    child = subprocess.run([sys.executable, str(HERE / "retry_budget_process.py"), scenario, json.dumps(config), emu.url],
+                           env=env, capture_output=True, text=True, timeout=300)
+    assert child.returncode == 0, f"the {scenario} process failed: {child.stderr[-3000:]}"
+    return json.loads(child.stdout.strip().splitlines()[-1])
+
+
 def test_an_outage_costs_at_most_the_retry_budget(make_config, emu, registered) -> None:
     """100 reads against a server that always answers 503: each wants 2 retries (300 requests without a
-    budget), the client's budget (500 tokens, 5 a retry) allows 100 retries in all."""
-    with restarted(make_config, maxRetries=2) as client:
-        emu.clear_counters()
-        emu.fault("http_503", "/entity", count=10_000, retry_after=0)
-        for _ in range(100):
-            with pytest.raises(jump.ServerError):
-                client.fetch_record()
-        sent = emu.counters().get(ENTITY, 0)
-        assert 190 <= sent <= 200, f"{sent} requests for 100 calls"
-        emu.admin("DELETE", "/emulator/faults")
-        client.fetch_record()  # the server is back: so is the client
-        assert client.state["signed_in"] and not client.state["reauthentication_required"]
+    budget), the server's budget (500 tokens, 5 a retry) allows 100 retries in all."""
+    report = in_a_fresh_process("outage", make_config(maxRetries=2), emu)
+    assert report["outcomes"] == ["ServerError"], report
+    assert report["sent"] == 200, f"{report['sent']} requests for 100 calls"
+    assert report["signed_in"] and not report["reauthentication_required"], report  # the server is back: so is the client
 
 
 def test_an_outage_mixing_4xx_and_5xx_answers_stays_within_the_budgets_bound(make_config, emu, registered) -> None:
@@ -144,28 +155,24 @@ def test_an_outage_mixing_4xx_and_5xx_answers_stays_within_the_budgets_bound(mak
     answer that worked refills the budget, so the 100 reads still cost at most 100 retries (200 requests).
     Were every answer not retried a refund, as before, the 100 failed writes would give back 100 tokens
     (20 retries): 219 requests."""
-    with restarted(make_config, maxRetries=2) as client:
-        client.fetch_record()  # the record is here to edit
-        emu.clear_counters()
-        emu.fault("http_503", "/entity", count=10_000, retry_after=0)
-        emu.fault("http_429", "/entity.update", count=50)
-        emu.fault("http_500", "/entity.update", count=10_000)
-        for n in range(100):
-            with pytest.raises(jump.ServerError):
-                client.fetch_record()
-            client.record["/aboutMe"] = f"edit {n}"
-            with pytest.raises(jump.ServerError) as info:
-                client.sync()
-            assert ("429" if n < 50 else "500") in info.value.message, info.value.message
-        counters = emu.counters()
-        assert counters.get("POST /entity.update") == 100, counters  # writes are sent once
-        sent = counters.get(ENTITY, 0)
-        assert 190 <= sent <= 200, f"{sent} requests for 100 reads: failed writes refilled the retry budget"
-        emu.admin("DELETE", "/emulator/faults")
-        client.fetch_record()  # the server is back: so is the client
-        assert client.sync()["changed"] == ["/aboutMe"]
-        assert client.record["/aboutMe"] == "edit 99"
-        assert client.state["signed_in"] and not client.state["reauthentication_required"]
+    report = in_a_fresh_process("mixed", make_config(maxRetries=2), emu)
+    assert report["reads"] == ["ServerError"], report
+    assert report["writes"] == ["429"] * 50 + ["500"] * 50, report
+    assert report["updates_sent"] == 100, report  # writes are sent once
+    assert report["sent"] == 200, f"{report['sent']} requests for 100 reads: failed writes refilled the retry budget"
+    assert report["changed_after"] == ["/aboutMe"] and report["about_me"] == "edit 99", report
+    assert report["signed_in"] and not report["reauthentication_required"], report
+
+
+def test_the_clients_of_a_process_share_one_budget_per_server(make_config, emu, registered) -> None:
+    """Ten clients of one server, ten reads each, during an outage: one budget for the process (100 retries,
+    200 requests), not ten (300 requests). Spent, a single 503 is the answer; five answers that worked buy
+    one retry back, and the next single 503 is retried unseen."""
+    report = in_a_fresh_process("crowd", make_config(maxRetries=2), emu)
+    assert report["outcomes"] == ["ServerError"], report
+    assert report["sent"] == 200, f"{report['sent']} requests for 10 clients' 100 reads: a budget per client"
+    assert report["after_outage"] == "ServerError", report
+    assert report["after_five_answers"] == "ok", report
 
 
 def test_a_write_that_reached_the_server_is_not_retried(client, emu, registered) -> None:

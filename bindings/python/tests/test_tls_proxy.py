@@ -5,6 +5,11 @@ TLS front on loopback (certificates of a CA made now by trustme) and a counting 
 
 from __future__ import annotations
 
+import json
+import os
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 from typing import Iterator
 
@@ -17,6 +22,7 @@ from conftest import PASSWORD, unique_email, wait_for
 trustme = pytest.importorskip("trustme", reason="trustme is not installed (scripts/ensure-deps.sh --test python)")
 from network_fronts import CountingProxy, TLSFront  # noqa: E402
 
+HERE = Path(__file__).resolve().parent
 WRONG_PIN = "sha256//" + "A" * 43 + "="
 
 
@@ -175,3 +181,39 @@ def test_bad_proxy_and_pins_are_refused(make_config) -> None:
         with pytest.raises(jump.InvalidArgument) as info:
             jump.Client(make_config(**{key: value}))
         assert info.value.argument == key, (key, value)
+
+
+PINLESS_CHILD = r"""
+import json, sys
+import jump
+config, user, password = json.loads(sys.argv[1]), sys.argv[2], sys.argv[3]
+try:
+    with jump.Client(config) as client:
+        client.sign_in(user, password)
+    print(json.dumps({"outcome": "signed in"}))
+except jump.JumpError as error:
+    print(json.dumps({"outcome": type(error).__name__, "message": error.message, "detail": error.detail}))
+"""
+
+
+def test_pins_that_this_libcurl_cannot_enforce_are_refused_not_dropped(make_config, emu, front, ca, user,
+                                                                       tmp_path: Path) -> None:
+    """On a libcurl whose TLS backend cannot pin (a shim answers CURLOPT_PINNEDPUBLICKEY with
+    CURLE_NOT_BUILT_IN), a pin is a configuration error (JUMP_E_UNSUPPORTED) and nothing is sent: were it
+    dropped, a sign-in with a pin the server does not match would go through."""
+    compiler = shutil.which(os.environ.get("CC", "cc"))
+    assert compiler, "a C compiler is needed for the pinless-libcurl shim"
+    shim = tmp_path / "pinless_curl.so"
+    subprocess.run([compiler, "-shared", "-fPIC", "-O2", "-o", str(shim), str(HERE / "pinless_curl.c"), "-ldl"],
+                   check=True)
+    config = https_config(make_config, front, caFile=ca.path, pinnedPublicKeys=[WRONG_PIN])
+    env = dict(os.environ, LD_PRELOAD=str(shim), JUMP_LIBRARY_PATH=jump.library_path(),
+               PYTHONPATH=str(Path(jump.__file__).resolve().parents[1]))
+    emu.clear_counters()
+    child = subprocess.run([sys.executable, "-c", PINLESS_CHILD, json.dumps(config), user, PASSWORD], env=env,
+                           capture_output=True, text=True, timeout=120)
+    assert child.returncode == 0, child.stderr[-3000:]
+    report = json.loads(child.stdout.strip().splitlines()[-1])
+    assert report["outcome"] == "Unsupported", report
+    assert report["detail"].get("argument") == "pinnedPublicKeys" and "cannot be enforced" in report["message"], report
+    assert emu.counters() == {}, "a request went out without the pin it was configured with"

@@ -65,3 +65,46 @@ def test_a_host_post_whose_answer_was_lost_is_an_unknown_outcome(relayed, relay,
         relayed.request("POST", "/entity", {"Content-Type": "application/x-www-form-urlencoded"}, b"attribute_name=aboutMe")
     assert caught.value.outcome_unknown and caught.value.reason == "outcome_unknown"
     assert relay.counts["/entity"] == 1
+
+
+def test_a_share_whose_answer_was_lost_is_an_unknown_outcome(social_config, relay, emu, idp) -> None:
+    """A share cannot be settled (Engage has no way to ask whether an activity went out): it is sent once and
+    reported as an unknown outcome, with the provider named, rather than as Engage refusing it."""
+    email = unique_email("lostshare")
+    with jump.Client(social_config(captureEnableThinRegistration=True)) as direct:
+        begun = direct.social_begin("facebook")
+        assert direct.social_complete(idp.finish(begun["url"], name="Lost Share", email=email))["outcome"] == "registered"
+    emu.admin("DELETE", "/emulator/engage/activities")
+    # The same session (its device token kept with it) with Engage behind the relay.
+    with jump.Client(social_config(engageDomain=relay.url)) as client:
+        assert client.share({"action": "first", "url": "https://example.com/1"}, ["facebook"])["results"]["facebook"]["ok"]
+        relay.arm("/api/v2/activity")
+        with pytest.raises(jump.NetworkError) as caught:
+            client.share({"action": "second", "url": "https://example.com/2"}, ["facebook"])
+    error = caught.value
+    assert error.outcome_unknown, error.detail
+    assert error.detail["unknown"] == ["facebook"] and error.detail["results"]["facebook"]["reason"] == "outcome_unknown"
+    assert relay.dropped == 1 and relay.counts["/api/v2/activity"] == 2
+    shared = [a["activity"]["action"] for a in emu.admin("GET", "/emulator/engage/activities")["activities"]]
+    assert shared == ["first", "second"], "the share whose answer was lost was applied once, and not sent again"
+
+
+def test_a_write_that_times_out_after_it_left_is_an_unknown_outcome(make_config, emu) -> None:
+    """The server got the write and is slow to answer: JUMP_E_TIMEOUT says the outcome is unknown (it was not
+    sent again), while a read that times out says nothing of the kind."""
+    email = unique_email("slowwrite")
+    emu.admin("POST", "/emulator/users", {"email": email, "password": PASSWORD})
+    with jump.Client(make_config(requestTimeoutMs=1000, maxRetries=0)) as client:
+        client.sign_in(email, PASSWORD)
+        emu.clear_counters()
+        emu.fault("delay", "/entity", delay_ms=2500)
+        with pytest.raises(jump.Timeout) as read:
+            client.fetch_record()
+        assert not read.value.outcome_unknown, read.value.detail
+        emu.fault("delay", "/entity", delay_ms=2500)
+        with pytest.raises(jump.Timeout) as write:
+            client.request("POST", "/entity", {"Content-Type": "application/x-www-form-urlencoded"},
+                           b"attribute_name=aboutMe")
+        assert write.value.outcome_unknown and write.value.reason == "outcome_unknown", write.value.detail
+        assert "not known" in write.value.message
+        assert emu.counters().get("POST /entity") == 2, "each request was sent once"
