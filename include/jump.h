@@ -23,6 +23,12 @@
  *    for an _async call on a thread libjump owns (named "jump-work": one per core, whatever the number of
  *    calls in flight, and up to 8 more while some are blocked in host code), never on a thread pool worker.
  *    All the host code of one _async operation runs on one thread, before and after its requests.
+ *  - Answered from memory: jump_client_state, jump_client_is_signed_in, jump_client_access_token (while
+ *    the token is within its lifetime: no refresh due), jump_client_record and the jump_record getters,
+ *    element lists and counts and jump_record_changes never wait for a save, a host callback or the
+ *    network, so a UI thread may call them every frame. While a save of the same client runs they answer
+ *    with the state as that save found it (its change is not acknowledged yet). Every other call may wait
+ *    for the client's earlier operations and their saves (host storage callbacks, fsync).
  *  - No call waits for ever behind another: a wait for another operation of the same client (a sync, a
  *    credential change) ends after requestTimeoutMs with JUMP_E_TIMEOUT (detail reason "busy"), and a wait
  *    for a token refresh in progress after the longest the refresh may take (3 x requestTimeoutMs + 1 s:

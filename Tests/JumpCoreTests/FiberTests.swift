@@ -118,6 +118,119 @@ import Testing
         #expect(passed.withLock { $0 })
     }
 
+    @Test func aParkingLockExcludesFibersAndThreadsAlike() {
+        let lock = ParkingLock(0)
+        let inside = Lock((now: 0, most: 0))
+        let step = { @Sendable in
+            lock.withLock { count in
+                inside.withLock { $0.now += 1; $0.most = max($0.most, $0.now) }
+                Fiber.pause(milliseconds: 1)  // a holder may park
+                count += 1
+                inside.withLock { $0.now -= 1 }
+            }
+        }
+        let threads = (0..<4).map { _ in WorkerThread.start(named: "lock-test") { for _ in 0..<10 { step() } } }
+        #expect(onFibers(40) { _ in step() })
+        for _ in 0..<200 where lock.withLock({ $0 }) < 80 { usleep(10_000) }
+        #expect(threads.allSatisfy { $0 })
+        #expect(lock.withLock { $0 } == 80)
+        #expect(inside.withLock { $0.most } == 1)
+    }
+
+    @Test func aParkingLockLetsWaitersInInTheOrderTheyCame() {
+        let lock = ParkingLock([Int]())
+        let holding = Semaphore()
+        let release = Semaphore()
+        FiberPool.shared.start {
+            lock.withLock { _ in
+                holding.signal()
+                _ = Fiber.onThreadStack { release.wait(milliseconds: 10_000) }
+            }
+        }
+        #expect(holding.wait(milliseconds: 5_000))
+        let done = Semaphore()
+        for index in 0..<8 {
+            let queued = Semaphore()
+            FiberPool.shared.start {
+                queued.signal()
+                lock.withLock { $0.append(index) }
+                done.signal()
+            }
+            #expect(queued.wait(milliseconds: 5_000))
+            usleep(20_000)  // in line before the next one starts
+        }
+        release.signal()
+        for _ in 0..<8 { #expect(done.wait(milliseconds: 10_000)) }
+        #expect(lock.withLock { $0 } == Array(0..<8))
+    }
+
+    @Test func aParkingLockWaitEndsAtItsDeadlineOrCancellation() {
+        let lock = ParkingLock(0)
+        let holding = Semaphore()
+        let release = Semaphore()
+        FiberPool.shared.start {
+            lock.withLock { _ in
+                holding.signal()
+                _ = Fiber.onThreadStack { release.wait(milliseconds: 10_000) }
+            }
+        }
+        #expect(holding.wait(milliseconds: 5_000))
+        let outcomes = Lock<[String]>([])
+        let attempt = { @Sendable (deadline: Int64?, cancellation: Cancellation?) in
+            do throws(JumpError) {
+                try lock.withLock(deadline: deadline, cancellation: cancellation,
+                                  ended: { JumpError($0 == .deadline ? .timeout : .cancelled, "ended") }) { $0 += 1 }
+                outcomes.withLock { $0.append("held") }
+            } catch {
+                outcomes.withLock { $0.append(error.status == .timeout ? "deadline" : error.status == .cancelled ? "cancelled" : "?") }
+            }
+        }
+        // A fiber and a thread give up at the deadline; a fiber and a thread waiting without one are cancelled.
+        let started = Clock.monotonicMilliseconds()
+        #expect(onFibers(1) { _ in attempt(Clock.monotonicMilliseconds() + 150, nil) })
+        attempt(Clock.monotonicMilliseconds() + 150, nil)
+        #expect(Clock.monotonicMilliseconds() - started >= 300)
+        let onFiber = Cancellation(), onThread = Cancellation()
+        let cancelled = Semaphore()
+        FiberPool.shared.start { attempt(nil, onFiber); cancelled.signal() }
+        _ = WorkerThread.start(named: "lock-test") { attempt(nil, onThread); cancelled.signal() }
+        usleep(100_000)
+        onFiber.cancel()
+        onThread.cancel()
+        #expect(cancelled.wait(milliseconds: 5_000))
+        #expect(cancelled.wait(milliseconds: 5_000))
+        #expect(outcomes.withLock { $0 } == ["deadline", "deadline", "cancelled", "cancelled"])
+        // The waiters that gave up are out of line: the next one gets in once the holder leaves.
+        release.signal()
+        #expect(onFibers(1) { _ in attempt(Clock.monotonicMilliseconds() + 5_000, nil) })
+        #expect(outcomes.withLock { $0.last } == "held")
+        #expect(lock.withLock { $0 } == 1)
+    }
+
+    @Test func aParkingLockPublishesWhatItHandsOver() {
+        let seen = Lock<[(Int, Bool)]>([])
+        let lock = ParkingLock(0) { value, handedOver in seen.withLock { $0.append((value, handedOver)) } }
+        lock.withLock { $0 = 1 }
+        #expect(lock.withLockIfFree { $0 } == 1)
+        let holding = Semaphore(), release = Semaphore(), done = Semaphore()
+        FiberPool.shared.start {
+            lock.withLock { value in
+                value = 2
+                holding.signal()
+                _ = Fiber.onThreadStack { release.wait(milliseconds: 10_000) }
+            }
+        }
+        #expect(holding.wait(milliseconds: 5_000))
+        #expect(lock.withLockIfFree { $0 } == nil)  // held: no wait
+        FiberPool.shared.start { lock.withLock { $0 = 3 }; done.signal() }
+        usleep(50_000)
+        release.signal()
+        #expect(done.wait(milliseconds: 5_000))
+        let releases = seen.withLock { $0 }
+        #expect(releases.map { $0.0 } == [1, 1, 2, 3])
+        #expect(releases.map { $0.1 } == [false, false, true, false])
+    }
+
     @Test func aOneShotWakesEveryWaiterOrTimesOut() {
         let shot = OneShot<Int>()
         let got = Lock<[Int]>([])

@@ -26,8 +26,10 @@ extension CaptureSession {
                 // Entries whose edits this session took back before a crash came between its save and their
                 // release, and entries of this very session (the sign-in that replaced it never got saved).
                 let absorbed = Set(loaded.absorbed)
-                storage.release(&s.stored) { entry in
-                    absorbed.contains(entry.id) || (entry.sessionID != nil && entry.sessionID == loaded.sessionID)
+                whileSaving(&s) { s in
+                    storage.release(&s.stored) { entry in
+                        absorbed.contains(entry.id) || (entry.sessionID != nil && entry.sessionID == loaded.sessionID)
+                    }
                 }
                 s.replaceSession(with: loaded, onStorage: true)
                 restoreClockOffset(loaded.clockOffsetSeconds)
@@ -46,6 +48,10 @@ extension CaptureSession {
     /// that led here has already succeeded and must not be reported as failed. The epoch in memory moves
     /// only with a save that worked, so journal lines keep pointing at what is really on storage.
     func persist(_ s: inout CaptureState) {
+        whileSaving(&s) { s in saveWhole(&s) }
+    }
+
+    private func saveWhole(_ s: inout CaptureState) {
         do {
             if s.session != nil {
                 // Under the store's lock: a process sharing the storage directory may have refreshed this
@@ -105,15 +111,18 @@ extension CaptureSession {
     /// is no such journal to append to, the session saved whole. An edit that cannot be saved is not made.
     func commitEdit(_ s: inout CaptureState, _ op: RecordOp) throws(JumpError) {
         do {
-            try storage.append(JournalLine.bytes(op), for: s.session, &s.stored)
+            try whileSaving(&s) { s throws(JumpError) in try storage.append(JournalLine.bytes(op), for: s.session, &s.stored) }
         } catch {
-            let before = s.session?.record
-            s.updateSession { $0.record.apply(op) }
-            persist(&s)
-            if let failure = s.stored.storageError {
-                if let before { s.updateSession { $0.record = before } }
-                throw JumpError(.storage, "the edit was not made, because it could not be saved (\(failure.message))",
-                                detail: failure.detail)
+            // Questions asked during the save see the record without the edit: it is not made until saved.
+            try whileSaving(&s) { s throws(JumpError) in
+                let before = s.session?.record
+                s.updateSession { $0.record.apply(op) }
+                persist(&s)
+                if let failure = s.stored.storageError {
+                    if let before { s.updateSession { $0.record = before } }
+                    throw JumpError(.storage, "the edit was not made, because it could not be saved (\(failure.message))",
+                                    detail: failure.detail)
+                }
             }
             return
         }
@@ -127,7 +136,7 @@ extension CaptureSession {
     func journal(_ s: inout CaptureState, _ ops: [RecordOp]) {
         guard !ops.isEmpty, s.session != nil else { return }
         do {
-            try storage.append(RecordJournal.encode(ops), for: s.session, &s.stored)
+            try whileSaving(&s) { s throws(JumpError) in try storage.append(RecordJournal.encode(ops), for: s.session, &s.stored) }
         } catch {
             persist(&s)
         }
@@ -137,6 +146,6 @@ extension CaptureSession {
 extension CaptureSession {
     /// Erases every session set aside.
     public func eraseQuarantine() throws(JumpError) {
-        try state.withLock { s throws(JumpError) in try storage.eraseQuarantine(&s.stored) }
+        try state.withLock { s throws(JumpError) in try whileSaving(&s) { s throws(JumpError) in try storage.eraseQuarantine(&s.stored) } }
     }
 }

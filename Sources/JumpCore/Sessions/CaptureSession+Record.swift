@@ -173,11 +173,7 @@ extension CaptureSession {
 
     /// A view of the signed-in user's record, valid for this session only.
     public func recordView() throws(JumpError) -> RecordView {
-        let generation = try state.withLock { s throws(JumpError) -> UInt64 in
-            _ = try requireSession(s)
-            return s.generation
-        }
-        return RecordView(client: self, generation: generation)
+        RecordView(client: self, generation: try signedInGeneration())
     }
 
     /// Runs `body` on the record of session `generation` (in place) with the schema in use.
@@ -215,12 +211,12 @@ public struct RecordView: Sendable {
     public func value(at path: String) throws(JumpError) -> JSON {
         // The common read, a top-level attribute ("/givenName"), is looked up by its name: no path to build.
         if let name = RecordPath.topLevelName(path) {
-            return try client.withRecord(generation: generation) { record, _ throws(JumpError) in
+            return try client.readRecord(generation: generation) { record, _ throws(JumpError) in
                 try record.topLevelValue(name, path: path)
             }
         }
         let parsed = try RecordPath(path)
-        return try client.withRecord(generation: generation) { record, _ throws(JumpError) in try record.value(at: parsed) }
+        return try client.readRecord(generation: generation) { record, _ throws(JumpError) in try record.value(at: parsed) }
     }
 
     public func set(_ path: String, to value: JSON) throws(JumpError) {
@@ -266,7 +262,7 @@ public struct RecordView: Sendable {
     /// The paths of a plural's elements, in order.
     public func elementPaths(_ plural: String) throws(JumpError) -> [String] {
         let parsed = try RecordPath(plural)
-        return try client.withRecord(generation: generation) { record, _ throws(JumpError) -> [String] in
+        return try client.readRecord(generation: generation) { record, _ throws(JumpError) -> [String] in
             guard case .array(let items) = try record.value(at: parsed), !parsed.isRoot, !parsed.isElement else {
                 throw .invalidArgument("'\(parsed)' is not a plural", argument: parsed.description)
             }
@@ -276,7 +272,7 @@ public struct RecordView: Sendable {
 
     public func elementCount(_ plural: String) throws(JumpError) -> Int {
         let parsed = try RecordPath(plural)
-        return try client.withRecord(generation: generation) { record, _ throws(JumpError) -> Int in
+        return try client.readRecord(generation: generation) { record, _ throws(JumpError) -> Int in
             guard case .array(let items) = try record.value(at: parsed), !parsed.isRoot, !parsed.isElement else {
                 throw .invalidArgument("'\(parsed)' is not a plural", argument: parsed.description)
             }
@@ -291,7 +287,7 @@ public struct RecordView: Sendable {
 
     /// What a sync would send now.
     public func changes() throws(JumpError) -> RecordChanges {
-        try client.withRecord(generation: generation) { record, schema throws(JumpError) -> RecordChanges in
+        try client.readRecord(generation: generation) { record, schema throws(JumpError) -> RecordChanges in
             RecordChanges(requests: record.plan(schema: schema))
         }
     }

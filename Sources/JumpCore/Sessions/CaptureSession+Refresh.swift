@@ -1,7 +1,18 @@
 extension CaptureSession {
     /// A usable access token: refreshed first when it is known to expire within the margin.
+    /// A token well within its lifetime is answered from memory, never behind a save (`answer`).
     public func accessToken(cancellation: Cancellation? = nil) throws(JumpError) -> String {
-        try currentToken(cancellation: cancellation).token
+        if let token = answer({ s in tokenWithinItsLifetime(s) }) { return token }
+        return try currentToken(cancellation: cancellation).token
+    }
+
+    /// The session's token when nothing is to be done first: no refresh due or pending, no failed save to
+    /// try again (`currentToken` does those).
+    private func tokenWithinItsLifetime(_ s: CaptureState) -> String? {
+        guard s.stored.storageError == nil, let session = s.session, !session.reauthenticationRequired,
+              session.pendingRefresh?.accessToken != session.accessToken,
+              session.accessTokenExpiresAt.map({ Clock.now() < $0 - settings.refreshMarginSeconds }) ?? true else { return nil }
+        return session.accessToken
     }
 
     /// Refreshes now, whatever the token's age.

@@ -121,7 +121,7 @@ extension CaptureSession {
             s.stored.journalEpoch = nil
             persist(&s)
             if let entry, s.stored.storageError == nil {
-                storage.release(&s.stored) { $0.id == entry }
+                whileSaving(&s) { s in storage.release(&s.stored) { $0.id == entry } }
                 s.updateSession { $0.absorbed = [] }
             }
             return (conflicts, kept)
@@ -147,12 +147,16 @@ extension CaptureSession {
         if let old = s.session {
             if let uuid, old.record.uuid == uuid { return (old.record, nil) }
             if old.record.hasEdits {
-                try storage.setAside(&s.stored, reason: .replaced, session: old,
-                                     message: "another user signed in while this user's edits were not synced")
+                try whileSaving(&s) { s throws(JumpError) in
+                    try storage.setAside(&s.stored, reason: .replaced, session: old,
+                                         message: "another user signed in while this user's edits were not synced")
+                }
             }
         } else if let unreadable = s.restoreError {
-            try storage.setAside(&s.stored, reason: .unreadable, session: nil,
-                                 message: "the saved session could not be read when another sign-in replaced it (\(unreadable.message))")
+            try whileSaving(&s) { s throws(JumpError) in
+                try storage.setAside(&s.stored, reason: .unreadable, session: nil,
+                                     message: "the saved session could not be read when another sign-in replaced it (\(unreadable.message))")
+            }
         }
         guard let (record, entry) = storage.quarantinedEdits(s.stored, uuid: uuid) else { return (nil, nil) }
         return (record, entry)

@@ -16,7 +16,11 @@ public final class CaptureSession: Sendable {
     let storage: CaptureStorage
     let flowCache: DocumentCache
     let schemaCache: DocumentCache
-    let state: Lock<CaptureState>
+    /// Held for memory work and for saves (which may wait on host code, fsync or another process's store
+    /// lock): its waiters park rather than hold a pool thread.
+    let state: ParkingLock<CaptureState>
+    /// The state as a save in progress found it, for questions that must not wait for the save (`answer`).
+    let stateDuringSave: Lock<PublishedState>
     /// Whether a session is signed in, shared with the state (which sets it) so it is read without the lock.
     private let signedIn: AtomicFlag
     /// Syncs run one at a time, so two never send the same change.
@@ -29,7 +33,15 @@ public final class CaptureSession: Sendable {
          events: EventSink, clock: ServerClock = ServerClock()) throws(JumpError) {
         let signedIn = AtomicFlag()
         self.signedIn = signedIn
-        state = Lock(CaptureState(signedIn: signedIn))
+        let published = Lock(PublishedState())
+        stateDuringSave = published
+        // Passed to a waiter, the lock stays held until that waiter's thread runs it (which may be busy in a
+        // host callback for seconds): the state it leaves is published meanwhile; free, nothing is.
+        state = ParkingLock(CaptureState(signedIn: signedIn)) { s, handedOver in
+            published.withLock { p in
+                if p.depth == 0 { p.state = handedOver ? s : nil }
+            }
+        }
         self.settings = settings
         syncGate = Gate(waitMilliseconds: settings.requestTimeoutMs, purpose: "the record's sync in progress")
         flowGate = Gate(waitMilliseconds: settings.requestTimeoutMs, purpose: "the flow's load in progress")
@@ -57,15 +69,16 @@ public final class CaptureSession: Sendable {
 
     /// The generation of the signed-in session (a link must complete in the session that began it).
     func signedInGeneration() throws(JumpError) -> UInt64 {
-        try state.withLock { s throws(JumpError) in
+        try answer { s throws(JumpError) in
             _ = try requireSession(s)
             return s.generation
         }
     }
 
     /// What jump_client_state reports about this session.
+    /// Never waits for a save (`answer`).
     public func report() -> CaptureSessionState {
-        state.withLock { s in
+        answer { s in
             let session = s.session
             return CaptureSessionState(
                 signedIn: session != nil, uuid: session?.record.uuid, email: session?.record.email,
@@ -107,7 +120,7 @@ public final class CaptureSession: Sendable {
         try state.withLock { s throws(JumpError) -> String? in
             let uuid = s.session?.record.uuid
             s.replaceSession(with: nil, onStorage: s.stored.sessionOnStorage)  // on storage until erased below
-            try storage.eraseSession(&s.stored)
+            try whileSaving(&s) { s throws(JumpError) in try storage.eraseSession(&s.stored) }
             return uuid
         }
     }

@@ -63,10 +63,13 @@ public final class FileSessionStore: SessionStore {
         try produce { piece throws(JumpError) in
             if let code = FileSessionStore.writeAll(fd, piece) { throw storageError("cannot write", code) }
         }
-        if fsync(fd) != 0 { throw storageError("cannot flush", errno) }
+        // fsync and rename wait for the disk: blocking steps, so that the pool lends this thread's fibers out.
+        let flushed = FiberPool.blocking { fsync(fd) == 0 ? 0 : errno }
+        if flushed != 0 { throw storageError("cannot flush", flushed) }
         open = false
         close(fd)
-        guard rename(temporary, path) == 0 else { throw storageError("cannot replace", errno) }
+        let renamed = FiberPool.blocking { rename(temporary, path) == 0 ? 0 : errno }
+        guard renamed == 0 else { throw storageError("cannot replace", renamed) }
         ok = true
         noteOwnAccess()
         syncDirectory()
@@ -167,7 +170,7 @@ public final class FileSessionStore: SessionStore {
     private func syncDirectory() {
         let fd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         if fd >= 0 {
-            fsync(fd)
+            _ = FiberPool.blocking { fsync(fd) }
             close(fd)
         }
     }
