@@ -17,10 +17,8 @@ public final class CaptureSession: Sendable {
     let flowCache: DocumentCache
     let schemaCache: DocumentCache
     /// Held for memory work and for saves (which may wait on host code, fsync or another process's store
-    /// lock): its waiters park rather than hold a pool thread.
-    let state: ParkingLock<CaptureState>
-    /// The state as a save in progress found it, for questions that must not wait for the save (`answer`).
-    let stateDuringSave: Lock<PublishedState>
+    /// lock): its waiters park rather than hold a pool thread, and the host's questions never wait for it.
+    let state: SessionStateLock<CaptureState>
     /// Whether a session is signed in, shared with the state (which sets it) so it is read without the lock.
     private let signedIn: AtomicFlag
     /// Syncs run one at a time, so two never send the same change.
@@ -33,15 +31,7 @@ public final class CaptureSession: Sendable {
          events: EventSink, clock: ServerClock = ServerClock()) throws(JumpError) {
         let signedIn = AtomicFlag()
         self.signedIn = signedIn
-        let published = Lock(PublishedState())
-        stateDuringSave = published
-        // Passed to a waiter, the lock stays held until that waiter's thread runs it (which may be busy in a
-        // host callback for seconds): the state it leaves is published meanwhile; free, nothing is.
-        state = ParkingLock(CaptureState(signedIn: signedIn)) { s, handedOver in
-            published.withLock { p in
-                if p.depth == 0 { p.state = handedOver ? s : nil }
-            }
-        }
+        state = SessionStateLock(CaptureState(signedIn: signedIn))
         self.settings = settings
         syncGate = Gate(waitMilliseconds: settings.requestTimeoutMs, purpose: "the record's sync in progress")
         flowGate = Gate(waitMilliseconds: settings.requestTimeoutMs, purpose: "the flow's load in progress")

@@ -10,7 +10,7 @@ extension TokenSession {
     /// The credential held now. A saved credential that could not be read is JUMP_E_STORAGE (never "signed
     /// out", never a reason to use another credential).
     func held() throws(JumpError) -> Held {
-        try state.withLock { s throws(JumpError) -> Held in
+        try state.answer { s throws(JumpError) -> Held in
             switch try requireTokens(s).credential {
             case .token?: return .signInToken
             case .apiKey(let key)?: return .apiKey(key)
@@ -42,5 +42,5 @@ extension TokenSession {
     }
 
     /// Why the credential's last save failed, if it did (reported in the client's state).
-    var lastStorageError: JumpError? { state.withLock { $0.storageError } }
+    var lastStorageError: JumpError? { state.answer { $0.storageError } }
 }

@@ -31,6 +31,10 @@ extension TokenSession {
 
     /// Saves the credential and its gist (or erases both when there is no credential and no external id).
     func persistCredential(_ s: inout TokenSessionState) {
+        state.whileSaving(&s) { s in saveCredential(&s) }
+    }
+
+    private func saveCredential(_ s: inout TokenSessionState) {
         do {
             if s.tokens == TokenState() {
                 try credentialStore.erase()
@@ -64,8 +68,9 @@ extension TokenSession {
     // MARK: - Status
 
     /// The status flags; from the gist when the saved credential could not be read (with restoreError).
+    /// Never waits for a save (SessionStateLock.answer).
     public func status() -> TokenStatusReport {
-        state.withLock { s in
+        state.answer { s in
             TokenStatusReport(status: (s.credentialRestoreError != nil ? s.gistStatus : nil) ?? TokenStatus(s.tokens),
                               restoreError: s.credentialRestoreError)
         }
@@ -189,7 +194,7 @@ extension TokenSession {
     /// The sign-in-token session's access token, refreshed first when it expires within the margin (§12.10
     /// item 7: refresh before expiry, not after).
     public func tokenAccessToken(cancellation: Cancellation? = nil) throws(JumpError) -> String {
-        let session = try state.withLock { s throws(JumpError) -> TokenGrant in
+        let session = try state.answer { s throws(JumpError) -> TokenGrant in
             guard case .token(let t)? = try requireTokens(s).credential else {
                 throw JumpError(.notSignedIn, "no sign-in-token session (sign in with a sign-in token first)")
             }

@@ -9,7 +9,8 @@ public final class TokenSession: Sendable {
     /// The credential (secrets) and its secret-free gist.
     let credentialStore: any SessionStore
     let gistStore: any SessionStore
-    let state = Lock<TokenSessionState>(TokenSessionState())
+    /// Saves happen under it: its waiters park, and the host's questions never wait for it.
+    let state = SessionStateLock(TokenSessionState())
     /// Credential changes (sign-in with a token, API key, identify) happen one at a time.
     let credentialGate: Gate
     /// What the server saying "this user is gone" signs out: the whole client (set by it).
@@ -32,7 +33,7 @@ public final class TokenSession: Sendable {
     func signOutEverything() { everything.withLock { $0 }?.function() }
 
     /// Whether a credential is held, or one could not be read.
-    var holdsCredential: Bool { state.withLock { $0.tokens.credential != nil || $0.credentialRestoreError != nil } }
+    var holdsCredential: Bool { state.answer { $0.tokens.credential != nil || $0.credentialRestoreError != nil } }
 
     /// Forgets the credential in memory at once, then erases it and its gist from storage. Returns whether
     /// there was anything, and the refresh token to revoke.
@@ -50,8 +51,10 @@ public final class TokenSession: Sendable {
             s.savedGist = nil
             do throws(JumpError) {
                 // The gist first: a sign-out cut short must not leave a gist speaking for a credential gone.
-                try gistStore.erase()
-                try credentialStore.erase()
+                try state.whileSaving(&s) { _ throws(JumpError) in
+                    try gistStore.erase()
+                    try credentialStore.erase()
+                }
             } catch {
                 s.storageError = error
                 throw error
