@@ -231,6 +231,30 @@ import Testing
         #expect(releases.map { $0.1 } == [false, false, true, false])
     }
 
+    @Test func aSessionStateLockAnswersDuringASaveWithTheStateItFound() {
+        let state = SessionStateLock(1)
+        let saving = Semaphore(), release = Semaphore(), done = Semaphore()
+        FiberPool.shared.start {
+            state.withLock { value in
+                value = 2  // made before the save: published with it
+                state.whileSaving(&value) { value in
+                    saving.signal()
+                    _ = Fiber.onThreadStack { release.wait(milliseconds: 10_000) }  // a slow host save
+                    value = 3  // made by the save: not seen until it ends
+                }
+            }
+            done.signal()
+        }
+        #expect(saving.wait(milliseconds: 5_000))
+        let started = Clock.monotonicMilliseconds()
+        let seen = state.answer { $0 }
+        #expect(Clock.monotonicMilliseconds() - started < 1_000)
+        #expect(seen == 2)
+        release.signal()
+        #expect(done.wait(milliseconds: 5_000))
+        #expect(state.answer { $0 } == 3)
+    }
+
     @Test func aOneShotWakesEveryWaiterOrTimesOut() {
         let shot = OneShot<Int>()
         let got = Lock<[Int]>([])
