@@ -209,7 +209,8 @@ import Testing
 
     @Test func aParkingLockPublishesWhatItHandsOver() {
         let seen = Lock<[(Int, Bool)]>([])
-        let lock = ParkingLock(0) { value, handedOver in seen.withLock { $0.append((value, handedOver)) } }
+        let lock = ParkingLock(0, handedOver: { value in seen.withLock { $0.append((value, true)) } },
+                               freed: { seen.withLock { $0.append((-1, false)) } })
         lock.withLock { $0 = 1 }
         #expect(lock.withLockIfFree { $0 } == 1)
         let holding = Semaphore(), release = Semaphore(), done = Semaphore()
@@ -227,7 +228,7 @@ import Testing
         release.signal()
         #expect(done.wait(milliseconds: 5_000))
         let releases = seen.withLock { $0 }
-        #expect(releases.map { $0.0 } == [1, 1, 2, 3])
+        #expect(releases.map { $0.0 } == [-1, -1, 2, -1])  // free, free, handed over with 2, free
         #expect(releases.map { $0.1 } == [false, false, true, false])
     }
 

@@ -2,23 +2,28 @@
 /// counts) are answered from memory and never wait for a save (SessionStateLock.answer).
 extension CaptureSession {
     /// Runs a save, an erase or a journal write of `s` with `s` readable meanwhile (SessionStateLock).
-    func whileSaving<Result, Failure: Error>(_ s: inout CaptureState,
+    /// `journalLine`: an append to the journal, which seldom blocks (CaptureStorage.appendMayBlock).
+    func whileSaving<Result, Failure: Error>(_ s: inout CaptureState, journalLine: Bool = false,
                                              _ body: (inout CaptureState) throws(Failure) -> Result) throws(Failure) -> Result {
-        try state.whileSaving(&s, body)
+        let mayBlock = journalLine ? storage.appendMayBlock(s.stored, for: s.session) : storage.savesMayBlock
+        return try state.whileSaving(&s, mayBlock: mayBlock, body)
     }
 
     /// Reads the state at once, never behind a save (SessionStateLock.answer).
-    func answer<Result, Failure: Error>(_ body: (CaptureState) throws(Failure) -> Result) throws(Failure) -> Result {
+    @inline(__always)
+    func answer<Result, Failure: Error>(_ body: (inout CaptureState) throws(Failure) -> Result) throws(Failure) -> Result {
         try state.answer(body)
     }
 
     /// The record of session `generation`, read without waiting for a save.
     func readRecord<T: Sendable>(generation: UInt64, _ body: (UserRecord, RecordSchema?) throws(JumpError) -> T) throws(JumpError) -> T {
         try answer { s throws(JumpError) -> T in
-            guard s.generation == generation, let session = s.session else {
+            let schema = s.schema
+            // In place: the session is not copied for a read.
+            guard s.generation == generation, let result = try s.withSession({ session throws(JumpError) in try body(session.record, schema) }) else {
                 throw JumpError(.notSignedIn, "this record belongs to a session that has ended")
             }
-            return try body(session.record, s.schema)
+            return result
         }
     }
 }

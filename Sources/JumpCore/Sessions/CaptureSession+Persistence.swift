@@ -111,7 +111,7 @@ extension CaptureSession {
     /// is no such journal to append to, the session saved whole. An edit that cannot be saved is not made.
     func commitEdit(_ s: inout CaptureState, _ op: RecordOp) throws(JumpError) {
         do {
-            try whileSaving(&s) { s throws(JumpError) in try storage.append(JournalLine.bytes(op), for: s.session, &s.stored) }
+            try whileSaving(&s, journalLine: true) { s throws(JumpError) in try storage.append(JournalLine.bytes(op), for: s.session, &s.stored) }
         } catch {
             // Questions asked during the save see the record without the edit: it is not made until saved.
             try whileSaving(&s) { s throws(JumpError) in
@@ -136,7 +136,7 @@ extension CaptureSession {
     func journal(_ s: inout CaptureState, _ ops: [RecordOp]) {
         guard !ops.isEmpty, s.session != nil else { return }
         do {
-            try whileSaving(&s) { s throws(JumpError) in try storage.append(RecordJournal.encode(ops), for: s.session, &s.stored) }
+            try whileSaving(&s, journalLine: true) { s throws(JumpError) in try storage.append(RecordJournal.encode(ops), for: s.session, &s.stored) }
         } catch {
             persist(&s)
         }

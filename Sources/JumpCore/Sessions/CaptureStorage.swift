@@ -20,6 +20,15 @@ struct CaptureStorage: Sendable {
     /// Where the client's secrets are kept (jump_client_state's "secret_store").
     let placement: SecretPlacement
 
+    /// Whether a save or an erase may take long (fsync, host code, the Secret Service): not in memory.
+    var savesMayBlock: Bool { placement != .memory }
+    /// Whether appending a journal line may take long: host code may, and so may the first line of a
+    /// journal (`append` saves it whole, fsync'd); a further line of a file's journal is a write to the page
+    /// cache, and memory's a copy.
+    func appendMayBlock(_ st: State, for session: Session?) -> Bool {
+        placement == .host || (placement != .memory && st.journalEpoch != session?.epoch)
+    }
+
     init(_ storage: ClientStorage, settings: CaptureSettings) {
         self.settings = settings
         secrets = storage.secrets

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A value guarded by a lock whose waiters park (docs/design-io.md, "Waiting"): a fiber that waits gives its
 /// pool thread to other work, and a thread that waits blocks inside FiberPool.blocking, so the pool knows
 /// and makes up for it. A `Lock` (a pthread mutex) is for a few instructions; this is for what may be held
@@ -18,21 +20,32 @@ public final class ParkingLock<Value>: @unchecked Sendable {  // `value` is touc
 
     private struct Line {
         var epoch: UInt64
-        var held = false
         var waiting: [(ticket: UInt64, waiter: Waiter)] = []
         var nextTicket: UInt64 = 0
     }
 
+    /// Free, held, or held with a line that may not be empty. Taking a free lock and freeing one nobody waits
+    /// for is one compare-and-swap each: the line's mutex is touched only when there is a line.
+    private static var free: UInt8 { 0 }
+    private static var held: UInt8 { 1 }
+    private static var heldWithLine: UInt8 { 2 }
+    private let word = Atomic<UInt8>(0)
+    /// The fork epoch `word` belongs to: a lock held by a thread of the parent is free in a child.
+    private let wordEpoch = Atomic<UInt64>(ForkSafety.epoch)
+    /// The waiters, in order; changed only under its mutex, as is `word` from `free` to anything but `held`.
     private let line = Lock(Line(epoch: ForkSafety.epoch))
     private var value: Value
-    /// Told of every release, with the value and whether the lock passed to a waiter rather than became free.
-    private let released: (@Sendable (Value, _ handedOver: Bool) -> Void)?
+    /// Told when the lock passes to a waiter, with the value its holder left.
+    private let handedOver: (@Sendable (borrowing Value) -> Void)?
+    /// Told when the lock becomes free.
+    private let freed: (@Sendable () -> Void)?
 
-    /// `released` runs at every release, under the lock's own mutex (it must not take this lock): it lets a
-    /// reader that must not wait see the value while the next holder has yet to run.
-    public init(_ value: Value, released: (@Sendable (Value, _ handedOver: Bool) -> Void)? = nil) {
+    /// `handedOver` and `freed` run at a release, under the lock's own mutex (they must not take this lock):
+    /// they let a reader that must not wait see the value while the next holder has yet to run.
+    public init(_ value: Value, handedOver: (@Sendable (borrowing Value) -> Void)? = nil, freed: (@Sendable () -> Void)? = nil) {
         self.value = value
-        self.released = released
+        self.handedOver = handedOver
+        self.freed = freed
     }
 
     /// Runs `body` holding the lock, however long the wait.
@@ -54,6 +67,7 @@ public final class ParkingLock<Value>: @unchecked Sendable {  // `value` is touc
     }
 
     /// Runs `body` holding the lock when nobody holds it; nil, at once, when somebody does.
+    @inline(__always)
     public func withLockIfFree<Result, Failure: Error>(_ body: (inout Value) throws(Failure) -> Result) throws(Failure) -> Result? {
         let epoch = ForkSafety.epoch
         guard takeOrQueue(epoch, nil) == nil else { return nil }
@@ -62,17 +76,38 @@ public final class ParkingLock<Value>: @unchecked Sendable {  // `value` is touc
     }
 
     /// Takes the lock (nil), or joins the line: the ticket to wait with (0 for no waiter: not queued).
+    @inline(__always)
     private func takeOrQueue(_ epoch: UInt64, _ waiter: Waiter?) -> UInt64? {
+        if wordEpoch.load(ordering: .acquiring) == epoch,
+           word.compareExchange(expected: Self.free, desired: Self.held, ordering: .acquiring).exchanged {
+            return nil
+        }
+        return takeOrQueueSlowly(epoch, waiter)
+    }
+
+    private func takeOrQueueSlowly(_ epoch: UInt64, _ waiter: Waiter?) -> UInt64? {
         line.withLock { l -> UInt64? in
-            if l.epoch != epoch { l = Line(epoch: epoch) }
-            if !l.held {
-                l.held = true
-                return nil
+            if l.epoch != epoch {
+                l = Line(epoch: epoch)
+                word.store(Self.free, ordering: .releasing)
+                wordEpoch.store(epoch, ordering: .releasing)
             }
-            guard let waiter else { return 0 }
-            l.nextTicket &+= 1
-            l.waiting.append((l.nextTicket, waiter))
-            return l.nextTicket
+            while true {
+                let now = word.load(ordering: .acquiring)
+                if now == Self.free {
+                    if word.compareExchange(expected: Self.free, desired: Self.held, ordering: .acquiring).exchanged { return nil }
+                    continue
+                }
+                guard let waiter else { return 0 }
+                // Marked before joining: a holder that frees the lock from now on goes through the line.
+                if now == Self.held,
+                   !word.compareExchange(expected: Self.held, desired: Self.heldWithLine, ordering: .acquiringAndReleasing).exchanged {
+                    continue
+                }
+                l.nextTicket &+= 1
+                l.waiting.append((l.nextTicket, waiter))
+                return l.nextTicket
+            }
         }
     }
 
@@ -120,15 +155,28 @@ public final class ParkingLock<Value>: @unchecked Sendable {  // `value` is touc
         return cancellation?.isCancelled == true ? .cancelled : .deadline
     }
 
+    @inline(__always)
     private func release(_ epoch: UInt64) {
+        guard wordEpoch.load(ordering: .acquiring) == epoch else { return }  // taken before a fork: this child's lock is another
+        if word.load(ordering: .relaxed) == Self.held {
+            freed?()  // before the lock is free: the next holder's own publishing must not be undone
+            if word.compareExchange(expected: Self.held, desired: Self.free, ordering: .releasing).exchanged { return }
+        }
+        releaseSlowly(epoch)
+    }
+
+    private func releaseSlowly(_ epoch: UInt64) {
         let next = line.withLock { l -> Waiter? in
-            guard l.epoch == epoch else { return nil }  // taken before a fork: this child's lock is another
-            released?(value, !l.waiting.isEmpty)
+            guard l.epoch == epoch else { return nil }
             guard !l.waiting.isEmpty else {
-                l.held = false
+                freed?()
+                word.store(Self.free, ordering: .releasing)
                 return nil
             }
-            return l.waiting.removeFirst().waiter
+            handedOver?(value)
+            let next = l.waiting.removeFirst().waiter
+            if l.waiting.isEmpty { word.store(Self.held, ordering: .releasing) }  // held by `next`, nobody in line
+            return next
         }
         switch next {
         case .fiber(let waker): waker.wake()
