@@ -8,7 +8,7 @@ EMULATOR  := $(BUILD)/bin/jump-emulator
 CFLAGS    ?= -std=c99 -Wall -Wextra -Werror -O1 -g
 EXAMPLE_C := $(BUILD)/bin/quickstart
 
-.PHONY: all deps lib emulator examples demo test test-swift test-c test-python test-node test-abi test-install \
+.PHONY: all deps lib emulator examples demo test test-swift test-c test-python test-node conformance test-abi test-install \
         test-csharp test-go test-java test-rust test-deps bench torture sanitize valgrind fuzz node-addon install uninstall dist wheel sdist npm nuget jar generate clean
 
 # Installation layout (GNU conventions); DESTDIR stages a package root.
@@ -128,7 +128,12 @@ test-java: test-deps-java lib emulator
 test-rust: test-deps-rust lib emulator
 	@bash scripts/run-tests.sh rust
 
-$(BUILD)/man/jump.3: include/jump.h scripts/make-man.py
+# The conformance suite (Tests/conformance) across the six bindings: each one's runner plays every scenario
+# afresh, then check.py compares them with "expect" and with each other (fails on any disagreement).
+conformance: lib emulator
+	@bash Tests/conformance/all.sh
+
+$(BUILD)/man/jump.3: include/jump.h include/jump_api.json scripts/make-man.py
 	@mkdir -p $(BUILD)/man
 	$(PYTHON) scripts/make-man.py include/jump.h $@
 
@@ -207,13 +212,16 @@ sdist:
 	@bash scripts/build-sdist.sh $(BUILD)/wheels
 
 # The npm package, build/dist/libjump-$(VERSION).tgz: the addon built by node-gyp against the installed Node.js
-# headers (nothing downloaded) with libjump.so next to it (rpath $$ORIGIN); scripts/build-npm.sh says how.
+# headers (nothing downloaded) with libjump.so next to it (rpath $$ORIGIN), and beside them libcurl, its TLS
+# library and jansson, bundled (patchelf; scripts/package-common.sh): it needs only the C library's own.
+# scripts/build-npm.sh says how.
 npm: lib
 	@bash scripts/ensure-deps.sh --package npm
 	@bash scripts/build-npm.sh $(LIB) $(BUILD)/dist
 
 # The NuGet package, build/dist/Jump.$(VERSION).nupkg: Jump.dll (net472, built by mcs) and, under
-# runtimes/linux-<arch>/native, libjump.so as make install installs it (stripped); Debian's nuget packs it.
+# runtimes/linux-<arch>/native, libjump.so as make install installs it (stripped) with libcurl, its TLS library
+# and jansson bundled beside it (as in the npm package); Debian's nuget packs it.
 # scripts/build-nuget.sh says how, bindings/csharp/Jump.nuspec why.
 nuget: lib $(BUILD)/libjump.so.$(VERSION)
 	@bash scripts/ensure-deps.sh --package nuget
@@ -221,7 +229,8 @@ nuget: lib $(BUILD)/libjump.so.$(VERSION)
 
 # The Java binding's jar, build/dist/jump-$(VERSION).jar, and its Maven coordinates, build/dist/jump-$(VERSION).pom
 # (io.libjump:jump): the classes, and the JNI glue and libjump.so (stripped) under native/linux-<arch>/, which the
-# binding extracts and loads. bindings/java/build.sh says how. The library it packs is $(LIB) as it is: not a
+# binding extracts and loads, with libcurl, its TLS library and jansson bundled beside them; and beside the jar
+# jump-$(VERSION)-sources.jar and jump-$(VERSION)-javadoc.jar. bindings/java/build.sh says how. The library it packs is $(LIB) as it is: not a
 # prerequisite to build here (make lib builds it), only a file to rebuild after.
 jar: $(wildcard $(LIB))
 	@bash scripts/ensure-deps.sh --package jar

@@ -6,7 +6,11 @@
 #   installed here (--nodedir=/usr: /usr/include/node; nothing is downloaded): Debian's node-gyp, else the
 #   one npm bundles (a Node.js that is not Debian's, e.g. nodesource's, cannot have Debian's node-gyp);
 # - libjump.so.1 (LIBRARY, stripped of its debug info) is next to it; the addon's rpath is $ORIGIN, so it is
-#   found there with no LD_LIBRARY_PATH (libjump.so.1 itself needs libcurl and libjansson from the system);
+#   found there with no LD_LIBRARY_PATH;
+# - what libjump.so.1 needs beyond the C library's own (libcurl, its TLS library and the rest of its tree,
+#   jansson) is bundled beside it under hashed names, every RUNPATH $ORIGIN (bundle_native_libraries in
+#   scripts/package-common.sh, as auditwheel does for the wheel): the package needs no libcurl, OpenSSL or
+#   jansson on the machine;
 # - the package has no dependencies, so `npm install --offline ./libjump-<version>.tgz` needs no registry;
 #   `require('libjump')` and `import ... from 'libjump'` (index.mjs, through the exports map) both work.
 # Built in a staging directory holding only what the package ships; the source tree is left as it was. The
@@ -67,6 +71,9 @@ cp "$here"/bindings/node/lib/*.js "$package/lib/"
 cp "$here"/bindings/node/types/*.d.ts "$package/types/"
 install -m 0755 "$addon" "$package/jump.node"
 install -m 0755 "$stage/lib/libjump.so" "$package/libjump.so.1"
+bundle_native_libraries "$package" jump.node libjump.so.1 >"$stage/bundled.txt"
+outside=$(native_needs_outside "$package")
+[ -z "$outside" ] || { echo "build-npm: the package's native files still need from the system: $outside" >&2; exit 1; }
 # package.json with os and cpu of this machine (the addon and the library are built for it).
 cp "$here/bindings/node/package.json" "$package/package.json"
 node -e '
@@ -76,8 +83,11 @@ const pkg = JSON.parse(fs.readFileSync(file, "utf8"));
 pkg.os = [process.platform];
 pkg.cpu = [process.arch];
 delete pkg.scripts; // the tests are not in the package
+// the bundled libraries (libcurl-<hash>.so.4...), beside libjump.so.1
+const bundled = fs.readFileSync(process.argv[2], "utf8").split("\n").filter(Boolean).sort();
+pkg.files = pkg.files.concat(bundled);
 fs.writeFileSync(file, JSON.stringify(pkg, null, 2) + "\n");
-' "$package/package.json"
+' "$package/package.json" "$stage/bundled.txt"
 (cd "$package" && npm pack --offline --silent --pack-destination "$stage" >"$stage/pack.log" 2>&1) || {
     cat "$stage/pack.log" >&2
     exit 1

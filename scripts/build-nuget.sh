@@ -6,8 +6,12 @@
 # - lib/net472/Jump.dll, compiled here by mcs against the .NET Framework 4.7.2 reference assemblies
 #   (-sdk:4.7.2-api), with its XML docs (Jump.xml) and Jump.dll.config (Mono's dllmap);
 # - runtimes/linux-<arch>/native/libjump.so: LIBRARY, stripped of its debug info (make nuget passes the one
-#   make install installs); libcurl and jansson come from the system;
-# - build/net472/Jump.targets, which copies the library next to Jump.dll as libjump.so.1 for Mono (msbuild);
+#   make install installs) with its NEEDED entries rewritten to what is bundled beside it: libcurl, its TLS
+#   library and the rest of its tree, and jansson, under hashed names, every RUNPATH $ORIGIN
+#   (bundle_native_libraries in scripts/package-common.sh, as auditwheel does for the wheel), so the package
+#   needs nothing from the system but the C library's own;
+# - build/net472/Jump.targets, which copies the library next to Jump.dll as libjump.so.1 for Mono (msbuild),
+#   and the bundled libraries under their own names;
 # - README.md (bindings/csharp's), LICENSE, NOTICE.
 # Packed by Debian's nuget (NuGet 2.8.7, on Mono), which validates against its 2013 schema and refuses the
 # license, repository and readme elements; it packs a copy of the nuspec without them, then the package gets
@@ -46,7 +50,16 @@ mcs -nologo -optimize+ -warnaserror -sdk:4.7.2-api -target:library \
 cp "$here/bindings/csharp/Jump.dll.config" "$package/lib/net472/"
 strip --strip-unneeded -o "$package/runtimes/$rid/native/libjump.so" "$library"
 chmod 0755 "$package/runtimes/$rid/native/libjump.so"
-sed "s|@RID@|$rid|g" "$here/bindings/csharp/Jump.targets" >"$package/build/net472/Jump.targets"
+native=$package/runtimes/$rid/native
+bundle_native_libraries "$native" libjump.so >"$stage/bundled.txt"
+outside=$(native_needs_outside "$native")
+[ -z "$outside" ] || { echo "build-nuget: the package's native files still need from the system: $outside" >&2; exit 1; }
+items=
+while read -r name; do
+    items+="    <None Include=\"\$(MSBuildThisFileDirectory)../../runtimes/$rid/native/$name\"><Link>$name</Link><CopyToOutputDirectory>PreserveNewest</CopyToOutputDirectory><Visible>false</Visible></None>\n"
+done < <(sort "$stage/bundled.txt")
+sed -e "s|@RID@|$rid|g" -e "s|^ *<!-- @BUNDLED@ -->\$|${items%\\n}|" "$here/bindings/csharp/Jump.targets" \
+    >"$package/build/net472/Jump.targets"
 cp "$here/bindings/csharp/README.md" "$here/LICENSE" "$here/NOTICE" "$package/"
 
 # The nuspec NuGet 2.8.7 accepts: without the newer elements (each on a line of its own in Jump.nuspec).

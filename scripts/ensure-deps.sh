@@ -89,7 +89,7 @@ packaging() {
             ;;
         npm)
             # node-gyp runs gyp (python3) and make; g++ is among the build's packages.
-            packages+=(python3 make)
+            packages+=(python3 make patchelf)
             command -v node >/dev/null && [ -f /usr/include/node/node_api.h ] || packages+=(nodejs libnode-dev)
             # Debian's node-gyp depends on Debian's nodejs; with another Node.js (nodesource's), the node-gyp
             # that npm bundles is used instead (scripts/build-npm.sh finds it).
@@ -100,9 +100,10 @@ packaging() {
             ;;
         # nuget packs; mcs (mono-complete) builds Jump.dll against the 4.7.2 reference assemblies; zip puts
         # the complete nuspec into the package (scripts/build-nuget.sh says why).
-        nuget) packages+=(nuget mono-complete zip) ;;
-        # javac and jar build the jar; jni.h (in the JDK) the JNI glue.
-        jar) packages+=(openjdk-17-jdk-headless) ;;
+        # patchelf bundles libcurl, its TLS library and jansson beside libjump (npm, nuget, jar).
+        nuget) packages+=(nuget mono-complete zip patchelf) ;;
+        # javac, jar and javadoc build the jar, its sources jar and its Javadoc jar; jni.h (in the JDK) the JNI glue.
+        jar) packages+=(openjdk-17-jdk-headless patchelf) ;;
         *) echo "ensure-deps.sh: unknown package kind '$1' (wheel npm nuget jar)" >&2; exit 2 ;;
     esac
 }
@@ -163,6 +164,11 @@ elif [ "${1:-}" = "--test" ]; then
                 python3 -c "import ensurepip, venv" 2>/dev/null || packages+=(python3-venv)
                 packaging wheel
                 packaging nuget  # the NuGet package is built, restored and built against (xbuild: mono-complete)
+                # the npm package and the jar are built and their quickstarts run where the system's libcurl
+                # cannot be read (unshare and mount: util-linux and mount)
+                packaging npm
+                packaging jar
+                packages+=(util-linux mount)
                 ;;
             *) echo "ensure-deps.sh: unknown suite '$suite' (swift c python node csharp go java rust abi install)" >&2; exit 2 ;;
         esac

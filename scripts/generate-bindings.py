@@ -15,8 +15,9 @@ to copy those lists by hand. Generated now, one file per language and kind, each
   bindings/node/lib/statuses.generated.js    STATUS_NAMES and the error class of each failure status
 and, from the backends in scripts/generators/ (one module per binding, see backend_outputs):
   bindings/java/native/jump_jni_generated.c  the JNI function of each C function and the RegisterNatives table
-  bindings/java/src/io/libjump/*.java        Native (the native declarations), JumpStatus, Errors and one
-                                             exception class per failure status (scripts/generators/java.py)
+  bindings/java/src/io/libjump/*.java        Native (the native declarations), JumpStatus, Errors, one
+                                             exception class per failure status and ConfigKey (the config
+                                             keys' constants) (scripts/generators/java.py)
   include/jump.h (the config keys' region), docs/config.md    the config keys' documentation
                                              (scripts/generators/config_docs.py)
 The hand-written code around them (loading, strings, callbacks, exception behaviour) stays hand-written and

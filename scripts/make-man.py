@@ -3,15 +3,20 @@
 the function list: the page is an overview (what the library is, how to build against it, its conventions,
 its statuses, its configuration keys, its functions by handle) that points to the header for each function's
 contract. The keys come from the header's generated config block (itself made from include/jump_api.json).
+Each function is listed with its summary, the statuses it may return and when (its "statuses"), and what it
+may wait for (its "may_wait"), read from jump_api.json beside the header (the same data jump.h's generated
+function entries are made of); without that file the page lists the functions' names only.
 
 Usage: make-man.py include/jump.h OUT    (standard library only)
 """
 
 from __future__ import annotations
 
+import json
+import os
 import re
 import sys
-from typing import List, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
 
 def roff(text: str) -> str:
@@ -81,7 +86,27 @@ def sections(header: str) -> List[Tuple[str, List[str]]]:
     return [(title, names) for title, names in result if names]
 
 
-def page(header: str) -> str:
+def function_items(f: Dict[str, Any]) -> List[str]:
+    """A function's .TP item: its summary, what it returns and when, what it may wait for."""
+    out = [".TP", ".B " + f["name"], roff(f["summary"])]
+    found = f.get("statuses") or []
+    if isinstance(found, dict):
+        found = [{"status": k, "when": v} for k, v in found.items()]
+    if found:
+        out += [".br", "Returns:"]
+        for s in found:
+            out += [".br", "\\ \\ " + roff("%s: %s" % (s["status"], s["when"].rstrip(".") + "."))]
+    if f.get("async_of"):
+        out += [".br", roff("The outcome of %s comes to the callback, on the jump-events thread (or the host's "
+                            "dispatcher or event queue)." % f["async_of"])]
+    if "may_wait" in f:
+        wait = f["may_wait"]
+        out += [".br", roff("May wait for: " + ("nothing" + wait[len("never"):] if wait.startswith("never") else wait)
+                            + ("" if wait.endswith(".") else "."))]
+    return out
+
+
+def page(header: str, api: Optional[Dict[str, Any]] = None) -> str:
     version = re.search(r'#define JUMP_VERSION "([^"]+)"', header)
     if version is None:
         raise SystemExit("include/jump.h: no JUMP_VERSION")
@@ -117,8 +142,14 @@ def page(header: str) -> str:
     for name, kind, meaning in config_keys(header):
         out += [".TP", ".B " + name, roff(kind), ".br", roff(meaning)]
     out += [".SH FUNCTIONS"]
+    functions = {f["name"]: f for f in (api or {}).get("functions", [])}
     for title, names in sections(header):
-        out += [".SS " + roff(title), ".nf"] + [".B " + name for name in names] + [".fi"]
+        if functions:
+            out += [".SS " + roff(title), ".ad l"]
+            for name in names:
+                out += function_items(functions[name]) if name in functions else [".TP", ".B " + name]
+        else:
+            out += [".SS " + roff(title), ".nf"] + [".B " + name for name in names] + [".fi"]
     out += [
         ".SH FILES",
         ".TP",
@@ -144,8 +175,13 @@ def page(header: str) -> str:
 def main() -> None:
     if len(sys.argv) != 3:
         raise SystemExit(__doc__)
+    api = None
+    described = os.path.join(os.path.dirname(os.path.abspath(sys.argv[1])), "jump_api.json")
+    if os.path.exists(described):
+        with open(described, encoding="utf-8") as f:
+            api = json.load(f)
     with open(sys.argv[1], encoding="utf-8") as source:
-        text = page(source.read())
+        text = page(source.read(), api)
     with open(sys.argv[2], "w", encoding="utf-8") as target:
         target.write(text)
 

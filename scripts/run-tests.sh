@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs the test suites (default: all of swift, c, python, node, csharp, go, java, rust, abi, install, docs) against the built
+# Runs the test suites (default: all of swift, c, python, node, csharp, go, java, rust, conformance, abi, install, docs) against the built
 # libjump.so and jump-emulator, prints each suite's own output, then one summary line per suite and a total.
 # A summary line counts the suite's skipped tests and, when there are any, names why (the runner's own reasons):
 #   python   285 passed, 0 failed, 2 skipped (selenium is not installed; mypy is not installed)
@@ -15,7 +15,10 @@ export JUMP_EMULATOR=${JUMP_EMULATOR:-$here/build/bin/jump-emulator}
 logs=$here/build/test-logs
 mkdir -p "$logs"
 suites=("$@")
-((${#suites[@]})) || suites=(swift c python node csharp go java rust abi install docs)
+((${#suites[@]})) || suites=(swift c python node csharp go java rust conformance abi install docs)
+# The conformance suite reuses the outcome files the binding suites of this run saved (newer than this stamp).
+touch "$logs/run-started"
+export JUMP_CONFORMANCE_SINCE=$logs/run-started
 
 ensure_pytest() {
     python3 -c "import pytest" 2>/dev/null && return 0
@@ -60,6 +63,10 @@ run_suite() {
         # The Go binding (cgo, go test against the emulator, examples/go, the conformance scenarios); ends with
         # "N passed, N failed, N skipped".
         go) bash bindings/go/run-tests.sh ;;
+        # Tests/conformance across the six bindings: their outcome files (this run's, else a fresh run of each
+        # runner), then check.py; ends with "N passed, N failed", one per scenario that every binding played
+        # alike and as expected.
+        conformance) bash Tests/conformance/all.sh ;;
         *) echo "unknown suite '$1'"; return 2 ;;
     esac
 }
@@ -92,7 +99,7 @@ count_suite() {
             skipped=$(sed -nE 's/^# skip(ped)? ([0-9]+)$/\2/p' "$log" | tail -1)  # "# skipped N" since Node.js 20
             ;;
         *)
-            # c, abi, install, csharp, go, java, rust, docs and hygiene end with "N passed, N failed" (go's adds
+            # c, abi, install, csharp, go, java, rust, conformance, docs and hygiene end with "N passed, N failed" (go's adds
             # ", N skipped"; the others' runners cannot skip a test).
             line=$(grep -E "^[0-9]+ passed, [0-9]+ failed" "$log" | tail -1)
             passed=$(sed -nE 's/^([0-9]+) passed.*/\1/p' <<<"$line")

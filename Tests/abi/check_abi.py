@@ -19,7 +19,8 @@ Checks, one line each (the signature check has one line per function):
      copies that are still written by hand, and a self-test shows each of those checks failing on
      deliberately broken copies (check_api.py says what is compared with what);
   8. the bindings' generated files (scripts/generate-bindings.py: ctypes SIGNATURES, the C tests' loader
-     list, C#'s P/Invokes, the status tables) are what the generator writes from jump_api.json now, shown
+     list, C#'s P/Invokes, the status tables, Go's and Java's config-key constants) are what the generator
+     writes from jump_api.json now, shown
      failing on an edited copy (check_generated.py);
   9. each binding (Python, C#, Node.js) reaches every function of jump_api.json but those its
      coverage-exceptions.json lists with a reason (check_coverage.py);

@@ -14,8 +14,9 @@ from jump_api.json, and check_generated.py says when a committed one is stale.
 Every check takes a root directory, so self_test() can run them on deliberately broken copies in a temporary
 directory and show that each break is reported (a checker that cannot fail proves nothing).
 
-Adding a function: declare and document it in include/jump.h (in its handle's section), export it from Swift,
-add it to jump_api.json's "functions", run `make generate`, then python3 Tests/abi/check_abi.py: each line
+Adding a function: add it to jump_api.json's "functions" (with its description, "statuses" and "may_wait",
+check 7n), export it from Swift, run `make generate` (it writes the function's entry and declaration in
+include/jump.h's generated region of its handle's section), then python3 Tests/abi/check_abi.py: each line
 that fails names what is missing or differs.
 """
 import json
@@ -408,6 +409,72 @@ def check_documents(root, api):
 # Running, and the self-test
 # ---------------------------------------------------------------------------------------------------------
 
+# jump.h's generated function regions (scripts/generators/function_docs.py writes them; check_generated.py says
+# when one differs from what it writes, e.g. after a hand edit).
+FUNCTIONS_BEGIN = "/* BEGIN FUNCTIONS from "
+FUNCTIONS_END = "/* END FUNCTIONS */"
+
+
+def function_entries(f):
+    """[(status, when)] of a function's "statuses" (a list of {status, when} or an object status: when)."""
+    found = f["statuses"]
+    if isinstance(found, dict):
+        return list(found.items())
+    return [(s.get("status"), s.get("when")) for s in found]
+
+
+def check_function_contracts(root, api):
+    """Every function has "statuses" and "may_wait" (its own entry in jump.h is made of them), each declaration
+    of jump.h lies inside a generated BEGIN FUNCTIONS .. END FUNCTIONS region."""
+    problems = []
+    names = {s["name"] for s in api["statuses"]}
+    for f in api["functions"]:
+        n = f["name"]
+        if "statuses" not in f:
+            problems.append("%s: no \"statuses\" (each jump_status it may return, with when)" % n)
+        elif not isinstance(f["statuses"], (list, dict)):
+            problems.append("%s: \"statuses\" is neither a list of {status, when} nor an object" % n)
+        else:
+            entries = function_entries(f)
+            for status, when in entries:
+                if status not in names:
+                    problems.append("%s: unknown status %r in \"statuses\"" % (n, status))
+                if not isinstance(when, str) or not when.strip():
+                    problems.append("%s: status %s without a \"when\"" % (n, status))
+            listed = [s for s, _ in entries]
+            problems += ["%s: %s listed twice in \"statuses\"" % (n, s) for s in sorted({s for s in listed
+                                                                                      if listed.count(s) > 1})]
+            if f["returns"]["ownership"] == "status":
+                if "JUMP_OK" not in listed:
+                    problems.append("%s: \"statuses\" lacks JUMP_OK (with what it means)" % n)
+            elif listed:
+                problems.append("%s: returns %s, not a jump_status: \"statuses\" must be []" % (n, f["returns"]["type"]))
+        wait = f.get("may_wait")
+        if not isinstance(wait, str) or not wait.strip():
+            problems.append("%s: no \"may_wait\" (\"never\" or what it may wait for)" % n)
+        elif f.get("async_of") and not wait.startswith("never"):
+            problems.append("%s: an _async function returns at once: \"may_wait\" must be \"never\"" % n)
+    lines = read(root, "header").splitlines()
+    inside, regions = False, 0
+    for i, line in enumerate(lines):
+        if line.startswith(FUNCTIONS_BEGIN):
+            if inside:
+                problems.append("jump.h line %d: BEGIN FUNCTIONS inside another region" % (i + 1))
+            inside, regions = True, regions + 1
+        elif line.startswith(FUNCTIONS_END):
+            if not inside:
+                problems.append("jump.h line %d: END FUNCTIONS without BEGIN FUNCTIONS" % (i + 1))
+            inside = False
+        else:
+            m = re.match(r"[a-z][\w ]*[\s*](jump_\w+)\(", line)
+            if m and not inside:
+                problems.append("jump.h line %d: %s is declared outside the generated function regions (its "
+                                "entry comes from jump_api.json: make generate)" % (i + 1, m.group(1)))
+    if inside or not regions:
+        problems.append("jump.h: no complete BEGIN FUNCTIONS .. END FUNCTIONS region")
+    return problems
+
+
 CHECKS = [
     ("7a. jump_api.json functions == jump.h functions == library exports", "names"),
     ("7b. jump_api.json signatures == jump.h signatures", "signatures"),
@@ -422,6 +489,8 @@ CHECKS = [
     ("7k. config keys: jump.h's jump_config comment names exactly jump_api.json's", "cfg_header"),
     ("7l. config keys: Tests/c/test_config.c (documented_keys, defaults) == jump_api.json", "cfg_c"),
     ("7m. documents: every key in jump_api.json appears in jump.h", "documents"),
+    ("7n. functions: each has \"statuses\" (JUMP_OK included) and \"may_wait\"; jump.h declares each inside a "
+     "generated region", "contracts"),
 ]
 
 
@@ -445,6 +514,7 @@ def run_checks(root, exports=None):
         "cfg_header": lambda: check_config_header(root, api),
         "cfg_c": lambda: check_config_c(root, api),
         "documents": lambda: check_documents(root, api),
+        "contracts": lambda: check_function_contracts(root, api),
     }
     results = []
     for label, key in CHECKS:
@@ -483,6 +553,14 @@ def retype(api):
     param["type"] = "int32_t"
 
 
+def strip_field(name, field):
+    def change(api):
+        f = next(f for f in api["functions"] if f["name"] == name)
+        assert field in f, "the self-test's edit no longer applies: %s has no %s" % (name, field)
+        del f[field]
+    return change
+
+
 def renumber(api):
     next(s for s in api["statuses"] if s["name"] == "JUMP_E_CONFLICT")["value"] = -20
 
@@ -493,6 +571,12 @@ BREAKS = [
      edit_api(lambda a: drop(a["functions"], "jump_record_revert")), "names"),
     ("a wrong parameter type in jump_api.json", "api", edit_api(retype), "signatures"),
     ("a renumbered status in jump_api.json", "api", edit_api(renumber), "st_header"),
+    ("a function without \"statuses\" in jump_api.json", "api",
+     edit_api(strip_field("jump_client_sync", "statuses")), "contracts"),
+    ("a function without \"may_wait\" in jump_api.json", "api",
+     edit_api(strip_field("jump_record_get", "may_wait")), "contracts"),
+    ("a declaration moved out of jump.h's generated regions", "header",
+     edit_text("/* END FUNCTIONS */\n", "/* END FUNCTIONS */\nint jump_x(void);\n"), "contracts"),
     ("a renumbered status in JumpStatus.swift", "swift_status",
      edit_text("case conflict = -18", "case conflict = -20"), "st_swift"),
     ("a config key missing from jump_api.json", "api",

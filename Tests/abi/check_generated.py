@@ -8,10 +8,13 @@ The generator runs into a temporary directory and each file it writes is compare
 difference names the file, shows where it starts and says "run make generate". A file that carries the
 generated header but that the generator no longer writes is reported too (a removed output left behind).
 self_test() shows both failing on a copy: jump_api.json with one parameter type changed, a generated file
-edited by hand (one of generate-bindings.py's own, one of a backend in scripts/generators/), the generated
+edited by hand (one of generate-bindings.py's own, one of a backend in scripts/generators/: Go's status table, a
+Java exception class, Java's config-key constants ConfigKey.java), the generated
 region of a hand-written file (jump.h's config keys, between its BEGIN CONFIG KEYS and END CONFIG KEYS lines,
 scripts/generators/config_docs.py: the generator rewrites the region and keeps the rest, so a hand edit inside
-it is a difference like any other), a leftover generated file. The copy carries the backends too.
+it is a difference like any other), a function's entry in jump.h (between a BEGIN FUNCTIONS and an END FUNCTIONS
+line, scripts/generators/function_docs.py: summary or description, ownership, statuses, may_wait and the
+declaration, all from jump_api.json), a leftover generated file. The copy carries the backends too.
 """
 import difflib
 import json
@@ -167,6 +170,16 @@ def edit_java_exception(copy):
         f.write(text.replace("super(-16, detail);", "super(-17, detail);"))
 
 
+def edit_java_config_keys(copy):
+    """A backend's output: Java's config-key constants (ConfigKey.java) edited by hand."""
+    path = os.path.join(copy, "bindings/java/src/io/libjump/ConfigKey.java")
+    text = read(path)
+    old = 'public static final String CAPTURE_DOMAIN = "captureDomain";'
+    assert text and old in text, "the self-test's edit no longer applies: no %s in ConfigKey.java" % old
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text.replace(old, 'public static final String CAPTURE_DOMAIN = "captureHost";'))
+
+
 def edit_header_region(copy):
     """The generated config-key region of include/jump.h (a hand-written file) edited by hand."""
     path = os.path.join(copy, "include/jump.h")
@@ -175,6 +188,16 @@ def edit_header_region(copy):
     assert text and old in text, "the self-test's edit no longer applies: no %r in jump.h" % old
     with open(path, "w", encoding="utf-8") as f:
         f.write(text.replace(old, "Type: integer, 1..600000. Default: 5000.", 1))
+
+
+def edit_function_entry(copy):
+    """A generated function entry of include/jump.h (between BEGIN FUNCTIONS and END FUNCTIONS) edited by hand."""
+    path = os.path.join(copy, "include/jump.h")
+    text = read(path)
+    old = "JUMP_E_BUSY: called from a libjump callback"
+    assert text and old in text, "the self-test's edit no longer applies: no %r in jump.h" % old
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text.replace(old, "JUMP_E_BUSY: called from any callback", 1))
 
 
 def leave_one_behind(copy):
@@ -191,12 +214,17 @@ BREAKS = [
      ["bindings/python/jump/_signatures.py", "bindings/csharp/src/Native.Generated.cs",
       "bindings/rust/jump-sys/src/lib.rs",
       # and a backend's (scripts/generators/java.py)
-      "bindings/java/native/jump_jni_generated.c", "bindings/java/src/io/libjump/Native.java"], "8a."),
+      "bindings/java/native/jump_jni_generated.c", "bindings/java/src/io/libjump/Native.java",
+      # and jump.h's generated function entries (their declarations are spelled from jump_api.json)
+      "include/jump.h"], "8a."),
     ("a generated Rust file edited by hand", lambda copy: edit_rust(copy), ["bindings/rust/jump/src/status.rs"], "8a."),
     ("a generated file edited by hand", edit_generated, ["bindings/node/lib/statuses.generated.js"], "8a."),
     ("a backend's generated file edited by hand", edit_java_exception,
      ["bindings/java/src/io/libjump/JumpBusyException.java"], "8a."),
+    ("Java's generated config-key constants edited by hand", edit_java_config_keys,
+     ["bindings/java/src/io/libjump/ConfigKey.java"], "8a."),
     ("jump.h's generated config-key region edited by hand", edit_header_region, ["include/jump.h"], "8a."),
+    ("a generated function entry of jump.h edited by hand", edit_function_entry, ["include/jump.h"], "8a."),
     ("a generated file the generator no longer writes", leave_one_behind,
      ["bindings/node/lib/old.generated.js"], "8b."),
 ]

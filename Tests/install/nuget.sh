@@ -18,10 +18,23 @@ nuget_package() {
     test -f "$nupkg"
 }
 case "$(uname -m)" in x86_64) nuget_rid=linux-x64 ;; aarch64) nuget_rid=linux-arm64 ;; *) nuget_rid=unknown ;; esac
+# Beside libjump.so, the libraries it needs (libcurl-1a2b3c4d.so.4...: Tests/install/packages.sh checks them).
+nuget_bundled_re="^runtimes/$nuget_rid/native/lib[A-Za-z0-9_.+-]*-[0-9a-f]{8}\.so(\.[0-9]+)*\$"
 nuget_files() {
-    diff <(unzip -Z1 "$nupkg" | grep -v -e '^_rels/' -e '^package/services/' -e '^\[Content_Types\]\.xml$' | sort) \
+    diff <(unzip -Z1 "$nupkg" | grep -v -e '^_rels/' -e '^package/services/' -e '^\[Content_Types\]\.xml$' |
+               grep -vE "$nuget_bundled_re" | sort) \
          <(printf '%s\n' Jump.nuspec README.md LICENSE NOTICE build/net472/Jump.targets lib/net472/Jump.dll \
-               lib/net472/Jump.dll.config lib/net472/Jump.xml "runtimes/$nuget_rid/native/libjump.so" | sort)
+               lib/net472/Jump.dll.config lib/net472/Jump.xml "runtimes/$nuget_rid/native/libjump.so" | sort) &&
+        unzip -Z1 "$nupkg" | grep -E "$nuget_bundled_re" | grep -q "/libcurl-"
+}
+# The same build as make install's (build ID), stripped, its NEEDED entries rewritten to the bundled libraries.
+nuget_same_library() {
+    local build_id
+    unzip -p "$nupkg" "runtimes/$nuget_rid/native/libjump.so" >"$stage/nuget-libjump.so" || return 1
+    build_id=$(readelf -n "$lib/libjump.so.$version" | sed -n 's/.*Build ID: //p')
+    test -n "$build_id" && test "$(readelf -n "$stage/nuget-libjump.so" | sed -n 's/.*Build ID: //p')" = "$build_id" &&
+        ! readelf -S "$stage/nuget-libjump.so" | grep -q '\.debug_info' &&
+        readelf -d "$stage/nuget-libjump.so" | grep -qE 'NEEDED.*\[libcurl-[0-9a-f]{8}\.so\.4\]'
 }
 nuget_nuspec() {
     unzip -p "$nupkg" Jump.nuspec >"$stage/Jump.nuspec" &&
@@ -104,9 +117,9 @@ CS
 }
 
 if check "make nuget makes build/dist/Jump.$version.nupkg" nuget_package; then
-    check "it holds Jump.dll (net472), Jump.xml, Jump.dll.config, Jump.targets and runtimes/$nuget_rid/native/libjump.so" nuget_files
-    check "... that libjump.so is the stripped one make install installs" sh -c \
-        "unzip -p '$nupkg' 'runtimes/$nuget_rid/native/libjump.so' | cmp - '$lib/libjump.so.$version'"
+    check "it holds Jump.dll (net472), Jump.xml, Jump.dll.config, Jump.targets, runtimes/$nuget_rid/native/libjump.so and its libraries" nuget_files
+    check "... that libjump.so is the stripped build make install installs (its build ID), needing the bundled libcurl" \
+        nuget_same_library
     check "... and a nuspec with the version, license expression, repository and readme" nuget_nuspec
     check "nuget install restores it from a folder feed alone (NuGet.Config <clear/>, offline)" nuget_restore
     check "xbuild builds the C# quickstart against it (its build/net472/Jump.targets imported)" nuget_build

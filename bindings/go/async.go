@@ -97,27 +97,16 @@ func awaitObject(ctx context.Context, op string, a *cargs, p *pending, start sta
 	return decodeObject(op, string(raw))
 }
 
-// blocking runs a C call that has no _async form on a goroutine of its own: a cancelled context returns at
-// once (the call goes on to its end, bounded by requestTimeoutMs, and its result is dropped).
+// blocking runs a C call that has no _async form. The context is looked at once, before the call: done
+// already, the call does not start and the context's error is returned (ErrCancelled, and errors.Is finds
+// ctx.Err()). Once started, the call cannot be cancelled: it runs to its end (bounded by requestTimeoutMs)
+// and its own result is returned, even when the context is done meanwhile, so the result always tells what
+// happened (a SignOut that returns nil signed out; one that returns the context's error did nothing).
 func blocking(ctx context.Context, op string, f func() (string, error)) (string, error) {
 	if ctx.Err() != nil {
 		return "", cancelledError(op, ctx)
 	}
-	type outcome struct {
-		text string
-		err  error
-	}
-	done := make(chan outcome, 1)
-	go func() {
-		text, err := f()
-		done <- outcome{text, err}
-	}()
-	select {
-	case o := <-done:
-		return o.text, o.err
-	case <-ctx.Done():
-		return "", cancelledError(op, ctx)
-	}
+	return f()
 }
 
 // safely runs host code called from C: a panic there would kill the process from a libjump thread, so it

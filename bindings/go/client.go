@@ -111,19 +111,18 @@ func (c *Client) EraseQuarantine() error {
 	})
 }
 
-// blockingPlain runs a network call without an _async form (see blocking).
+// blockingPlain runs a network call without an _async form (see blocking: not cancellable once started).
 func (c *Client) blockingPlain(ctx context.Context, op string, f func(h *C.jump_client) C.jump_status) error {
 	_, err := blocking(ctx, op, func() (string, error) { return "", c.plain(op, f) })
 	return err
 }
 
 func (c *Client) blockingObject(ctx context.Context, op string, a *cargs, f func(h *C.jump_client, out **C.char) C.jump_status) (Object, error) {
+	defer a.free()
 	if a.err != nil {
-		a.free()
 		return nil, a.err
 	}
-	// The C strings live until the call returns, on its goroutine, even when the context gives up first.
-	text, err := blocking(ctx, op, func() (string, error) { defer a.free(); return c.outString(op, f) })
+	text, err := blocking(ctx, op, func() (string, error) { return c.outString(op, f) })
 	if err != nil {
 		return nil, err
 	}
@@ -131,16 +130,28 @@ func (c *Client) blockingObject(ctx context.Context, op string, a *cargs, f func
 }
 
 // LoadFlow downloads the Capture flow now (normally fetched when first needed).
+//
+// Not cancellable once started (the C API has no _async form of it): a ctx already done returns its
+// error (ErrCancelled; errors.Is finds ctx.Err()) and nothing is done; otherwise the call runs to its end
+// (bounded by requestTimeoutMs) and returns its own result, whatever ctx does meanwhile.
 func (c *Client) LoadFlow(ctx context.Context) error {
 	return c.blockingPlain(ctx, "jump_client_load_flow", func(h *C.jump_client) C.jump_status { return C.jump_client_load_flow(h) })
 }
 
 // LoadSchema downloads the record schema; record edits are then checked against it locally.
+//
+// Not cancellable once started (the C API has no _async form of it): a ctx already done returns its
+// error (ErrCancelled; errors.Is finds ctx.Err()) and nothing is done; otherwise the call runs to its end
+// (bounded by requestTimeoutMs) and returns its own result, whatever ctx does meanwhile.
 func (c *Client) LoadSchema(ctx context.Context) error {
 	return c.blockingPlain(ctx, "jump_client_load_schema", func(h *C.jump_client) C.jump_status { return C.jump_client_load_schema(h) })
 }
 
 // SignOut signs out of everything (then, best effort, revokes the refresh token on the server).
+//
+// Not cancellable once started (the C API has no _async form of it): a ctx already done returns its
+// error (ErrCancelled; errors.Is finds ctx.Err()) and nothing is done; otherwise the call runs to its end
+// (bounded by requestTimeoutMs) and returns its own result, whatever ctx does meanwhile.
 func (c *Client) SignOut(ctx context.Context) error {
 	return c.blockingPlain(ctx, "jump_client_sign_out", func(h *C.jump_client) C.jump_status { return C.jump_client_sign_out(h) })
 }

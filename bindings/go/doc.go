@@ -1,17 +1,22 @@
 // Package jump is the Go binding of libjump, the JUMP sign-in and user-record SDK core (libjump.so and
 // jump.h, through cgo).
 //
-// Every call that may reach the network takes a context.Context: cancelling it cancels the request (the
-// _async form of the C function and jump_request_cancel; the few calls that have no _async form return
-// at once and their C call finishes on its own goroutine). Failures are *Error values: errors.Is(err,
-// jump.ErrExpired) tells the status, errors.As(err, &e) gives its Status and Detail (jump_error_last's
-// JSON detail). Clients, configs and records may be used from many goroutines at once; Close releases
-// them (a finalizer does it too, as a safety net only).
+// Every call that may reach the network takes a context.Context. For most, cancelling it cancels the
+// request (the _async form of the C function and jump_request_cancel). The few whose C function has no
+// _async form (LoadFlow, LoadSchema, SignOut, LoadEngageConfig, Providers, SocialBegin, ShareContent,
+// AccessToken, RefreshAccessToken, IdentifyExternalUser) cannot be cancelled once started: a context done
+// before the call returns its error and nothing is done; otherwise the call runs to its end and returns its
+// own result, so a SignOut that returns nil signed out, and one that returns the context's error did not.
+// Failures are *Error values: errors.Is(err, jump.ErrExpired) tells the status, errors.As(err, &e) gives
+// its Status and Detail (jump_error_last's JSON detail). Clients, configs and records may be used from many
+// goroutines at once; Close releases them (a finalizer does it too, as a safety net only).
 //
-// Building: cgo finds libjump with pkg-config (jump.pc, installed by `make install`). To build against a
-// source tree instead, point PKG_CONFIG_PATH at a jump.pc naming its include/ and build/lib/ (what
-// bindings/go/run-tests.sh writes to build/go/pkgconfig), or set CGO_CFLAGS=-I<tree>/include and
-// CGO_LDFLAGS="-L<tree>/build/lib -Wl,-rpath,<tree>/build/lib" and PKG_CONFIG=true.
+// The module is libjump.io/jump; bindings/go/make-proxy.sh writes a GOPROXY directory holding it (see
+// bindings/go/README.md). Building: cgo finds libjump with pkg-config (jump.pc, installed by `make
+// install`). To build against a source tree instead, point PKG_CONFIG_PATH at a jump.pc naming its include/
+// and build/lib/ (what bindings/go/run-tests.sh writes to build/go/pkgconfig), or set
+// CGO_CFLAGS=-I<tree>/include and CGO_LDFLAGS="-L<tree>/build/lib -Wl,-rpath,<tree>/build/lib" and
+// PKG_CONFIG=true.
 package jump
 
 /*

@@ -103,14 +103,14 @@ func browserDriver(email, start string) {
 }
 
 // The README's Install line for Go, as an app outside the checkout follows it: a module of its own that
-// requires libjump/jump and replaces it with bindings/go; cgo finds libjump through pkg-config (the jump.pc
+// requires libjump.io/jump and replaces it with bindings/go; cgo finds libjump through pkg-config (the jump.pc
 // of run-tests.sh here; make install's elsewhere).
 func TestInstallLine(t *testing.T) {
 	app := t.TempDir()
 	binding, _ := filepath.Abs(".")
 	steps := [][]string{
 		{"go", "mod", "init", "example.com/app"},
-		{"go", "mod", "edit", "-require=libjump/jump@v0.0.0", "-replace=libjump/jump=" + binding},
+		{"go", "mod", "edit", "-require=libjump.io/jump@v0.0.0", "-replace=libjump.io/jump=" + binding},
 	}
 	for _, step := range steps {
 		cmd := exec.Command(step[0], step[1:]...)
@@ -119,7 +119,7 @@ func TestInstallLine(t *testing.T) {
 			t.Fatalf("%v: %v\n%s", step, err, out)
 		}
 	}
-	main := "package main\n\nimport (\n\t\"fmt\"\n\n\t\"libjump/jump\"\n)\n\nfunc main() { fmt.Println(\"libjump\", jump.Version()) }\n"
+	main := "package main\n\nimport (\n\t\"fmt\"\n\n\t\"libjump.io/jump\"\n)\n\nfunc main() { fmt.Println(\"libjump\", jump.Version()) }\n"
 	if err := os.WriteFile(filepath.Join(app, "main.go"), []byte(main), 0o644); err != nil {
 		t.Fatal(err)
 	}

@@ -1,3 +1,3 @@
-module libjump/jump
+module libjump.io/jump
 
 go 1.19

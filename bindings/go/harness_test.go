@@ -67,6 +67,8 @@ func TestMain(m *testing.M) {
 		fmt.Fprintf(os.Stderr, "jump-emulator did not print its URL; log: %s\n", log)
 		os.Exit(1)
 	}
+	// The examples (example_test.go, package jump_test) read the address as the programs of examples/go do.
+	os.Setenv("JUMP_EMULATOR_URL", emulatorURL)
 	code := m.Run()
 	_ = cmd.Process.Signal(os.Interrupt)
 	done := make(chan struct{})

@@ -14,6 +14,10 @@ import (
 )
 
 // LoadEngageConfig fetches the Engage app configuration: {"changed":bool,"from_cache":bool}.
+//
+// Not cancellable once started (the C API has no _async form of it): a ctx already done returns its
+// error (ErrCancelled; errors.Is finds ctx.Err()) and nothing is done; otherwise the call runs to its end
+// (bounded by requestTimeoutMs) and returns its own result, whatever ctx does meanwhile.
 func (c *Client) LoadEngageConfig(ctx context.Context) (Object, error) {
 	a := &cargs{op: "jump_client_load_engage_config"}
 	return c.blockingObject(ctx, a.op, a, func(h *C.jump_client, out **C.char) C.jump_status {
@@ -22,6 +26,10 @@ func (c *Client) LoadEngageConfig(ctx context.Context) (Object, error) {
 }
 
 // Providers are the sign-in and sharing providers: {"sign_in":[..],"sharing":[..],"hide_tagline"}.
+//
+// Not cancellable once started (the C API has no _async form of it): a ctx already done returns its
+// error (ErrCancelled; errors.Is finds ctx.Err()) and nothing is done; otherwise the call runs to its end
+// (bounded by requestTimeoutMs) and returns its own result, whatever ctx does meanwhile.
 func (c *Client) Providers(ctx context.Context) (Object, error) {
 	a := &cargs{op: "jump_client_providers"}
 	return c.blockingObject(ctx, a.op, a, func(h *C.jump_client, out **C.char) C.jump_status {
@@ -31,6 +39,10 @@ func (c *Client) Providers(ctx context.Context) (Object, error) {
 
 // SocialBegin begins a browser sign-in: {"url","state","completion","completion_prefix"}; open the URL in
 // the system browser, then call SocialComplete with the URL it ends on. options may be nil.
+//
+// Not cancellable once started (the C API has no _async form of it): a ctx already done returns its
+// error (ErrCancelled; errors.Is finds ctx.Err()) and nothing is done; otherwise the call runs to its end
+// (bounded by requestTimeoutMs) and returns its own result, whatever ctx does meanwhile.
 func (c *Client) SocialBegin(ctx context.Context, provider string, options any) (Object, error) {
 	a := &cargs{op: "jump_client_social_begin"}
 	p, o := a.str("provider", provider), a.json("options_json", options)
@@ -143,6 +155,10 @@ func (c *Client) Share(ctx context.Context, activity any, providers []string) (O
 }
 
 // ShareContent is the email and SMS content of an activity, its URLs shortened (network).
+//
+// Not cancellable once started (the C API has no _async form of it): a ctx already done returns its
+// error (ErrCancelled; errors.Is finds ctx.Err()) and nothing is done; otherwise the call runs to its end
+// (bounded by requestTimeoutMs) and returns its own result, whatever ctx does meanwhile.
 func (c *Client) ShareContent(ctx context.Context, activity any) (Object, error) {
 	a := &cargs{op: "jump_client_share_content"}
 	act := a.json("activity_json", activity)

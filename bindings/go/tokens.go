@@ -92,6 +92,10 @@ func (a *authenticator) answer(externalUserID string) ([]byte, error) {
 // IdentifyExternalUser makes the signed-in user the one of the app's externalUserID; authenticate supplies
 // a credential when one is needed (on the calling goroutine's thread; it must not call this client).
 // {"action":"none"|"kept"|"reauthenticated"|"signed_in"|"switched","user_id"}.
+//
+// Not cancellable once started (the C API has no _async form of it): a ctx already done returns its
+// error (ErrCancelled; errors.Is finds ctx.Err()) and nothing is done; otherwise the call runs to its end
+// (bounded by requestTimeoutMs) and returns its own result, whatever ctx does meanwhile.
 func (c *Client) IdentifyExternalUser(ctx context.Context, externalUserID string,
 	authenticate func(externalUserID string) (Credential, error)) (Object, error) {
 	a := &cargs{op: "jump_client_identify_external_user"}
@@ -169,6 +173,10 @@ func (c *Client) UseWebLogin(pageURL, cookies, title string) (string, error) {
 }
 
 // AccessToken is a valid access token, refreshed first if it is about to expire (a secret).
+//
+// Not cancellable once started (the C API has no _async form of it): a ctx already done returns its
+// error (ErrCancelled; errors.Is finds ctx.Err()) and nothing is done; otherwise the call runs to its end
+// (bounded by requestTimeoutMs) and returns its own result, whatever ctx does meanwhile.
 func (c *Client) AccessToken(ctx context.Context) (string, error) {
 	return blocking(ctx, "jump_client_access_token", func() (string, error) {
 		return c.outString("jump_client_access_token", func(h *C.jump_client, out **C.char) C.jump_status {
@@ -178,6 +186,10 @@ func (c *Client) AccessToken(ctx context.Context) (string, error) {
 }
 
 // RefreshAccessToken refreshes the session now.
+//
+// Not cancellable once started (the C API has no _async form of it): a ctx already done returns its
+// error (ErrCancelled; errors.Is finds ctx.Err()) and nothing is done; otherwise the call runs to its end
+// (bounded by requestTimeoutMs) and returns its own result, whatever ctx does meanwhile.
 func (c *Client) RefreshAccessToken(ctx context.Context) error {
 	return c.blockingPlain(ctx, "jump_client_refresh_access_token", func(h *C.jump_client) C.jump_status {
 		return C.jump_client_refresh_access_token(h)

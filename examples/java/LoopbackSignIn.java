@@ -12,10 +12,12 @@
 // identity provider page: pick or create an identity there.
 import io.libjump.Client;
 import io.libjump.Config;
+import io.libjump.ConfigKey;
 import io.libjump.Json;
 import io.libjump.JumpException;
 import io.libjump.JumpRegistrationRequiredException;
 import io.libjump.SignInResult;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -31,10 +33,12 @@ public final class LoopbackSignIn {
             System.exit(2);
         }
         Map<String, Object> settings = new LinkedHashMap<>(Map.of(
-                "captureDomain", url, "captureFlowDomain", url, "captureClientId", "jump-default-client",
-                "captureAppId", "default-app", "captureFlowName", "standard", "captureLocale", "en-US",
-                "engageAppId", "jump-default-engage", "engageDomain", url, "captureEnableThinRegistration", true));
-        settings.put("storageDirectory", ":memory:");
+                ConfigKey.CAPTURE_DOMAIN, url, ConfigKey.CAPTURE_FLOW_DOMAIN, url,
+                ConfigKey.CAPTURE_CLIENT_ID, "jump-default-client", ConfigKey.CAPTURE_APP_ID, "default-app",
+                ConfigKey.CAPTURE_FLOW_NAME, "standard", ConfigKey.CAPTURE_LOCALE, "en-US",
+                ConfigKey.ENGAGE_APP_ID, "jump-default-engage", ConfigKey.ENGAGE_DOMAIN, url,
+                ConfigKey.CAPTURE_ENABLE_THIN_REGISTRATION, true));
+        settings.put(ConfigKey.STORAGE_DIRECTORY, ":memory:");
         try (Config config = Config.of(settings); Client client = new Client(config)) {
             List<String> names = new ArrayList<>();
             for (Object p : (List<?>) Json.get(client.social().providers(), "sign_in")) names.add((String) Json.get(p, "name"));
@@ -42,7 +46,8 @@ public final class LoopbackSignIn {
             SignInResult result;
             try {
                 // openBrowser runs on a libjump thread, once: it only hands the URL over
-                result = client.social().signInLoopbackAsync(provider, null, LoopbackSignIn::openBrowser, 5 * 60_000).get();
+                result = client.social().signInLoopbackAsync(provider, null, LoopbackSignIn::openBrowser,
+                        Duration.ofMinutes(5)).get();
             } catch (java.util.concurrent.ExecutionException e) {
                 if (!(e.getCause() instanceof JumpRegistrationRequiredException)) throw e;
                 JumpRegistrationRequiredException r = (JumpRegistrationRequiredException) e.getCause();

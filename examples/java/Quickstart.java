@@ -8,6 +8,7 @@
 // Arguments: [emulator URL (default $JUMP_EMULATOR_URL)].
 import io.libjump.Client;
 import io.libjump.Config;
+import io.libjump.ConfigKey;
 import io.libjump.Jump;
 import io.libjump.JumpBadCredentialsException;
 import io.libjump.JumpException;
@@ -28,9 +29,10 @@ public final class Quickstart {
         }
         Path storage = Files.createTempDirectory("jump-quickstart-");
         Map<String, Object> settings = Map.of(
-                "captureDomain", url, "captureFlowDomain", url, "captureClientId", "jump-default-client",
-                "captureAppId", "default-app", "captureFlowName", "standard", "captureLocale", "en-US",
-                "storageDirectory", storage.toString());
+                ConfigKey.CAPTURE_DOMAIN, url, ConfigKey.CAPTURE_FLOW_DOMAIN, url,
+                ConfigKey.CAPTURE_CLIENT_ID, "jump-default-client", ConfigKey.CAPTURE_APP_ID, "default-app",
+                ConfigKey.CAPTURE_FLOW_NAME, "standard", ConfigKey.CAPTURE_LOCALE, "en-US",
+                ConfigKey.STORAGE_DIRECTORY, storage.toString());
         String email = "quick-" + UUID.randomUUID().toString().substring(0, 8) + "@example.com";
         String password = "correct horse battery";
         System.out.println("libjump " + Jump.version());

@@ -10,6 +10,7 @@
 // Arguments: [emulator URL (default $JUMP_EMULATOR_URL)] [storage directory (default: a new temporary one)].
 import io.libjump.Client;
 import io.libjump.Config;
+import io.libjump.ConfigKey;
 import io.libjump.Credentials;
 import io.libjump.HttpResponse;
 import io.libjump.Json;
@@ -17,6 +18,7 @@ import io.libjump.Jump;
 import io.libjump.JumpException;
 import io.libjump.SignInStatus;
 import java.net.URI;
+import java.time.Duration;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.nio.file.Files;
@@ -33,8 +35,8 @@ public final class SignInTokenSession {
             System.exit(2);
         }
         String storage = args.length > 1 ? args[1] : Files.createTempDirectory("jump-token-session-").toString();
-        Map<String, Object> settings = Map.of("signInTokenAuthBaseUrl", api, "signInTokenApiBaseUrl", api,
-                "storageDirectory", storage);
+        Map<String, Object> settings = Map.of(ConfigKey.SIGN_IN_TOKEN_AUTH_BASE_URL, api,
+                ConfigKey.SIGN_IN_TOKEN_API_BASE_URL, api, ConfigKey.STORAGE_DIRECTORY, storage);
         String appUser = "app-user-" + UUID.randomUUID().toString().substring(0, 8);
         try {
             try (Config config = Config.of(settings); Client client = new Client(config)) {
@@ -44,8 +46,9 @@ public final class SignInTokenSession {
                 System.out.println("identify: " + Json.get(identified, "action") + "; signed in as " + status.userId()
                         + " (app user " + status.externalUserId() + ")");
                 // one call before every API request: no network while the token lasts another minute
-                Credentials credentials = client.tokens().credentialsAsync(60, 0).get();
-                System.out.println("credential: " + credentials.kind() + ", expires in " + credentials.expiresIn());
+                Credentials credentials = client.tokens().credentialsAsync(Duration.ofMinutes(1)).get();
+                System.out.println("credential: " + credentials.kind() + ", expires in " + credentials.expiresIn()
+                        + " (at " + credentials.expiresAt() + ")");
                 HttpResponse put = client.tokens().request("PUT", "/v2/user/" + status.userId() + "/profile",
                         Map.of("Content-Type", "application/json"), "{\"visits\":1}".getBytes("UTF-8"));
                 System.out.println("saved the profile: HTTP " + put.status());

@@ -2,7 +2,8 @@
 from jump_api.json's "config_keys" (which check 7j keeps equal to Sources/JumpCore/Config/ConfigKeys.swift):
   include/jump.h    the region between the BEGIN CONFIG KEYS and END CONFIG KEYS lines of jump_config's comment,
                     one entry per key as libcurl documents its options: name, type and allowed values, default,
-                    meaning; the rest of jump.h is hand-written and kept as it is
+                    meaning; and the regions between BEGIN FUNCTIONS and END FUNCTIONS lines, each function's
+                    own entry (function_docs.py); the rest of jump.h is hand-written and kept as it is
   docs/config.md    the same keys as a table (README links to it)
 A region edited by hand differs from what this writes, so Tests/abi/check_generated.py reports it like any
 generated file; jump.h without both marker lines stops the generator."""
@@ -62,6 +63,18 @@ def header_region(api: Dict[str, Any], generated: str) -> List[str]:
     return lines
 
 
+def function_docs() -> Any:
+    """function_docs.py, beside this file (the backends are loaded by path, not imported as a package)."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("jump_generator_function_docs_for_header",
+                                                  os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                                               "function_docs.py"))
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 def header(common: Any) -> Callable[[Dict[str, Any]], str]:
     def make(api: Dict[str, Any]) -> str:
         with open(os.path.join(common.ROOT, HEADER), encoding="utf-8") as f:
@@ -71,7 +84,8 @@ def header(common: Any) -> Callable[[Dict[str, Any]], str]:
         if len(starts) != 1 or len(ends) != 1 or ends[0] < starts[0]:
             raise SystemExit("%s: needs one '/* %s...' line and one '/* %s' line after it (the generated config "
                              "keys go between them)" % (HEADER, BEGIN, END))
-        return "\n".join(lines[:starts[0]] + header_region(api, common.GENERATED) + lines[ends[0] + 1:])
+        text = "\n".join(lines[:starts[0]] + header_region(api, common.GENERATED) + lines[ends[0] + 1:])
+        return function_docs().regions(api, text, common.c_param)
     return make
 
 

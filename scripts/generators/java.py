@@ -5,6 +5,8 @@
   bindings/java/src/io/libjump/JumpStatus.java            the jump_status codes as an enum
   bindings/java/src/io/libjump/Errors.java                status -> the exception class that stands for it
   bindings/java/src/io/libjump/Jump<Stem>Exception.java   one exception class per failure status
+  bindings/java/src/io/libjump/ConfigKey.java             the config keys as String constants, each with its
+                                                          type, default and meaning as Javadoc
 
 How a C signature becomes a JNI one (the glue's helpers, jump_jni.h, do the conversions):
   - a handle is a Java long; a borrowed string is a byte[] of UTF-8 (no NUL: the glue adds it, and refuses a
@@ -289,17 +291,30 @@ def status_java(api: Dict[str, Any], common: Any) -> str:
         "        this.cName = cName;",
         "    }",
         "",
-        "    /** The C value (0 or negative). */",
+        "    /**",
+        "     * The C value.",
+        "     *",
+        "     * @return 0 or negative",
+        "     */",
         "    public int code() {",
         "        return code;",
         "    }",
         "",
-        "    /** The C enumerator's name, the \"status_name\" of an error detail. */",
+        "    /**",
+        "     * The C enumerator's name, the \"status_name\" of an error detail.",
+        "     *",
+        "     * @return e.g. \"JUMP_E_BUSY\"",
+        "     */",
         "    public String cName() {",
         "        return cName;",
         "    }",
         "",
-        "    /** The status of a code, or null for a code newer than this binding. */",
+        "    /**",
+        "     * The status of a code.",
+        "     *",
+        "     * @param code a jump_status value",
+        "     * @return its status, or null for a code newer than this binding",
+        "     */",
         "    public static JumpStatus of(int code) {",
         "        switch (code) {",
     ]
@@ -358,13 +373,58 @@ def one_exception(s: Dict[str, Any], common: Any) -> Callable[[Dict[str, Any]], 
             "public class %s extends JumpException {" % cls,
             "    private static final long serialVersionUID = 1L;",
             "",
-            "    /** An exception of this status with libjump's error detail (JSON text; null makes one). */",
+            "    /**",
+            "     * An exception of this status with libjump's error detail.",
+            "     *",
+            "     * @param detail the error detail as JSON text (null makes one)",
+            "     */",
             "    public %s(String detail) {" % cls,
             "        super(%d, detail);" % s["value"],
             "    }",
             "}",
         ]) + "\n"
     return make
+
+
+def javadoc_text(text: str) -> str:
+    """Plain text as Javadoc (HTML) text: markup characters escaped, no comment end, no block tag."""
+    text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return text.replace("*/", "*&#47;").replace("@", "&#64;").replace("{", "&#123;").replace("}", "&#125;")
+
+
+def key_constant(key: str) -> str:
+    """captureDomain -> CAPTURE_DOMAIN, signInTokenApiBaseUrl -> SIGN_IN_TOKEN_API_BASE_URL."""
+    out = ""
+    for i, ch in enumerate(key):
+        if ch.isupper() and i and not key[i - 1].isupper():
+            out += "_"
+        out += ch.upper()
+    return out
+
+
+def config_keys_java(api: Dict[str, Any], common: Any) -> str:
+    import json
+    out = [
+        "// " + common.GENERATED,
+        "package %s;" % PACKAGE,
+        "",
+        "import java.util.List;",
+        "",
+        "/** The config keys of jump.h, as Config.set, Config.of and Config.fromJson take them (include/jump_api.json's",
+        " * config_keys: each constant says its type, its default and what it means). */",
+        "public final class ConfigKey {",
+        "    private ConfigKey() {}",
+    ]
+    for k in api["config_keys"]:
+        default = "" if k.get("default") is None else "; default {@code %s}" % javadoc_text(json.dumps(k["default"]))
+        meaning = javadoc_text(k["meaning"].rstrip(".").replace("\n", " "))
+        out += ["", "    /** {@code %s} (%s%s): %s. */" % (k["name"], k["type"], default, meaning),
+                "    public static final String %s = %s;" % (key_constant(k["name"]), json.dumps(k["name"]))]
+    out += ["", "    /** Every key above, in jump.h's order. */", "    public static final List<String> ALL = List.of("]
+    names = [key_constant(k["name"]) for k in api["config_keys"]]
+    out += ["            %s%s" % (n, "," if i + 1 < len(names) else ");") for i, n in enumerate(names)]
+    out += ["}"]
+    return "\n".join(out) + "\n"
 
 
 def outputs(common: Any) -> List[Tuple[str, Callable[[Dict[str, Any]], str]]]:
@@ -377,6 +437,7 @@ def outputs(common: Any) -> List[Tuple[str, Callable[[Dict[str, Any]], str]]]:
         (SRC + "Native.java", lambda api: native_java(api, common)),
         (SRC + "JumpStatus.java", lambda api: status_java(api, common)),
         (SRC + "Errors.java", lambda api: errors_java(api, common)),
+        (SRC + "ConfigKey.java", lambda api: config_keys_java(api, common)),
     ]
     for s in statuses:
         if s["value"] != 0:

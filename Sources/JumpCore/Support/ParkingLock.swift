@@ -1,6 +1,6 @@
 import Synchronization
 
-/// A value guarded by a lock whose waiters park (docs/design-io.md, "Waiting"): a fiber that waits gives its
+/// A value guarded by a lock whose waiters park (docs/design-io.md, "A client's state"): a fiber that waits gives its
 /// pool thread to other work, and a thread that waits blocks inside FiberPool.blocking, so the pool knows
 /// and makes up for it. A `Lock` (a pthread mutex) is for a few instructions; this is for what may be held
 /// across host code or disk I/O, such as a client's state during a save.
@@ -34,7 +34,10 @@ public final class ParkingLock<Value>: @unchecked Sendable {  // `value` is touc
     private let wordEpoch = Atomic<UInt64>(ForkSafety.epoch)
     /// The waiters, in order; changed only under its mutex, as is `word` from `free` to anything but `held`.
     private let line = Lock(Line(epoch: ForkSafety.epoch))
-    private var value: Value
+    /// The guarded value, in its own allocation: touched only by the holder, through the pointer (no
+    /// exclusivity bookkeeping, which the lock makes redundant; and a value of no size, as a Gate's, has an
+    /// address of its own).
+    private let value: UnsafeMutablePointer<Value>
     /// Told when the lock passes to a waiter, with the value its holder left.
     private let handedOver: (@Sendable (borrowing Value) -> Void)?
     /// Told when the lock becomes free.
@@ -43,9 +46,15 @@ public final class ParkingLock<Value>: @unchecked Sendable {  // `value` is touc
     /// `handedOver` and `freed` run at a release, under the lock's own mutex (they must not take this lock):
     /// they let a reader that must not wait see the value while the next holder has yet to run.
     public init(_ value: Value, handedOver: (@Sendable (borrowing Value) -> Void)? = nil, freed: (@Sendable () -> Void)? = nil) {
-        self.value = value
+        self.value = UnsafeMutablePointer<Value>.allocate(capacity: 1)
+        self.value.initialize(to: value)
         self.handedOver = handedOver
         self.freed = freed
+    }
+
+    deinit {
+        value.deinitialize(count: 1)
+        value.deallocate()
     }
 
     /// Runs `body` holding the lock, however long the wait.
@@ -53,7 +62,7 @@ public final class ParkingLock<Value>: @unchecked Sendable {  // `value` is touc
         let epoch = ForkSafety.epoch
         _ = acquire(epoch, deadline: nil, cancellation: nil)  // without a deadline or a cancellation it gets in
         defer { release(epoch) }
-        return try body(&value)
+        return try body(&value.pointee)
     }
 
     /// Runs `body` holding the lock, or throws `ended(why)` when `deadline` (Clock.monotonicMilliseconds)
@@ -63,7 +72,7 @@ public final class ParkingLock<Value>: @unchecked Sendable {  // `value` is touc
         let epoch = ForkSafety.epoch
         if let why = acquire(epoch, deadline: deadline, cancellation: cancellation) { throw ended(why) }
         defer { release(epoch) }
-        return try body(&value)
+        return try body(&value.pointee)
     }
 
     /// Runs `body` holding the lock when nobody holds it; nil, at once, when somebody does.
@@ -72,7 +81,7 @@ public final class ParkingLock<Value>: @unchecked Sendable {  // `value` is touc
         let epoch = ForkSafety.epoch
         guard takeOrQueue(epoch, nil) == nil else { return nil }
         defer { release(epoch) }
-        return try body(&value)
+        return try body(&value.pointee)
     }
 
     /// Takes the lock (nil), or joins the line: the ticket to wait with (0 for no waiter: not queued).
@@ -173,7 +182,7 @@ public final class ParkingLock<Value>: @unchecked Sendable {  // `value` is touc
                 word.store(Self.free, ordering: .releasing)
                 return nil
             }
-            handedOver?(value)
+            handedOver?(value.pointee)
             let next = l.waiting.removeFirst().waiter
             if l.waiting.isEmpty { word.store(Self.held, ordering: .releasing) }  // held by `next`, nobody in line
             return next

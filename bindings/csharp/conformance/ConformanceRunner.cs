@@ -20,7 +20,8 @@ namespace Jump.Conformance
             {
                 var s = new Scenario(name);
                 Func<Scenario, Dictionary<string, object>> play;
-                if (!Scenarios.TryGetValue(name, out play)) throw new ArgumentException("no such scenario in this runner");
+                if (s.Steps != null) play = PlaySteps;
+                else if (!Scenarios.TryGetValue(name, out play)) throw new ArgumentException("no such scenario in this runner");
                 line["outcome"] = play(s);
             }
             catch (Exception e)

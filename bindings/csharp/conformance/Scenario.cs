@@ -57,15 +57,26 @@ namespace Jump.Conformance
         public string String(string key) { return (string)Get(key); }
         public Dictionary<string, object> Object(string key) { return (Dictionary<string, object>)Get(key); }
 
-        public JumpClient Client()
+        public JumpClient Client(string config = null)
         {
-            return new JumpClient(Json.Write(Fill(_configs[(string)_input["config"]])));
+            return new JumpClient(Json.Write(Fill(_configs[config ?? (string)_input["config"]])));
+        }
+
+        /// <summary>The generic steps of a step scenario (placeholders not yet replaced), or null.</summary>
+        public List<object> Steps
+        {
+            get { object steps; return _input.TryGetValue("steps", out steps) ? (List<object>)steps : null; }
         }
 
         /// <summary>Sends input[key], an admin request; its JSON answer (an empty object for an empty body).</summary>
         public Dictionary<string, object> Admin(string key)
         {
-            var spec = Object(key);
+            return Send(Object(key));
+        }
+
+        /// <summary>Sends an admin request ({method, path, headers?, body?}); its JSON answer.</summary>
+        public Dictionary<string, object> Send(Dictionary<string, object> spec)
+        {
             var request = (HttpWebRequest)WebRequest.Create(_url + (string)spec["path"]);
             request.Method = (string)spec["method"];
             request.Timeout = 30000;

@@ -87,6 +87,42 @@ namespace Jump.Tests
             [JumpTest(LimitSeconds = 600)]
             public static void conformance_status_errors() { Conformance("status_errors"); }
 
+            [JumpTest(LimitSeconds = 600)]
+            public static void conformance_conflict_detail() { Conformance("conflict_detail"); }
+
+            [JumpTest(LimitSeconds = 600)]
+            public static void conformance_register_invalid_fields() { Conformance("register_invalid_fields"); }
+
+            [JumpTest(LimitSeconds = 600)]
+            public static void conformance_register_taken_fields() { Conformance("register_taken_fields"); }
+
+            [JumpTest(LimitSeconds = 600)]
+            public static void conformance_sign_in_unknown_user() { Conformance("sign_in_unknown_user"); }
+
+            [JumpTest(LimitSeconds = 600)]
+            public static void conformance_sign_out_keeps_server_edits() { Conformance("sign_out_keeps_server_edits"); }
+
+            [JumpTest(LimitSeconds = 600)]
+            public static void conformance_signed_out_calls() { Conformance("signed_out_calls"); }
+
+            [JumpTest(LimitSeconds = 600)]
+            public static void conformance_edit_seen_by_second_client() { Conformance("edit_seen_by_second_client"); }
+
+            [JumpTest(LimitSeconds = 600)]
+            public static void conformance_unknown_write_outcome() { Conformance("unknown_write_outcome"); }
+
+            [JumpTest(LimitSeconds = 600)]
+            public static void conformance_server_error_on_sync() { Conformance("server_error_on_sync"); }
+
+            [JumpTest(LimitSeconds = 600)]
+            public static void conformance_lost_sync_answer() { Conformance("lost_sync_answer"); }
+
+            [JumpTest(LimitSeconds = 600)]
+            public static void conformance_lasting_sign_in_error() { Conformance("lasting_sign_in_error"); }
+
+            [JumpTest(LimitSeconds = 600)]
+            public static void conformance_wrong_device_clock() { Conformance("wrong_device_clock"); }
+
             /// <summary>A scenario added to scenarios.json needs its test here (else it would go unplayed).</summary>
             [JumpTest]
             public static void conformance_every_scenario_has_a_test()

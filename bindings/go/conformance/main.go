@@ -15,17 +15,18 @@ import (
 	"strings"
 	"time"
 
-	"libjump/jump"
+	"libjump.io/jump"
 )
 
 type object = map[string]any
 
 // scenario is the input of the scenario played, its config and the placeholders' values.
 type scenario struct {
-	name   string
-	input  object
-	config object
-	vars   map[string]string
+	name    string
+	input   object
+	config  object
+	configs map[string]object
+	vars    map[string]string
 }
 
 func main() {
@@ -66,6 +67,9 @@ func play(name string) (outcome object, err error) {
 		"status_errors":                 statusErrors,
 	}
 	f, ok := plays[name]
+	if _, steps := s.input["steps"]; steps {
+		f, ok = playSteps, true
+	}
 	if !ok {
 		return nil, fmt.Errorf("no such scenario in this runner: %s", name)
 	}
@@ -99,6 +103,7 @@ func load(name string) (*scenario, error) {
 	if s.input == nil {
 		return nil, fmt.Errorf("scenario %s is not in scenarios.json", name)
 	}
+	s.configs = doc.Configs
 	if c, ok := s.input["config"].(string); ok {
 		s.config = doc.Configs[c]
 	}
@@ -159,7 +164,11 @@ func (s *scenario) counter(countersKey, nameKey string) (float64, error) {
 
 // admin sends an admin request of the input ({"method","path","headers"?,"body"?,"result"?}) with plain HTTP.
 func (s *scenario) admin(key string) (object, error) {
-	req := s.obj(key)
+	return s.send(s.obj(key))
+}
+
+// send sends an admin request ({method, path, headers?, body?}, placeholders replaced); its JSON answer.
+func (s *scenario) send(req object) (object, error) {
 	var body io.Reader
 	if b, ok := req["body"]; ok {
 		data, _ := json.Marshal(b)

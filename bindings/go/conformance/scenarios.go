@@ -9,7 +9,7 @@ import (
 	"sort"
 	"time"
 
-	"libjump/jump"
+	"libjump.io/jump"
 )
 
 func (s *scenario) register(c *jump.Client) (object, error) {

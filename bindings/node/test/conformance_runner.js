@@ -52,13 +52,17 @@ class Scenario {
     return this.fill(this.input[key]);
   }
 
-  client() {
-    return new jump.Client(this.fill(this.configs[this.input.config]));
+  client(config) {
+    return new jump.Client(this.fill(this.configs[config || this.input.config]));
   }
 
   /** Sends input[key], an admin request, with Node's own HTTP client; its JSON answer. */
   async admin(key) {
-    const spec = this.get(key);
+    return this.send(this.get(key));
+  }
+
+  /** Sends an admin request ({method, path, headers?, body?}); its JSON answer. */
+  async send(spec) {
     const headers = { ...(spec.headers || {}) };
     if (spec.body !== undefined && !headers['Content-Type']) headers['Content-Type'] = 'application/json';
     const response = await fetch(this.url + spec.path, {
@@ -284,10 +288,93 @@ const scenarios = {
   },
 };
 
+// The generic steps (README, "Step scenarios"): a scenario whose input has "steps" is played step by step.
+// Error details come camelCased (the binding's idiom): the step names their members in snake_case.
+const camel = (key) => key.replace(/_([a-z0-9])/g, (_, letter) => letter.toUpperCase());
+
+function detailFacts(step, detail) {
+  const facts = {};
+  const d = detail || {};
+  if (step.detail) facts.detail = Object.fromEntries(step.detail.map((k) => [k, d[camel(k)] ?? null]));
+  if (step.detail_keys) {
+    const member = d[camel(step.detail_keys)];
+    facts.detail_keys = member && typeof member === 'object' && !Array.isArray(member) ? Object.keys(member).sort() : null;
+  }
+  if (step.detail_paths) {
+    const member = d[camel(step.detail_paths)];
+    facts.detail_paths = Array.isArray(member) ? member.map((e) => e.path ?? null) : null;
+  }
+  return facts;
+}
+
+/** [{status, detail facts}, result]. */
+async function stepStatus(step, call) {
+  try {
+    const result = await call();
+    return [{ status: OK, ...detailFacts(step, null) }, result];
+  } catch (error) {
+    const status = statusOf(error);
+    return [{ status, ...detailFacts(step, error.detail) }, null];
+  }
+}
+
+async function playSteps(s) {
+  const out = {};
+  const clients = {};
+  try {
+    for (const raw of s.input.steps) {
+      const step = s.fill(raw);
+      const client = clients[step.client];
+      let fact = null;
+      let result;
+      switch (step.do) {
+        case 'open': clients[step.client] = s.client(step.config); break;
+        case 'close': client.close(); delete clients[step.client]; break;
+        case 'register':
+          [fact] = await stepStatus(step, () => client.registerTraditional(step.user, step.password));
+          fact.signed_in = client.isSignedIn;
+          break;
+        case 'sign_in':
+          [fact] = await stepStatus(step, () => client.signIn(step.login, step.password));
+          fact.signed_in = client.isSignedIn;
+          break;
+        case 'sign_out':
+          [fact] = await stepStatus(step, () => client.signOut());
+          fact.signed_in = client.isSignedIn;
+          break;
+        case 'sync':
+          [fact, result] = await stepStatus(step, () => client.sync());
+          fact.changed = result && result.changed;
+          break;
+        case 'fetch': [fact] = await stepStatus(step, () => client.fetchRecord()); break;
+        case 'request':
+          [fact, result] = await stepStatus(step, () => client.request(step.method, step.path, { headers: step.headers, body: step.body }));
+          fact.http_status = result && result.status;
+          break;
+        case 'set': client.record.setString(step.path, step.value); break;
+        case 'get': fact = client.record.getString(step.path); break;
+        case 'signed_in': fact = client.isSignedIn; break;
+        case 'admin': {
+          const answer = await s.send(step.request);
+          if (step.counter !== undefined) fact = Number((answer.counters || {})[step.counter] || 0);
+          break;
+        }
+        default: throw new Error(`unknown step ${step.do}`);
+      }
+      if (step.out !== undefined) out[step.out] = fact;
+    }
+  } finally {
+    for (const client of Object.values(clients)) client.close();
+  }
+  return out;
+}
+
 async function main(name) {
   let line;
   try {
-    line = { scenario: name, outcome: await scenarios[name](new Scenario(name)) };
+    const scenario = new Scenario(name);
+    const play = scenario.input.steps ? playSteps : scenarios[name];
+    line = { scenario: name, outcome: await play(scenario) };
   } catch (error) {
     line = { scenario: name, error: `${error && error.name}: ${error && error.message}` };
   }

@@ -68,9 +68,15 @@ after(async () => {
   if (work) fs.rmSync(work, { recursive: true, force: true });
 });
 
-test('make npm: libjump-<version>.tgz holds the JavaScript, the addon and libjump.so.1, no dependencies', { skip }, () => {
+test('make npm: libjump-<version>.tgz holds the JavaScript, the addon, libjump.so.1 and its libraries, no dependencies', { skip }, () => {
   assert.equal(path.basename(tarball), `libjump-${VERSION}.tgz`);
-  const files = execFileSync('tar', ['-tzf', tarball]).toString().trim().split('\n').sort();
+  const all = execFileSync('tar', ['-tzf', tarball]).toString().trim().split('\n').sort();
+  // The libraries libjump.so.1 needs beyond the C library's own, bundled under hashed names (libcurl-1a2b3c4d.so.4);
+  // Tests/install checks that the package needs nothing else.
+  const BUNDLED = /^package\/lib[A-Za-z0-9_.+-]*-[0-9a-f]{8}\.so(\.[0-9]+)*$/;
+  const files = all.filter((f) => !BUNDLED.test(f));
+  const bundled = all.filter((f) => BUNDLED.test(f)).map((f) => f.replace(/^package\/(lib[A-Za-z0-9_.+]*?)-[0-9a-f]{8}\..*/, '$1'));
+  for (const name of ['libcurl', 'libjansson']) assert.ok(bundled.includes(name), `${name} is not bundled: ${bundled}`);
   const lib = fs.readdirSync(path.join(ROOT, 'bindings', 'node', 'lib')).filter((f) => f.endsWith('.js')).map((f) => `package/lib/${f}`);
   const types = fs.readdirSync(path.join(ROOT, 'bindings', 'node', 'types')).filter((f) => f.endsWith('.d.ts')).map((f) => `package/types/${f}`);
   assert.deepEqual(files, [...lib, ...types, ...['LICENSE', 'NOTICE', 'README.md', 'index.d.ts', 'index.js', 'index.mjs', 'jump.node',
@@ -87,17 +93,20 @@ test('make npm: libjump-<version>.tgz holds the JavaScript, the addon and libjum
   assert.match(dynamic, /R(UN)?PATH.*\[\$ORIGIN\]/);
 });
 
-test("require('libjump') loads the package's own addon and libjump.so.1", { skip }, async () => {
+test("require('libjump') loads the package's own addon, libjump.so.1, libcurl and jansson", { skip }, async () => {
   const done = await run(process.execPath, ['-e', `
     const jump = require('libjump');
     const maps = require('node:fs').readFileSync('/proc/self/maps', 'utf8').split('\\n').map((l) => l.split(/\\s+/).at(-1));
-    console.log(JSON.stringify({ version: jump.libraryVersion, loaded: [...new Set(maps.filter((m) => /jump/.test(m)))] }));
+    console.log(JSON.stringify({ version: jump.libraryVersion, loaded: [...new Set(maps.filter((m) => /\\/(jump\\.node|libjump\\.so[.0-9]*|libcurl[^/]*|libjansson[^/]*)$/.test(m)))] }));
   `], { cwd: project, env: cleanEnv() });
   assert.equal(done.code, 0, done.stderr);
   const { version, loaded } = JSON.parse(done.stdout);
   assert.equal(version, VERSION);
   const own = path.join(fs.realpathSync(project), 'node_modules', 'libjump');
-  assert.deepEqual(loaded.sort(), [path.join(own, 'jump.node'), path.join(own, 'libjump.so.1')]);
+  // libcurl and jansson too: the ones bundled beside libjump.so.1, not the system's
+  const bundled = (name) => fs.readdirSync(own).find((f) => f.startsWith(`${name}-`) && f.includes('.so'));
+  assert.deepEqual(loaded.sort(), [path.join(own, 'jump.node'), path.join(own, bundled('libcurl')),
+    path.join(own, bundled('libjansson')), path.join(own, 'libjump.so.1')].sort());
 });
 
 test('the quickstart runs with require(\'libjump\') (CommonJS)', { skip }, async () => {

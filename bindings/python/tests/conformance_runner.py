@@ -48,6 +48,7 @@ class Scenario:
         self.values = {"${EMULATOR_URL}": self.url,
                        "${STORAGE_DIR}": os.path.join(os.environ["JUMP_CONFORMANCE_TMP"], "storage")}
         [scenario] = [s for s in document["scenarios"] if s["name"] == name]
+        self.name = name
         self.input = scenario["input"]
         self.configs = document["configs"]
 
@@ -66,12 +67,14 @@ class Scenario:
     def get(self, key: str) -> Any:
         return self.fill(self.input[key])
 
-    def client(self) -> jump.Client:
-        return jump.Client(self.fill(self.configs[self.input["config"]]))
+    def client(self, config: Optional[str] = None) -> jump.Client:
+        return jump.Client(self.fill(self.configs[config or self.input["config"]]))
 
     def admin(self, key: str) -> Dict[str, Any]:
         """Sends input[key], an admin request, with the platform's HTTP client; its JSON answer."""
-        spec = self.get(key)
+        return self.send(self.get(key))
+
+    def send(self, spec: Dict[str, Any]) -> Dict[str, Any]:
         body = spec.get("body")
         data = None if body is None else json.dumps(body).encode("utf-8")
         request = urllib.request.Request(self.url + spec["path"], data=data, method=spec["method"])
@@ -258,6 +261,79 @@ def status_errors(s: Scenario) -> Dict[str, Any]:
     return {"names": names}
 
 
+# The generic steps (README, "Step scenarios"): a scenario whose input has "steps" is played step by step.
+def step_status(step: Dict[str, Any], call: Callable[[], Any]) -> "tuple[Dict[str, Any], Any]":
+    """Runs call: ({"status", detail facts the step asks for}, its result or None)."""
+    try:
+        return {"status": OK, **detail_facts(step, None)}, call()
+    except jump.JumpError as error:
+        return {"status": status_of(error), **detail_facts(step, error.detail or {})}, None
+
+
+def detail_facts(step: Dict[str, Any], detail: Optional[Dict[str, Any]]) -> Dict[str, Any]:
+    facts: Dict[str, Any] = {}
+    if "detail" in step:
+        facts["detail"] = {k: (detail or {}).get(k) for k in step["detail"]}
+    if "detail_keys" in step:
+        member = (detail or {}).get(step["detail_keys"])
+        facts["detail_keys"] = sorted(member) if isinstance(member, dict) else None
+    if "detail_paths" in step:
+        member = (detail or {}).get(step["detail_paths"])
+        facts["detail_paths"] = [e.get("path") for e in member] if isinstance(member, list) else None
+    return facts
+
+
+def play_steps(s: Scenario) -> Dict[str, Any]:
+    out: Dict[str, Any] = {}
+    clients: Dict[str, jump.Client] = {}
+    try:
+        for raw in s.input["steps"]:
+            step = s.fill(raw)
+            do, client = step["do"], clients.get(step.get("client", ""))
+            fact: Any = None
+            if do == "open":
+                clients[step["client"]] = s.client(step.get("config"))
+            elif do == "close":
+                clients.pop(step["client"]).close()
+            elif do == "register":
+                fact, _ = step_status(step, lambda: client.register_traditional(step["user"], step["password"]))
+                fact["signed_in"] = client.is_signed_in
+            elif do == "sign_in":
+                fact, _ = step_status(step, lambda: client.sign_in(step["login"], step["password"]))
+                fact["signed_in"] = client.is_signed_in
+            elif do == "sign_out":
+                fact, _ = step_status(step, client.sign_out)
+                fact["signed_in"] = client.is_signed_in
+            elif do == "sync":
+                fact, synced = step_status(step, client.sync)
+                fact["changed"] = synced and synced["changed"]
+            elif do == "fetch":
+                fact, _ = step_status(step, client.fetch_record)
+            elif do == "request":
+                fact, answer = step_status(step, lambda: client.request(step["method"], step["path"],
+                                                                        step.get("headers"), step.get("body")))
+                fact["http_status"] = answer and answer["status"]
+            elif do == "set":
+                with client.record as record:
+                    record.set_string(step["path"], step["value"])
+            elif do == "get":
+                fact = record_string(client, step["path"])
+            elif do == "signed_in":
+                fact = client.is_signed_in
+            elif do == "admin":
+                answer = s.send(step["request"])
+                if "counter" in step:
+                    fact = int(answer.get("counters", {}).get(step["counter"], 0))
+            else:
+                raise ValueError(f"unknown step {do!r}")
+            if "out" in step:
+                out[step["out"]] = fact
+    finally:
+        for client in clients.values():
+            client.close()
+    return out
+
+
 SCENARIOS = {f.__name__: f for f in (register_sign_in_bad_password, edit_sync_plural_append,
                                       refresh_after_clock_moves, passing_server_error, sign_out_restart, sign_in_token_session,
                                       cancel_async, status_errors)}
@@ -265,7 +341,9 @@ SCENARIOS = {f.__name__: f for f in (register_sign_in_bad_password, edit_sync_pl
 
 def main(name: str) -> int:
     try:
-        line: Dict[str, Any] = {"scenario": name, "outcome": SCENARIOS[name](Scenario(name))}
+        scenario = Scenario(name)
+        play = play_steps if "steps" in scenario.input else SCENARIOS[name]
+        line: Dict[str, Any] = {"scenario": name, "outcome": play(scenario)}
     except Exception as exc:  # noqa: BLE001 - reported as the scenario's failure, never as an outcome
         line = {"scenario": name, "error": f"{type(exc).__name__}: {exc}"}
     print(json.dumps(line, separators=(",", ":")), flush=True)

@@ -34,8 +34,10 @@ def test_versions() -> None:
 
 
 def test_every_header_function_is_declared() -> None:
-    header = (BINDING.parents[1] / "include" / "jump.h").read_text()
     import re
+
+    # Declarations only: the generated entries' comments name handles and functions in prose.
+    header = re.sub(r"/\*.*?\*/", "", (BINDING.parents[1] / "include" / "jump.h").read_text(), flags=re.S)
 
     # A name followed by "(" is a function, unless "(*" follows: "jump_status (*jump_storage_load_fn)(...)" is
     # a typedef returning jump_status.

@@ -72,7 +72,11 @@ impl Context {
     /// An admin request of the input ({"method","path","headers"?,"body"?,"result"?}): the answer's JSON,
     /// or its "result" member.
     fn admin(&self, key: &str) -> Result<Value, String> {
-        let request = self.input(key);
+        self.send(&self.input(key))
+    }
+
+    /// Sends an admin request ({"method","path","headers"?,"body"?,"result"?}, placeholders replaced).
+    fn send(&self, request: &Value) -> Result<Value, String> {
         let method = request.str_of("method").unwrap_or_else(|| "GET".into());
         let path = request.str_of("path").unwrap_or_default();
         let mut headers: Vec<(String, String)> = Vec::new();
@@ -324,6 +328,10 @@ fn play(name: &str) -> Result<Outcome, String> {
         configs: doc.get("configs").cloned().unwrap_or(Value::Null),
     };
     let mut out = Outcome::new();
+    if cx.input.get("steps").is_some() {
+        play_steps(&cx, &mut out)?;
+        return Ok(out);
+    }
     match name {
         "register_sign_in_bad_password" => register_sign_in_bad_password(&cx, &mut out)?,
         "edit_sync_plural_append" => edit_sync_plural_append(&cx, &mut out)?,
@@ -336,4 +344,125 @@ fn play(name: &str) -> Result<Outcome, String> {
         other => return Err(format!("this runner does not know the scenario {}", other)),
     }
     Ok(out)
+}
+
+// The generic steps (Tests/conformance/README.md, "Step scenarios"): a scenario whose input has "steps" is
+// played step by step, each step one call of the safe API.
+
+/// {"status", the detail facts the step asks for} of a call's result.
+fn step_status<T>(step: &Value, r: &jump::Result<T>) -> Vec<(String, Value)> {
+    let null = Value::Null;
+    let detail = match r {
+        Ok(_) => &null,
+        Err(e) => e.detail(),
+    };
+    let mut fact = vec![("status".to_string(), status_of(r))];
+    if let Some(names) = step.get("detail").and_then(Value::as_array) {
+        let picked = names.iter().map(|k| {
+            let key = k.as_str().unwrap_or_default().to_owned();
+            let v = detail.get(&key).cloned().unwrap_or(Value::Null);
+            (key, v)
+        }).collect();
+        fact.push(("detail".into(), Value::Object(picked)));
+    }
+    if let Some(member) = step.str_of("detail_keys") {
+        let keys = match detail.get(&member) {
+            Some(Value::Object(m)) => {
+                let mut k: Vec<String> = m.iter().map(|(k, _)| k.clone()).collect();
+                k.sort();
+                Value::Array(k.iter().map(|k| s(k)).collect())
+            }
+            _ => Value::Null,
+        };
+        fact.push(("detail_keys".into(), keys));
+    }
+    if let Some(member) = step.str_of("detail_paths") {
+        let paths = match detail.get(&member) {
+            Some(Value::Array(l)) => Value::Array(l.iter().map(|e| e.get("path").cloned().unwrap_or(Value::Null)).collect()),
+            _ => Value::Null,
+        };
+        fact.push(("detail_paths".into(), paths));
+    }
+    fact
+}
+
+fn play_steps(cx: &Context, out: &mut Outcome) -> Result<(), String> {
+    let mut clients: Vec<(String, Client)> = Vec::new();
+    let steps = cx.input.get("steps").and_then(Value::as_array).unwrap_or(&[]).to_vec();
+    for raw in &steps {
+        let step = cx.replace(raw);
+        let text = |k: &str| step.str_of(k).unwrap_or_default();
+        let name = text("client");
+        let do_ = text("do");
+        if do_ == "open" {
+            let config_name = step.str_of("config").unwrap_or_else(|| cx.text("config"));
+            let config = cx.replace(cx.configs.get(&config_name).unwrap_or(&Value::Null));
+            let client = Client::new(&Config::from_json(&config.to_string()).map_err(|e| e.to_string())?).map_err(|e| e.to_string())?;
+            clients.push((name, client));
+            continue;
+        }
+        if do_ == "close" {
+            clients.retain(|(n, _)| *n != name);
+            continue;
+        }
+        let client = clients.iter().find(|(n, _)| *n == name).map(|(_, c)| c);
+        let c = || client.ok_or_else(|| format!("no client {}", name));
+        let fact: Value = match do_.as_str() {
+            "register" => {
+                let c = c()?;
+                let r = c.register_traditional(&step.get("user").cloned().unwrap_or(Value::Null).to_string(), &text("password"));
+                let mut f = step_status(&step, &r);
+                f.push(("signed_in".into(), b(c.is_signed_in())));
+                Value::Object(f)
+            }
+            "sign_in" => {
+                let c = c()?;
+                let r = c.sign_in(&text("login"), &text("password"));
+                let mut f = step_status(&step, &r);
+                f.push(("signed_in".into(), b(c.is_signed_in())));
+                Value::Object(f)
+            }
+            "sign_out" => {
+                let c = c()?;
+                let r = c.sign_out();
+                let mut f = step_status(&step, &r);
+                f.push(("signed_in".into(), b(c.is_signed_in())));
+                Value::Object(f)
+            }
+            "sync" => {
+                let r = c()?.sync();
+                let mut f = step_status(&step, &r);
+                f.push(("changed".into(), r.as_ref().ok().and_then(|v| v.get("changed").cloned()).unwrap_or(Value::Null)));
+                Value::Object(f)
+            }
+            "fetch" => Value::Object(step_status(&step, &c()?.fetch_record())),
+            "request" => {
+                let headers = step.get("headers").map(|h| h.to_string());
+                let body = step.str_of("body");
+                let r = c()?.request(&text("method"), &text("path"), headers.as_deref(), body.as_deref().map(str::as_bytes));
+                let mut f = step_status(&step, &r);
+                f.push(("http_status".into(), r.as_ref().ok().and_then(|v| v.get("status").cloned()).unwrap_or(Value::Null)));
+                Value::Object(f)
+            }
+            "set" => {
+                let record = c()?.record().map_err(|e| e.to_string())?;
+                record.set_string(&text("path"), Some(&text("value"))).map_err(|e| e.to_string())?;
+                Value::Null
+            }
+            "get" => c()?.record().and_then(|r| r.get_string(&text("path"))).ok().flatten().map_or(Value::Null, Value::String),
+            "signed_in" => b(c()?.is_signed_in()),
+            "admin" => {
+                let answer = cx.send(step.get("request").unwrap_or(&Value::Null))?;
+                match step.str_of("counter") {
+                    Some(counter) => n(answer.get("counters").and_then(|m| m.get(&counter)).and_then(Value::as_i64).unwrap_or(0)),
+                    None => Value::Null,
+                }
+            }
+            other => return Err(format!("unknown step {}", other)),
+        };
+        if let Some(key) = step.str_of("out") {
+            out.push((key, fact));
+        }
+    }
+    Ok(())
 }

@@ -14,7 +14,7 @@ import (
 	"os"
 	"time"
 
-	"libjump/jump"
+	"libjump.io/jump"
 )
 
 func main() {

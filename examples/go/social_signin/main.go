@@ -17,7 +17,7 @@ import (
 	"os/exec"
 	"time"
 
-	"libjump/jump"
+	"libjump.io/jump"
 )
 
 func main() {

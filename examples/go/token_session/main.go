@@ -15,7 +15,7 @@ import (
 	"os"
 	"time"
 
-	"libjump/jump"
+	"libjump.io/jump"
 )
 
 func main() {

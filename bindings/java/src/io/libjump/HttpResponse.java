@@ -21,7 +21,11 @@ public record HttpResponse(int status, List<Map.Entry<String, String>> headers, 
         return new HttpResponse(status == null ? 0 : status.intValue(), List.copyOf(headers), body);
     }
 
-    /** The body as UTF-8 text. */
+    /**
+     * The body as text.
+     *
+     * @return the body decoded as UTF-8
+     */
     public String text() {
         return Utf8.decode(body);
     }

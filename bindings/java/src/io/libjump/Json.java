@@ -5,8 +5,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** A small JSON reader and writer (the binding has no dependencies): objects are LinkedHashMap<String,
- * Object>, arrays ArrayList<Object>, numbers Long (integral) or Double, plus String, Boolean and null. */
+/**
+ * A small JSON reader and writer (the binding has no dependencies): objects are
+ * {@code LinkedHashMap<String, Object>}, arrays {@code ArrayList<Object>}, numbers Long (integral) or Double,
+ * plus String, Boolean and null.
+ */
 public final class Json {
     private final String text;
     private int at;
@@ -15,7 +18,13 @@ public final class Json {
         this.text = text;
     }
 
-    /** Parses JSON text; IllegalArgumentException on malformed text. */
+    /**
+     * Parses JSON text.
+     *
+     * @param text the JSON text
+     * @return the value
+     * @throws IllegalArgumentException on malformed text
+     */
     public static Object parse(String text) {
         Json p = new Json(text);
         p.space();
@@ -25,7 +34,13 @@ public final class Json {
         return v;
     }
 
-    /** The object member key of value (a Map), or null. */
+    /**
+     * An object member.
+     *
+     * @param value a parsed value (a Map, or anything else)
+     * @param key the member's name
+     * @return the member, or null (also when value is no Map)
+     */
     public static Object get(Object value, String key) {
         return value instanceof Map ? ((Map<?, ?>) value).get(key) : null;
     }
@@ -175,7 +190,12 @@ public final class Json {
         }
     }
 
-    /** JSON text of a value made of maps, lists/arrays, strings, numbers, booleans and null. */
+    /**
+     * JSON text of a value.
+     *
+     * @param value made of maps, lists or arrays, strings, numbers, booleans and null
+     * @return the JSON text
+     */
     public static String write(Object value) {
         StringBuilder b = new StringBuilder();
         write(b, value);

@@ -11,31 +11,54 @@ public final class Jump {
         Loader.ensure();
     }
 
-    /** The ABI version this binding was made for (JUMP_ABI_VERSION). */
+    /**
+     * The ABI version this binding was made for ({@code JUMP_ABI_VERSION}).
+     */
     public static final int ABI_VERSION = Native.ABI_VERSION;
 
-    /** The library's version string, e.g. "0.1.0". */
+    /**
+     * The library's version.
+     *
+     * @return e.g. "0.1.0"
+     */
     public static String version() {
         return Utf8.decode(Native.jump_version());
     }
 
-    /** (major << 16) | (minor << 8) | patch. */
+    /**
+     * The library's version as a number.
+     *
+     * @return {@code (major << 16) | (minor << 8) | patch}
+     */
     public static int versionNumber() {
         return Native.jump_version_number();
     }
 
-    /** The loaded library's ABI version; differs from ABI_VERSION only for a wrong library. */
+    /**
+     * The loaded library's ABI version.
+     *
+     * @return the version; differs from {@link #ABI_VERSION} only for a wrong library
+     */
     public static int abiVersion() {
         return Native.jump_abi_version();
     }
 
-    /** libjump's description of a status. */
+    /**
+     * libjump's description of a status.
+     *
+     * @param status the status
+     * @return its description
+     */
     public static String statusText(JumpStatus status) {
         return Utf8.decode(Native.jump_status_str(status.code()));
     }
 
-    /** Sends libjump's log lines (redacted) to handler, in order, on executor (null: the common ForkJoinPool);
-     * a null handler removes it. */
+    /**
+     * Sends libjump's log lines (redacted) to a handler, in order, on an Executor.
+     *
+     * @param handler the handler; null removes it
+     * @param executor where it runs (null: the common ForkJoinPool)
+     */
     public static void setLogHandler(Consumer<LogLine> handler, Executor executor) {
         if (handler == null) {
             Native.jump_set_log_callback(null);
@@ -51,7 +74,12 @@ public final class Jump {
         });
     }
 
-    /** Decodes a sign-in token without using it: {"user_id","team_id","environment","region","expires_at"}. */
+    /**
+     * Decodes a sign-in token without using it.
+     *
+     * @param signInToken the token
+     * @return {@code {"user_id","team_id","environment","region","expires_at"}} as {@link Json#parse} reads it
+     */
     public static Object decodeSignInToken(String signInToken) {
         return Json.parse(Utf8.decode(Native.jump_sign_in_token_decode(Utf8.encode(signInToken))));
     }

@@ -6,10 +6,17 @@ package io.libjump;
  * class itself. Never holds a secret in its message (libjump's messages have none). */
 public class JumpException extends RuntimeException {
     private static final long serialVersionUID = 1L;
+    /** The jump_status value. */
     private final int code;
+    /** The error detail as JSON text. */
     private final String detail;
 
-    /** An exception of a status code with its detail (null: a detail made of the status alone). */
+    /**
+     * An exception of a status code with its detail.
+     *
+     * @param code the jump_status value
+     * @param detail the error detail as JSON text (null: a detail made of the status alone)
+     */
     public JumpException(int code, String detail) {
         super(messageOf(code, detail));
         this.code = code;
@@ -32,33 +39,60 @@ public class JumpException extends RuntimeException {
         return nameOf(code) + ": " + (message != null ? message : nameOf(code));
     }
 
-    /** The exception the binding raises for a status code (its subclass for that status; this class for a
-     * code newer than the binding), with libjump's error detail (JSON text; null makes one). */
+    /**
+     * The exception the binding raises for a status code: its subclass for that status, this class for a
+     * code newer than the binding.
+     *
+     * @param code the jump_status value
+     * @param detail libjump's error detail as JSON text (null makes one)
+     * @return the exception
+     */
     public static JumpException forStatus(int code, String detail) {
         return Errors.create(code, detail);
     }
 
-    /** The status (null for a code newer than this binding: see code()). */
+    /**
+     * The status.
+     *
+     * @return the status, or null for a code newer than this binding (see {@link #code()})
+     */
     public JumpStatus status() {
         return JumpStatus.of(code);
     }
 
-    /** The C status code. */
+    /**
+     * The C status code.
+     *
+     * @return the jump_status value (negative)
+     */
     public int code() {
         return code;
     }
 
-    /** The error detail as JSON text. */
+    /**
+     * The error detail.
+     *
+     * @return the detail as JSON text
+     */
     public String detail() {
         return detail;
     }
 
-    /** The error detail parsed (a Map). */
+    /**
+     * The error detail parsed.
+     *
+     * @return the detail as a Map
+     */
     public Object detailJson() {
         return Json.parse(detail);
     }
 
-    /** A member of the detail ("merge_token", "social_registration_token", "invalid_fields", ...), or null. */
+    /**
+     * A member of the detail.
+     *
+     * @param key "merge_token", "social_registration_token", "invalid_fields", ...
+     * @return its JSON value, or null
+     */
     public Object detail(String key) {
         return Json.get(detailJson(), key);
     }

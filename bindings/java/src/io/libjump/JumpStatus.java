@@ -52,17 +52,30 @@ public enum JumpStatus {
         this.cName = cName;
     }
 
-    /** The C value (0 or negative). */
+    /**
+     * The C value.
+     *
+     * @return 0 or negative
+     */
     public int code() {
         return code;
     }
 
-    /** The C enumerator's name, the "status_name" of an error detail. */
+    /**
+     * The C enumerator's name, the "status_name" of an error detail.
+     *
+     * @return e.g. "JUMP_E_BUSY"
+     */
     public String cName() {
         return cName;
     }
 
-    /** The status of a code, or null for a code newer than this binding. */
+    /**
+     * The status of a code.
+     *
+     * @param code a jump_status value
+     * @return its status, or null for a code newer than this binding
+     */
     public static JumpStatus of(int code) {
         switch (code) {
             case 0: return OK;

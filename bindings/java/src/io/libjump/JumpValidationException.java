@@ -5,7 +5,11 @@ package io.libjump;
 public class JumpValidationException extends JumpException {
     private static final long serialVersionUID = 1L;
 
-    /** An exception of this status with libjump's error detail (JSON text; null makes one). */
+    /**
+     * An exception of this status with libjump's error detail.
+     *
+     * @param detail the error detail as JSON text (null makes one)
+     */
     public JumpValidationException(String detail) {
         super(-10, detail);
     }

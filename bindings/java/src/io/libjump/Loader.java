@@ -48,6 +48,17 @@ final class Loader {
         try {
             // owner-only (rwx------), so no other user can swap the library before it is loaded
             Path tmp = Files.createTempDirectory("libjump-");
+            // the libraries libjump needs beyond the C library's own, bundled beside it (found through its
+            // RUNPATH $ORIGIN): copied first, deleted with the rest once mapped
+            java.util.List<Path> bundled = new java.util.ArrayList<>();
+            try (InputStream list = Loader.class.getResourceAsStream(dir + "bundled-libraries.txt")) {
+                if (list != null)
+                    for (String name : new String(list.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).split("\n"))
+                        if (!name.isBlank() && name.indexOf('/') < 0) {
+                            Path p = copy(dir + name.strip(), tmp);
+                            if (p != null) bundled.add(p);
+                        }
+            }
             Path jump = copy(dir + "libjump.so.1", tmp);
             Path jni = copy(dir + "libjumpjni.so", tmp);
             try {
@@ -57,6 +68,7 @@ final class Loader {
                 // mapped now: the files are no longer needed (libjump is never unloaded)
                 if (jump != null) Files.deleteIfExists(jump);
                 Files.deleteIfExists(jni);
+                for (Path p : bundled) Files.deleteIfExists(p);
                 Files.deleteIfExists(tmp);
             }
         } catch (IOException e) {

@@ -11,7 +11,12 @@ public record SignInResult(boolean isNew, String uuid, String authorizationCode,
                 Json.strings(o, "kept_changes"), Json.bool(o, "merged"), Json.write(o));
     }
 
-    /** A member of the result not named above ("outcome", "provider", ...), or null. */
+    /**
+     * A member of the result not named by a component.
+     *
+     * @param key "outcome", "provider", ...
+     * @return its JSON value, or null
+     */
     public Object get(String key) {
         return Json.get(Json.parse(json), key);
     }

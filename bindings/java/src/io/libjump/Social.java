@@ -1,12 +1,16 @@
 package io.libjump;
 
+import java.time.Duration;
 import java.util.Map;
 import java.util.function.Consumer;
 
-/** Social sign-in (Engage providers), two-step social registration, merge, linking and sharing: Client.social().
- * A new identity without an account is JumpRegistrationRequiredException (detail "social_registration_token",
- * "prereg_record": give them to register()); an email owned by another account is JumpMergeRequiredException
- * (detail "merge_token"). options: {"input","force_reauth","link","merge_token"} or null. */
+/**
+ * Social sign-in (Engage providers), two-step social registration, merge, linking and sharing:
+ * {@link Client#social()}. A new identity without an account is {@link JumpRegistrationRequiredException} (detail
+ * "social_registration_token", "prereg_record": give them to {@link #register}); an email owned by another account
+ * is {@link JumpMergeRequiredException} (detail "merge_token"). Documents are JSON values as {@link Json#parse}
+ * reads them.
+ */
 public final class Social {
     private final Client client;
 
@@ -22,108 +26,240 @@ public final class Social {
         return Utf8.encode(s);
     }
 
-    /** Fetches the Engage configuration: {"changed","from_cache"}. */
+    /**
+     * Fetches the Engage configuration.
+     *
+     * @return {@code {"changed","from_cache"}}
+     */
     public Object loadEngageConfig() {
         return Client.parse(Native.jump_client_load_engage_config(h()));
     }
 
-    /** {"sign_in":[{"name","friendly_name",..}],"sharing":[..],"hide_tagline"}. */
+    /**
+     * The providers the Engage configuration offers.
+     *
+     * @return {@code {"sign_in":[{"name","friendly_name",..}],"sharing":[..],"hide_tagline"}}
+     */
     public Object providers() {
         return Client.parse(Native.jump_client_providers(h()));
     }
 
-    /** Begins a browser sign-in: {"url","state","completion","completion_prefix"}. */
+    /**
+     * Begins a browser sign-in.
+     *
+     * @param provider the provider's name ("google", ...)
+     * @param options {"input","force_reauth","link","merge_token"} or null
+     * @return {@code {"url","state","completion","completion_prefix"}}
+     */
     public Object begin(String provider, Map<String, ?> options) {
         return Client.parse(Native.jump_client_social_begin(h(), u(provider), u(Client.json(options))));
     }
 
-    /** Completes a begun sign-in with the URL the browser ended on. */
+    /**
+     * Completes a begun sign-in with the URL the browser ended on.
+     *
+     * @param url that URL
+     * @return the result
+     */
     public SignInResult complete(String url) {
         return SignInResult.of(Client.parse(Native.jump_client_social_complete(h(), u(url))));
     }
 
+    /**
+     * {@link #complete} without blocking.
+     *
+     * @param url the URL the browser ended on
+     * @return a {@link JumpFuture}, completed on the client's Executor with the result or the JumpException of the failure
+     */
     public JumpFuture<SignInResult> completeAsync(String url) {
         return client.start(SignInResult::of, cb -> Native.jump_client_social_complete_async(h(), u(url), cb));
     }
 
-    /** Browser sign-in through a loopback receiver on 127.0.0.1: openUrl is called once, on this thread, with
-     * the URL to open in the system browser (an exception from it cancels). timeoutMs <= 0: 5 minutes. */
-    public SignInResult signInLoopback(String provider, Map<String, ?> options, Consumer<String> openUrl, int timeoutMs) {
+    /**
+     * Browser sign-in through a loopback receiver on 127.0.0.1.
+     *
+     * @param provider the provider's name
+     * @param options {"input","force_reauth","link","merge_token"} or null
+     * @param openUrl called once, on this thread, with the URL to open in the system browser (an exception
+     *     from it cancels)
+     * @param timeout how long to wait for the browser (null, zero or negative: 5 minutes)
+     * @return the result
+     * @throws JumpTimeoutException when the browser did not come back in time
+     */
+    public SignInResult signInLoopback(String provider, Map<String, ?> options, Consumer<String> openUrl, Duration timeout) {
         return SignInResult.of(Client.parse(Native.jump_client_social_sign_in_loopback(h(), u(provider),
-                u(Client.json(options)), new HostCalls.OpenUrl(openUrl), timeoutMs)));
+                u(Client.json(options)), new HostCalls.OpenUrl(openUrl), millis(timeout))));
     }
 
-    /** signInLoopback without blocking: openUrl runs on a libjump thread; cancel(true) stops the wait. */
+    /** A loopback timeout as jump.h's timeout_ms (null, zero or negative: 0, libjump's 5 minutes). */
+    private static int millis(Duration timeout) {
+        if (timeout == null || timeout.isNegative() || timeout.isZero()) return 0;
+        return (int) Math.max(1, Math.min(Integer.MAX_VALUE, timeout.toMillis()));
+    }
+
+    /**
+     * {@link #signInLoopback} without blocking: openUrl runs on a libjump thread; {@code cancel(true)} stops the
+     * wait.
+     *
+     * @param provider the provider's name
+     * @param options {"input","force_reauth","link","merge_token"} or null
+     * @param openUrl called once with the URL to open in the system browser
+     * @param timeout how long to wait for the browser (null, zero or negative: 5 minutes)
+     * @return a {@link JumpFuture}, completed on the client's Executor with the result or the JumpException of the failure
+     */
     public JumpFuture<SignInResult> signInLoopbackAsync(String provider, Map<String, ?> options,
-                                                               Consumer<String> openUrl, int timeoutMs) {
+                                                               Consumer<String> openUrl, Duration timeout) {
         HostCalls.OpenUrl host = new HostCalls.OpenUrl(openUrl);
+        int ms = millis(timeout);
         return client.start(SignInResult::of, cb -> Native.jump_client_social_sign_in_loopback_async(h(), u(provider),
-                u(Client.json(options)), host, timeoutMs, cb));
+                u(Client.json(options)), host, ms, cb));
     }
 
-    /** Sign-in with a provider SDK's own token (tokenSecret: OAuth1's, or null). */
+    /**
+     * Sign-in with a provider SDK's own token.
+     *
+     * @param provider the provider's name
+     * @param token the provider's access token
+     * @param tokenSecret OAuth1's token secret, or null
+     * @param options {"input","force_reauth","link","merge_token"} or null
+     * @return the result
+     */
     public SignInResult signInNative(String provider, String token, String tokenSecret, Map<String, ?> options) {
         return SignInResult.of(Client.parse(Native.jump_client_social_sign_in_native(h(), u(provider), u(token),
                 u(tokenSecret), u(Client.json(options)))));
     }
 
+    /**
+     * {@link #signInNative} without blocking.
+     *
+     * @param provider the provider's name
+     * @param token the provider's access token
+     * @param tokenSecret OAuth1's token secret, or null
+     * @param options {"input","force_reauth","link","merge_token"} or null
+     * @return a {@link JumpFuture}, completed on the client's Executor with the result or the JumpException of the failure
+     */
     public JumpFuture<SignInResult> signInNativeAsync(String provider, String token, String tokenSecret,
                                                              Map<String, ?> options) {
         return client.start(SignInResult::of, cb -> Native.jump_client_social_sign_in_native_async(h(), u(provider),
                 u(token), u(tokenSecret), u(Client.json(options)), cb));
     }
 
-    /** Engage-only mode: where the Engage token is POSTed after each sign-in (null removes it). */
+    /**
+     * Engage-only mode: where the Engage token is POSTed after each sign-in.
+     *
+     * @param url the app backend's URL (null removes it)
+     */
     public void setTokenUrl(String url) {
         Native.jump_client_set_token_url(h(), u(url));
     }
 
-    /** Two-step registration after JumpRegistrationRequiredException. */
+    /**
+     * Two-step registration after {@link JumpRegistrationRequiredException}.
+     *
+     * @param socialRegistrationToken the exception's detail "social_registration_token"
+     * @param attributes the social registration form's fields (null: the prefilled ones)
+     * @return the result (signed in)
+     */
     public SignInResult register(String socialRegistrationToken, Map<String, ?> attributes) {
         return SignInResult.of(Client.parse(Native.jump_client_register_social(h(), u(socialRegistrationToken),
                 u(Client.json(attributes)))));
     }
 
+    /**
+     * {@link #register} without blocking.
+     *
+     * @param socialRegistrationToken the exception's detail "social_registration_token"
+     * @param attributes the social registration form's fields (null: the prefilled ones)
+     * @return a {@link JumpFuture}, completed on the client's Executor with the result or the JumpException of the failure
+     */
     public JumpFuture<SignInResult> registerAsync(String socialRegistrationToken, Map<String, ?> attributes) {
         return client.start(SignInResult::of, cb -> Native.jump_client_register_social_async(h(),
                 u(socialRegistrationToken), u(Client.json(attributes)), cb));
     }
 
-    /** A password sign-in that also merges the merge token's identity. */
+    /**
+     * A password sign-in that also merges the merge token's identity.
+     *
+     * @param user the email or user name
+     * @param password the password
+     * @param mergeToken the {@link JumpMergeRequiredException}'s detail "merge_token"
+     * @return the result
+     */
     public SignInResult signInMerge(String user, String password, String mergeToken) {
         return SignInResult.of(Client.parse(Native.jump_client_sign_in_merge(h(), u(user), u(password), u(mergeToken))));
     }
 
+    /**
+     * {@link #signInMerge} without blocking.
+     *
+     * @param user the email or user name
+     * @param password the password
+     * @param mergeToken the {@link JumpMergeRequiredException}'s detail "merge_token"
+     * @return a {@link JumpFuture}, completed on the client's Executor with the result or the JumpException of the failure
+     */
     public JumpFuture<SignInResult> signInMergeAsync(String user, String password, String mergeToken) {
         return client.start(SignInResult::of, cb -> Native.jump_client_sign_in_merge_async(h(), u(user), u(password),
                 u(mergeToken), cb));
     }
 
-    /** The signed-in user's linked identities. */
+    /**
+     * The signed-in user's linked identities.
+     *
+     * @return the list of identities
+     */
     public Object linkedProfiles() {
         return Client.parse(Native.jump_client_linked_profiles(h()));
     }
 
+    /**
+     * Unlinks an identity from the signed-in user.
+     *
+     * @param identifier the identity's identifier (from {@link #linkedProfiles()})
+     */
     public void unlinkAccount(String identifier) {
         Native.jump_client_unlink_account(h(), u(identifier));
     }
 
+    /**
+     * {@link #unlinkAccount} without blocking.
+     *
+     * @param identifier the identity's identifier
+     * @return a {@link JumpFuture}, completed on the client's Executor with null or the JumpException of the failure
+     */
     public JumpFuture<Void> unlinkAccountAsync(String identifier) {
         return client.start(r -> null, cb -> Native.jump_client_unlink_account_async(h(), u(identifier), cb));
     }
 
-    /** Shares an activity to providers (null: every provider that can). */
+    /**
+     * Shares an activity to providers.
+     *
+     * @param activity the activity ("url", "action", ...)
+     * @param providers the providers' names (null: every provider that can)
+     * @return what each provider answered
+     */
     public Object share(Map<String, ?> activity, java.util.List<String> providers) {
         return Client.parse(Native.jump_client_share(h(), u(Json.write(activity)),
                 providers == null ? null : u(Json.write(providers))));
     }
 
+    /**
+     * {@link #share} without blocking.
+     *
+     * @param activity the activity
+     * @param providers the providers' names (null: every provider that can)
+     * @return a {@link JumpFuture}, completed on the client's Executor with the result or the JumpException of the failure
+     */
     public JumpFuture<Object> shareAsync(Map<String, ?> activity, java.util.List<String> providers) {
         return client.start(r -> r, cb -> Native.jump_client_share_async(h(), u(Json.write(activity)),
                 providers == null ? null : u(Json.write(providers)), cb));
     }
 
-    /** What a share would post, without posting it. */
+    /**
+     * What a share would post, without posting it.
+     *
+     * @param activity the activity
+     * @return the content per provider
+     */
     public Object shareContent(Map<String, ?> activity) {
         return Client.parse(Native.jump_client_share_content(h(), u(Json.write(activity))));
     }

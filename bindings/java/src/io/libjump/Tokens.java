@@ -1,14 +1,14 @@
 package io.libjump;
 
+import java.time.Duration;
 import java.util.Map;
 import java.util.function.Function;
 
-/** The backend-issued sessions (sign-in tokens, API keys, external users), credentials and authorized requests:
- * Client.tokens(). Access tokens are secrets: do not log them. */
+/**
+ * The backend-issued sessions (sign-in tokens, API keys, external users), credentials and authorized
+ * requests: {@link Client#tokens()}. Access tokens are secrets: do not log them.
+ */
 public final class Tokens {
-    /** credentials() flag: refresh now even when the token lasts long enough. */
-    public static final int FORCE_REFRESH = Native.CREDENTIALS_FORCE_REFRESH;
-
     private final Client client;
 
     Tokens(Client client) {
@@ -23,67 +23,156 @@ public final class Tokens {
         return Utf8.encode(s);
     }
 
-    /** Exchanges a sign-in token (from the app's backend) for a session. */
+    /**
+     * Exchanges a sign-in token (from the app's backend) for a session.
+     *
+     * @param signInToken the token
+     * @return the result ({@code {"user_id",..}})
+     */
     public Object signInWithToken(String signInToken) {
         return Client.parse(Native.jump_client_sign_in_with_token(h(), u(signInToken)));
     }
 
+    /**
+     * {@link #signInWithToken} without blocking.
+     *
+     * @param signInToken the token
+     * @return a {@link JumpFuture}, completed on the client's Executor with the result or the JumpException of the failure
+     */
     public JumpFuture<Object> signInWithTokenAsync(String signInToken) {
         return client.start(r -> r, cb -> Native.jump_client_sign_in_with_token_async(h(), u(signInToken), cb));
     }
 
+    /**
+     * Uses an API key session (a server-side user, no sign-in).
+     *
+     * @param apiKey the API key (a secret)
+     * @param userId the user it acts as
+     * @param environment the environment (null: the key's)
+     * @param region the region (null: the key's)
+     */
     public void useApiKey(String apiKey, String userId, String environment, String region) {
         Native.jump_client_use_api_key(h(), u(apiKey), u(userId), u(environment), u(region));
     }
 
+    /**
+     * The sign-in-token / API-key session.
+     *
+     * @return its status
+     */
     public SignInStatus status() {
         return SignInStatus.of(Client.parse(Native.jump_client_status(h())));
     }
 
-    /** Makes the signed-in user the app's externalUserId; authenticate (on this thread, only when needed)
-     * returns {"type":"sign_in_token","sign_in_token":..} or {"type":"api_key",..}, or throws to refuse.
-     * Returns {"action","user_id"}. */
+    /**
+     * Makes the signed-in user the app's externalUserId.
+     *
+     * @param externalUserId the app's id of the user
+     * @param authenticate called on this thread, only when needed: returns
+     *     {@code {"type":"sign_in_token","sign_in_token":..}} or {@code {"type":"api_key",..}}, or throws to refuse
+     * @return {@code {"action","user_id"}}
+     */
     public Object identifyExternalUser(String externalUserId, Function<String, ? extends Map<String, ?>> authenticate) {
         return Client.parse(Native.jump_client_identify_external_user(h(), u(externalUserId),
                 authenticate == null ? null : new HostCalls.Authenticate(authenticate)));
     }
 
-    /** An authorized request (url relative to the credential's server, or absolute on it). */
+    /**
+     * An authorized request. An HTTP error status is an answer, not a failure.
+     *
+     * @param method "GET", "PUT", ...
+     * @param url relative to the credential's server, or absolute on it
+     * @param headers extra headers, or null
+     * @param body the body, or null
+     * @return the answer
+     */
     public HttpResponse request(String method, String url, Map<String, String> headers, byte[] body) {
         return HttpResponse.of(Client.parse(Native.jump_client_request(h(), u(method), u(url),
                 headers == null ? null : u(Json.write(headers)), body)));
     }
 
+    /**
+     * {@link #request} without blocking.
+     *
+     * @param method "GET", "PUT", ...
+     * @param url relative to the credential's server, or absolute on it
+     * @param headers extra headers, or null
+     * @param body the body, or null
+     * @return a {@link JumpFuture}, completed on the client's Executor with the result or the JumpException of the failure
+     */
     public JumpFuture<HttpResponse> requestAsync(String method, String url, Map<String, String> headers,
                                                         byte[] body) {
         return client.start(HttpResponse::of, cb -> Native.jump_client_request_async(h(), u(method), u(url),
                 headers == null ? null : u(Json.write(headers)), body, cb));
     }
 
-    /** Takes a web login page's token from its cookies or title; returns it (a secret). */
+    /**
+     * Takes a web login page's token from its cookies or title.
+     *
+     * @param pageUrl the page's URL
+     * @param cookies its cookies (a Cookie header's text), or null
+     * @param title its title, or null
+     * @return the token (a secret)
+     * @throws JumpNotFoundException when neither holds one
+     */
     public String useWebLogin(String pageUrl, String cookies, String title) {
         return Utf8.decode(Native.jump_client_use_web_login(h(), u(pageUrl), u(cookies), u(title)));
     }
 
-    /** A valid access token (a secret). */
+    /**
+     * A valid access token (refreshed first when needed).
+     *
+     * @return the token (a secret)
+     */
     public String accessToken() {
         return Utf8.decode(Native.jump_client_access_token(h()));
     }
 
+    /**
+     * Refreshes the access token now.
+     */
     public void refreshAccessToken() {
         Native.jump_client_refresh_access_token(h());
     }
 
-    public Credentials credentials(long minTtlSeconds, int flags) {
-        return Credentials.of(Client.parse(Native.jump_client_credentials(h(), minTtlSeconds, flags)));
+    /**
+     * The credential {@link #request} would send, refreshed first (single flight) only when it has
+     * {@code minTtl} or less left, or with {@link CredentialsFlag#FORCE_REFRESH}.
+     *
+     * @param minTtl the lifetime it must still have (whole seconds; null: zero)
+     * @param flags what else to do (none: refresh only when needed)
+     * @return the credential
+     */
+    public Credentials credentials(Duration minTtl, CredentialsFlag... flags) {
+        return Credentials.of(Client.parse(Native.jump_client_credentials(h(), seconds(minTtl), CredentialsFlag.bits(flags))));
     }
 
-    public JumpFuture<Credentials> credentialsAsync(long minTtlSeconds, int flags) {
-        return client.start(Credentials::of, cb -> Native.jump_client_credentials_async(h(), minTtlSeconds, flags, cb));
+    /**
+     * {@link #credentials} without blocking.
+     *
+     * @param minTtl the lifetime it must still have (whole seconds; null: zero)
+     * @param flags what else to do (none: refresh only when needed)
+     * @return the future credential
+     */
+    public JumpFuture<Credentials> credentialsAsync(Duration minTtl, CredentialsFlag... flags) {
+        long ttl = seconds(minTtl);
+        int bits = CredentialsFlag.bits(flags);
+        return client.start(Credentials::of, cb -> Native.jump_client_credentials_async(h(), ttl, bits, cb));
     }
 
-    /** Memory only: whether the credential held now lasts more than minTtlSeconds. */
-    public boolean hasValidCredentials(long minTtlSeconds) {
-        return Native.jump_client_has_valid_credentials(h(), minTtlSeconds) != 0;
+    /**
+     * Memory only: whether the credential held now lasts more than {@code minTtl}.
+     *
+     * @param minTtl the lifetime it must still have (whole seconds; null: zero)
+     * @return whether it does
+     */
+    public boolean hasValidCredentials(Duration minTtl) {
+        return Native.jump_client_has_valid_credentials(h(), seconds(minTtl)) != 0;
+    }
+
+    private static long seconds(Duration d) {
+        if (d == null) return 0;
+        if (d.isNegative()) throw new IllegalArgumentException("a negative minimum lifetime: " + d);
+        return d.getSeconds();
     }
 }

@@ -2,6 +2,7 @@ package io.libjump;
 
 import static io.libjump.Support.*;
 
+import java.time.Duration;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
@@ -9,7 +10,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
-/** CompletableFuture results, failures and cancellation (jump_request_cancel). */
+/** JumpFuture results, failures and cancellation (jump_request_cancel). */
 final class AsyncTests {
     private AsyncTests() {}
 
@@ -25,14 +26,15 @@ final class AsyncTests {
         try (Config config = Config.of(settings(null)); Client c = new Client(config, host)) {
             AtomicReference<String> thread = new AtomicReference<>();
             JumpFuture<SignInResult> f = c.signInAsync(account[0], PASSWORD);
-            SignInResult r = f.whenComplete((v, e) -> thread.set(Thread.currentThread().getName())).get(20, TimeUnit.SECONDS);
+            SignInResult r = f.whenComplete((v, e) -> thread.set(Thread.currentThread().getName())).toCompletableFuture()
+                    .get(20, TimeUnit.SECONDS);
             equal(account[1], r.uuid(), "uuid");
             equal("async-host", thread.get(), "completed on the host's executor");
             equal(-1L, f.requestId(), "the request handle is freed once completed");
             JumpBadCredentialsException e = expect(JumpBadCredentialsException.class,
                     () -> await(c.signInAsync(account[0], "nope nope")), "bad password, async");
             equal("JUMP_E_BAD_CREDENTIALS", e.detail("status_name"), "the completion's error detail");
-            check(c.tokens().credentialsAsync(0, 0).get(20, TimeUnit.SECONDS).kind().equals("capture"), "credentials");
+            check(c.tokens().credentialsAsync(Duration.ZERO).get(20, TimeUnit.SECONDS).kind().equals("capture"), "credentials");
         } finally {
             host.shutdown();
         }
@@ -46,16 +48,16 @@ final class AsyncTests {
             delay("/oauth/auth_native_traditional", 4000);
             JumpFuture<SignInResult> f = c.signInAsync(account[0], PASSWORD);
             Thread.sleep(200);
-            check(!f.isDone(), "still in flight after 200 ms: " + (f.isDone() ? f.handle((v, e) -> v + " " + e).join() : ""));
+            check(!f.isDone(), "still in flight after 200 ms: " + (f.isDone() ? f.handle((v, e) -> v + " " + e).toCompletableFuture().join() : ""));
             check(f.requestId() > 0, "a request id while in flight");
             long t0 = System.nanoTime();
             boolean cancelled = f.cancel(true);
-            check(cancelled, "cancel(true) succeeds: " + (cancelled ? "" : f.handle((v, e) -> v + " " + e).join())
+            check(cancelled, "cancel(true) succeeds: " + (cancelled ? "" : f.handle((v, e) -> v + " " + e).toCompletableFuture().join())
                     + " after " + (System.nanoTime() - t0) / 1000 + " us");
             check(f.isCancelled(), "isCancelled");
             expect(CancellationException.class, () -> f.get(1, TimeUnit.SECONDS), "get after cancel");
             // libjump's side: the request stops (its callback runs with JUMP_E_CANCELLED) well before the delay
-            check(f.awaitNative(3000), "the native request finished");
+            check(f.awaitNative(Duration.ofSeconds(3)), "the native request finished");
             check((System.nanoTime() - t0) / 1_000_000 < 3000, "stopped before the server's 4 s delay");
             check(!c.isSignedIn(), "the cancelled sign-in did not sign in");
         } finally {
@@ -67,7 +69,7 @@ final class AsyncTests {
     @TestRunner.Test
     public static void closing_the_client_cancels_in_flight_futures() throws Exception {
         String[] account = newAccount();
-        CompletableFuture<SignInResult> f;
+        JumpFuture<SignInResult> f;
         try (Client c = client()) {
             delay("/oauth/auth_native_traditional", 3000);
             f = c.signInAsync(account[0], PASSWORD);
@@ -85,7 +87,9 @@ final class AsyncTests {
         try (Client c = client()) { // the default Executor
             // each step waits for a later completion from inside a completion: nested joins, no deadlock
             CompletableFuture<String> chain = c.signInAsync(account[0], PASSWORD)
-                    .thenApply(r -> c.fetchRecordAsync().thenApply(v -> c.tokens().credentialsAsync(0, 0).join().kind()).join());
+                    .thenApply(r -> c.fetchRecordAsync().thenApply(v -> c.tokens().credentialsAsync(Duration.ZERO).join().kind())
+                            .toCompletableFuture().join())
+                    .toCompletableFuture();
             equal("capture", chain.get(20, TimeUnit.SECONDS), "the nested futures completed");
         }
     }

@@ -82,7 +82,7 @@ final class SafetyTests {
                             int slot = base + i;
                             JumpFuture<?> f;
                             switch (i % 4) {
-                                case 0: f = shared.tokens().credentialsAsync(0, 0); break;
+                                case 0: f = shared.tokens().credentialsAsync(java.time.Duration.ZERO); break;
                                 case 1: f = own.signInAsync(account[0], i == 1 ? "wrong password" : PASSWORD); break;
                                 case 2: f = shared.fetchRecordAsync(); break;
                                 default:

@@ -2,6 +2,7 @@ package io.libjump;
 
 import static io.libjump.Support.*;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -50,7 +51,7 @@ final class SocialTests {
     public static void loopback_sign_in_blocking() throws Exception {
         Browser browser = new Browser();
         try (Client c = socialClient(true)) {
-            SignInResult r = c.social().signInLoopback("facebook", null, browser::open, 30_000);
+            SignInResult r = c.social().signInLoopback("facebook", null, browser::open, Duration.ofSeconds(30));
             browser.join();
             equal(1, browser.urls.size(), "open_url called once");
             equal(Thread.currentThread().getName(), browser.thread, "open_url ran on the calling thread");
@@ -65,18 +66,18 @@ final class SocialTests {
     public static void loopback_sign_in_async_and_cancel() throws Exception {
         Browser browser = new Browser();
         try (Client c = socialClient(true)) {
-            SignInResult r = c.social().signInLoopbackAsync("google", null, browser::open, 30_000).get(30, TimeUnit.SECONDS);
+            SignInResult r = c.social().signInLoopbackAsync("google", null, browser::open, Duration.ofSeconds(30)).get(30, TimeUnit.SECONDS);
             browser.join();
             check(browser.thread.startsWith("jump-"), "open_url on a libjump thread: " + browser.thread);
             check(r.isNew(), "registered: " + r.json());
         }
         try (Client c = socialClient(true)) {
             List<String> opened = new CopyOnWriteArrayList<>();
-            JumpFuture<SignInResult> f = c.social().signInLoopbackAsync("google", null, opened::add, 30_000);
+            JumpFuture<SignInResult> f = c.social().signInLoopbackAsync("google", null, opened::add, Duration.ofSeconds(30));
             eventually(() -> !opened.isEmpty(), "open_url called");
             long t0 = System.nanoTime();
             f.cancel(true);
-            check(f.awaitNative(5000), "the wait stopped");
+            check(f.awaitNative(Duration.ofSeconds(5)), "the wait stopped");
             check((System.nanoTime() - t0) / 1_000_000 < 5000, "promptly");
             check(!c.isSignedIn(), "not signed in");
         }

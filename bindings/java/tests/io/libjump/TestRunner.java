@@ -38,7 +38,8 @@ public final class TestRunner {
 
     static final Class<?>[] CLASSES = {
         ErrorTests.class, CoreTests.class, AsyncTests.class, SafetyTests.class, SocialTests.class,
-        TokenTests.class, PackagingTests.class, ExampleTests.class, ConformanceTests.class,
+        TokenTests.class, PackagingTests.class, ExampleTests.class, ConformanceTests.class, ApiTests.class,
+        DocTests.class,
     };
 
     public static void main(String[] args) throws Exception {

@@ -2,6 +2,7 @@ package io.libjump;
 
 import static io.libjump.Support.*;
 
+import java.time.Duration;
 import java.util.Map;
 import java.util.UUID;
 
@@ -48,14 +49,14 @@ final class TokenTests {
             equal(200, put.status(), "PUT: " + put.text());
             HttpResponse got = await(c.tokens().requestAsync("GET", "/v2/user/" + user + "/profile", null, null));
             check(got.status() == 200 && got.text().contains("blue"), "GET: " + got.text());
-            Credentials cr = c.tokens().credentials(0, 0);
+            Credentials cr = c.tokens().credentials(Duration.ZERO);
             equal("sign_in_token", cr.kind(), "credential kind");
             check(!cr.toString().contains(cr.accessToken()), "toString hides the token");
-            check(c.tokens().hasValidCredentials(60), "valid credentials");
+            check(c.tokens().hasValidCredentials(Duration.ofSeconds(60)), "valid credentials");
             String before = c.tokens().accessToken();
             c.tokens().refreshAccessToken();
             check(!before.equals(c.tokens().accessToken()), "refreshed");
-            equal(true, c.tokens().credentials(0, Tokens.FORCE_REFRESH).refreshed(), "forced refresh");
+            equal(true, c.tokens().credentials(Duration.ZERO, CredentialsFlag.FORCE_REFRESH).refreshed(), "forced refresh");
             expect(JumpNotFoundException.class, () -> c.tokens().useWebLogin("http://127.0.0.1/", null, "no token"),
                     "web login without a token");
             String web = c.tokens().useWebLogin("http://127.0.0.1:9/", "oauth_token=abc", null);
@@ -99,7 +100,7 @@ final class TokenTests {
             c.tokens().useApiKey(Json.string(team, "api_key"), user, Json.string(team, "environment"), Json.string(team, "region"));
             SignInStatus s = c.tokens().status();
             check(s.useApiKey() && user.equals(s.userId()), "API key status: " + s.json());
-            equal("api_key", c.tokens().credentials(0, 0).kind(), "credential kind");
+            equal("api_key", c.tokens().credentials(Duration.ZERO).kind(), "credential kind");
         }
     }
 }

@@ -104,7 +104,11 @@ public final class ConformanceRunner {
     }
 
     private Client client() {
-        Object config = replace(Json.get(Json.get(doc, "configs"), str("config")));
+        return client(str("config"));
+    }
+
+    private Client client(String name) {
+        Object config = replace(Json.get(Json.get(doc, "configs"), name));
         try (Config c = Config.fromJson(Json.write(config))) {
             return new Client(c);
         }
@@ -113,7 +117,11 @@ public final class ConformanceRunner {
     /** An admin request of the input ({"method","path","headers"?,"body"?,"result"?}): the answer's JSON, or
      * its "result" member. */
     private Object send(String key) throws Exception {
-        Object req = in(key);
+        return sendRequest(key, in(key));
+    }
+
+    /** An admin request ({"method","path","headers"?,"body"?,"result"?}, placeholders replaced). */
+    private Object sendRequest(String key, Object req) throws Exception {
         HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(System.getenv("JUMP_EMULATOR_URL") + Json.get(req, "path")))
                 .timeout(Duration.ofSeconds(30));
         Object headers = Json.get(req, "headers");
@@ -152,6 +160,7 @@ public final class ConformanceRunner {
     // ---- the scenarios ----
 
     private Object play(String name) throws Exception {
+        if (Json.get(input, "steps") != null) return playSteps();
         switch (name) {
             case "register_sign_in_bad_password": return registerSignInBadPassword();
             case "edit_sync_plural_append": return editSyncPluralAppend();
@@ -344,7 +353,7 @@ public final class ConformanceRunner {
                 status = statusOf(e);
             }
             // the future is cancelled at once; libjump's side must have stopped too, not waited for the server
-            boolean stopped = f.awaitNative(10_000);
+            boolean stopped = f.awaitNative(Duration.ofSeconds(10));
             long ms = (System.nanoTime() - t0) / 1_000_000;
             out.put("status", status);
             out.put("within_deadline", stopped && ms < num("cancel_deadline_ms"));
@@ -360,5 +369,143 @@ public final class ConformanceRunner {
         for (Object s : (List<?>) in("statuses"))
             names.add(JumpException.forStatus(((Number) Json.get(s, "code")).intValue(), null).status().cName());
         return obj("names", names);
+    }
+
+    // ---- the generic steps (README, "Step scenarios"): a scenario whose input has "steps" ----
+
+    @FunctionalInterface
+    private interface Call<T> {
+        T call() throws Exception;
+    }
+
+    /** {"status", the detail facts the step asks for} of a call; holder[0] receives what it returned. */
+    private static <T> Map<String, Object> stepStatus(Object step, Call<T> call, Object[] holder) throws Exception {
+        Object detail = null;
+        String status = "JUMP_OK";
+        try {
+            T result = call.call();
+            if (holder != null) holder[0] = result;
+        } catch (JumpException | ExecutionException | CancellationException e) {
+            status = statusOf(e);
+            Throwable cause = e instanceof ExecutionException ? e.getCause() : e;
+            if (cause instanceof JumpException) detail = ((JumpException) cause).detailJson();
+        }
+        Map<String, Object> fact = obj("status", status);
+        Object names = Json.get(step, "detail");
+        if (names instanceof List) {
+            Map<String, Object> picked = new LinkedHashMap<>();
+            for (Object k : (List<?>) names) picked.put((String) k, Json.get(detail, (String) k));
+            fact.put("detail", picked);
+        }
+        Object keysOf = Json.get(step, "detail_keys");
+        if (keysOf instanceof String) {
+            Object member = Json.get(detail, (String) keysOf);
+            List<String> keys = null;
+            if (member instanceof Map) {
+                keys = new ArrayList<>();
+                for (Object k : ((Map<?, ?>) member).keySet()) keys.add((String) k);
+                java.util.Collections.sort(keys);
+            }
+            fact.put("detail_keys", keys);
+        }
+        Object pathsOf = Json.get(step, "detail_paths");
+        if (pathsOf instanceof String) {
+            Object member = Json.get(detail, (String) pathsOf);
+            List<Object> paths = null;
+            if (member instanceof List) {
+                paths = new ArrayList<>();
+                for (Object e : (List<?>) member) paths.add(Json.get(e, "path"));
+            }
+            fact.put("detail_paths", paths);
+        }
+        return fact;
+    }
+
+    @SuppressWarnings("unchecked")
+    private Object playSteps() throws Exception {
+        Map<String, Object> out = new LinkedHashMap<>();
+        Map<String, Client> clients = new LinkedHashMap<>();
+        try {
+            for (Object raw : (List<?>) Json.get(input, "steps")) {
+                Object step = replace(raw);
+                String name = (String) Json.get(step, "client");
+                Client c = name == null ? null : clients.get(name);
+                String op = (String) Json.get(step, "do");
+                Object fact = null;
+                Object[] holder = new Object[1];
+                Map<String, Object> f;
+                switch (op) {
+                    case "open": {
+                        String config = (String) Json.get(step, "config");
+                        clients.put(name, config == null ? client() : client(config));
+                        break;
+                    }
+                    case "close":
+                        clients.remove(name).close();
+                        break;
+                    case "register":
+                        f = stepStatus(step, () -> c.registerTraditional((Map<String, ?>) Json.get(step, "user"),
+                                (String) Json.get(step, "password")), null);
+                        f.put("signed_in", c.isSignedIn());
+                        fact = f;
+                        break;
+                    case "sign_in":
+                        f = stepStatus(step, () -> c.signIn((String) Json.get(step, "login"), (String) Json.get(step, "password")), null);
+                        f.put("signed_in", c.isSignedIn());
+                        fact = f;
+                        break;
+                    case "sign_out":
+                        f = stepStatus(step, () -> { c.signOut(); return null; }, null);
+                        f.put("signed_in", c.isSignedIn());
+                        fact = f;
+                        break;
+                    case "sync":
+                        f = stepStatus(step, c::sync, holder);
+                        f.put("changed", holder[0] == null ? null : ((SyncResult) holder[0]).changed());
+                        fact = f;
+                        break;
+                    case "fetch":
+                        fact = stepStatus(step, () -> { c.fetchRecord(); return null; }, null);
+                        break;
+                    case "request": {
+                        String body = (String) Json.get(step, "body");
+                        f = stepStatus(step, () -> c.tokens().request((String) Json.get(step, "method"), (String) Json.get(step, "path"),
+                                (Map<String, String>) Json.get(step, "headers"), body == null ? null : body.getBytes(StandardCharsets.UTF_8)), holder);
+                        f.put("http_status", holder[0] == null ? null : (Object) (long) ((HttpResponse) holder[0]).status());
+                        fact = f;
+                        break;
+                    }
+                    case "set":
+                        try (Record r = c.record()) {
+                            r.setString((String) Json.get(step, "path"), (String) Json.get(step, "value"));
+                        }
+                        break;
+                    case "get":
+                        try (Record r = c.record()) {
+                            fact = r.getString((String) Json.get(step, "path"));
+                        }
+                        break;
+                    case "signed_in":
+                        fact = c.isSignedIn();
+                        break;
+                    case "admin": {
+                        Object answer = sendRequest("step", Json.get(step, "request"));
+                        Object counter = Json.get(step, "counter");
+                        if (counter != null) {
+                            Object n = Json.get(Json.get(answer, "counters"), (String) counter);
+                            fact = n == null ? 0L : ((Number) n).longValue();
+                        }
+                        break;
+                    }
+                    default:
+                        throw new IllegalArgumentException("unknown step " + op);
+                }
+                Object key = Json.get(step, "out");
+                if (key != null) out.put((String) key, fact);
+            }
+        } finally {
+            for (Client c : clients.values()) c.close();
+        }
+        return out;
     }
 }
