@@ -7,6 +7,7 @@
 
 #include "harness.h"
 #include "social_support.h"
+#include "drop_relay.h"
 
 #include <curl/curl.h>
 #include <pthread.h>
@@ -263,4 +264,55 @@ TEST(share_content_shortens_urls_for_email_and_sms) {
     json_decref(content);
     emu_clear_faults();
     J.client_free(client);
+}
+
+/* A share cannot be settled (Engage has no way to ask whether an activity went out): when the connection dies
+ * after the share reached Engage, it is not sent again, and the caller hears JUMP_E_NETWORK with detail reason
+ * "outcome_unknown" and the provider named, not that Engage refused it (JUMP_E_SERVER, before). */
+static drop_relay share_relay; /* static: its connection threads outlive the test's frame */
+
+TEST(a_share_whose_connection_died_is_an_unknown_outcome) {
+    const char *dir;
+    jump_client *client;
+    char *email = unique_email("lostshare"), *location, *out = NULL, more[512];
+    json_t *result = NULL, *list, *detail, *expected;
+    REQUIRE_EMULATOR();
+    dir = emu_tmpdir();
+    client = social_client_in(dir, THIN);
+    REQUIRE(client != NULL);
+    location = browser_new(client, "facebook", NULL, "Lost Share", email);
+    REQUIRE(location != NULL);
+    REQUIRE_OK(complete(client, location, &result));
+    json_decref(result);
+    free(location);
+    free(email);
+    J.client_free(client);
+
+    /* The same session, with Engage behind a relay that applies the armed request and closes its kept-alive
+     * connection unanswered. */
+    REQUIRE(drop_relay_start(&share_relay, emu_url()) == 0);
+    snprintf(more, sizeof more, "{\"captureEnableThinRegistration\":true,\"engageDomain\":\"%s\"}", share_relay.url);
+    client = social_client_in(dir, more);
+    REQUIRE(client != NULL);
+    emu_call("DELETE", "/emulator/engage/activities", NULL, NULL);
+    CHECK_OK(J.client_share(client, "{\"action\":\"first\",\"url\":\"https://example.com/1\"}", "[\"facebook\"]", &out));
+    J.string_free(out);
+    out = NULL;
+    drop_relay_arm(&share_relay, "/api/v2/activity", 1);
+    CHECK_STATUS(J.client_share(client, "{\"action\":\"second\",\"url\":\"https://example.com/2\"}", "[\"facebook\"]", &out),
+                 JUMP_E_NETWORK);
+    CHECK_MSG(last_detail_is("reason", "outcome_unknown"), "detail: %s", J.error_last());
+    detail = error_detail();
+    expected = json_pack("[s]", "facebook");
+    CHECK_MSG(json_equal(json_object_get(detail, "unknown"), expected), "unknown: %s", dump(detail));
+    json_decref(expected);
+    json_decref(detail);
+    CHECK_EQ_INT(drop_relay_dropped(&share_relay), 1);
+    CHECK_EQ_INT(drop_relay_count(&share_relay, "/api/v2/activity"), 2);
+    /* Applied once, and not sent again. */
+    list = activities();
+    CHECK_EQ_INT((int)json_array_size(list), 2);
+    json_decref(list);
+    J.client_free(client);
+    drop_relay_stop(&share_relay);
 }
