@@ -177,8 +177,8 @@ ffi_row java "Java (JNI)" "command -v javac && command -v java" "bash bindings/j
     "Java: Client.isSignedIn (JNI)" "a no-op JNI call, (J)I, through the same glue" "bindings/java/bench"
 ffi_row go "Go (cgo)" "command -v go" "bash bindings/go/bench.sh" \
     "awk '/^Noop / { print \$2 }'" "awk '/^IsSignedIn / { print \$2 }'" \
-    "Go: Client.IsSignedIn (jump_client_is_signed_in)" "a cgo call of a static C no-op in the same package" \
-    "bindings/go/bench_test.go"
+    "Go: Client.IsSignedIn (jump_client_is_signed_in)" "a cgo call of a static C no-op (the benchmark's own package)" \
+    "bindings/go/bench"
 
 # Size: what an app ships. The system's libcurl and libjansson (loaded anyway) give the scale.
 mib() { awk -v bytes="$1" 'BEGIN { printf "%.2f", bytes / 1048576 }'; }

@@ -6,8 +6,9 @@ Usage: scripts/generate-bindings.py [--api FILE] [--out DIR] [--list]
 
 jump_api.json lists every function with its C types and ownership and every jump_status; each binding used
 to copy those lists by hand. Generated now, one file per language and kind, each starting with GENERATED:
-  bindings/python/jump/_signatures.py    ctypes types of the callbacks and SIGNATURES (every function)
-  bindings/python/jump/_statuses.py      status constants, STATUS_NAMES, the exception class of each status
+  bindings/python/jump/_signatures_generated.py  ctypes types of the callbacks and SIGNATURES (every function)
+  bindings/python/jump/_statuses_generated.py    status constants, STATUS_NAMES, the exception class of each
+                                                 status
   Tests/c/jump_loader_generated.inc      JUMP_API_FUNCTIONS (the loader's X-macro list), the status names
   bindings/csharp/src/Native.Generated.cs    delegates of the callback typedefs, one [DllImport] per function
                                              but the _jansson variants (C# has no jansson)
@@ -15,7 +16,7 @@ to copy those lists by hand. Generated now, one file per language and kind, each
   bindings/node/lib/statuses.generated.js    STATUS_NAMES and the error class of each failure status
 and, from the backends in scripts/generators/ (one module per binding, see backend_outputs):
   bindings/java/native/jump_jni_generated.c  the JNI function of each C function and the RegisterNatives table
-  bindings/java/src/io/libjump/*.java        Native (the native declarations), JumpStatus, Errors, one
+  bindings/java/generated/io/libjump/*.java  Native (the native declarations), JumpStatus, Errors, one
                                              exception class per failure status and ConfigKey (the config
                                              keys' constants) (scripts/generators/java.py)
   include/jump.h (the config keys' region), docs/config.md    the config keys' documentation
@@ -510,8 +511,8 @@ def node_statuses(api: Api) -> str:
 # ---------------------------------------------------------------------------------------------------------
 
 OUTPUTS: List[Tuple[str, Callable[[Api], str]]] = [
-    ("bindings/python/jump/_signatures.py", python_signatures),
-    ("bindings/python/jump/_statuses.py", python_statuses),
+    ("bindings/python/jump/_signatures_generated.py", python_signatures),
+    ("bindings/python/jump/_statuses_generated.py", python_statuses),
     ("Tests/c/jump_loader_generated.inc", c_loader),
     ("bindings/csharp/src/Native.Generated.cs", csharp_native),
     ("bindings/csharp/src/Errors.Generated.cs", csharp_errors),

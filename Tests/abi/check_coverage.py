@@ -6,14 +6,14 @@ Run alone: python3 Tests/abi/check_coverage.py
 
 Every binding declares every function (generated), but declaring is not binding: a function is reached when
 the binding's own code calls it, read statically:
-  - Python: `.jump_x` or "jump_x" in bindings/python/jump/*.py but the generated _signatures.py
+  - Python: `.jump_x` or "jump_x" in bindings/python/jump/*.py but the generated _signatures_generated.py
     (calls are _native.lib.jump_x(...); handles name their free function as a string);
   - C#: `Native.jump_x(` in bindings/csharp/src/*.cs but the generated Native.Generated.cs;
   - Rust: `sys::jump_x(` in bindings/rust/jump/src/*.rs (the safe crate; jump-sys only declares, and its
     lib.rs and the safe crate's status.rs are generated);
   - Node.js: the addon (bindings/node/src/*.c, read as one file) calls it from an addon method the JavaScript
     layer (lib/*.js, index.js) uses, or from the module's setup; helpers count for the methods that use them;
-  - Java: `Native.jump_x(` in bindings/java/src/io/libjump/*.java but the generated Native.java, or a call
+  - Java: `Native.jump_x(` in bindings/java/src/io/libjump/*.java (hand-written; the generated are in generated/), or a call
     `jump_x(` in the JNI glue's hand-written C (bindings/java/native/*.c but the generated
     jump_jni_generated.c: the host-function glue and the helpers every generated wrapper uses);
   - Go: `C.jump_x(` in bindings/go/*.go but the tests (*_test.go) and the generated *_generated.go (cgo
@@ -48,7 +48,7 @@ def sources(root, directory, suffixes, skip=()):
 
 
 def python_reached(root, names):
-    text = "\n".join(sources(root, "bindings/python/jump", (".py",), skip=("_signatures.py",)).values())
+    text = "\n".join(sources(root, "bindings/python/jump", (".py",), skip=("_signatures_generated.py",)).values())
     return {n for n in names if re.search(r"""[."']%s\b""" % n, text)}
 
 

@@ -163,7 +163,7 @@ def edit_rust(copy):
 
 def edit_java_exception(copy):
     """A backend's output: a generated Java exception class edited by hand."""
-    path = os.path.join(copy, "bindings/java/src/io/libjump/JumpBusyException.java")
+    path = os.path.join(copy, "bindings/java/generated/io/libjump/JumpBusyException.java")
     text = read(path)
     assert text and "super(-16, detail);" in text, "the self-test's edit no longer applies: no super(-16, detail)"
     with open(path, "w", encoding="utf-8") as f:
@@ -172,7 +172,7 @@ def edit_java_exception(copy):
 
 def edit_java_config_keys(copy):
     """A backend's output: Java's config-key constants (ConfigKey.java) edited by hand."""
-    path = os.path.join(copy, "bindings/java/src/io/libjump/ConfigKey.java")
+    path = os.path.join(copy, "bindings/java/generated/io/libjump/ConfigKey.java")
     text = read(path)
     old = 'public static final String CAPTURE_DOMAIN = "captureDomain";'
     assert text and old in text, "the self-test's edit no longer applies: no %s in ConfigKey.java" % old
@@ -211,18 +211,18 @@ BREAKS = [
     ("a backend's file (Go's status table) edited by hand", edit_go_statuses, ["bindings/go/statuses_generated.go"],
      "8a."),
     ("a parameter type changed in jump_api.json", retype_parameter,
-     ["bindings/python/jump/_signatures.py", "bindings/csharp/src/Native.Generated.cs",
+     ["bindings/python/jump/_signatures_generated.py", "bindings/csharp/src/Native.Generated.cs",
       "bindings/rust/jump-sys/src/lib.rs",
       # and a backend's (scripts/generators/java.py)
-      "bindings/java/native/jump_jni_generated.c", "bindings/java/src/io/libjump/Native.java",
+      "bindings/java/native/jump_jni_generated.c", "bindings/java/generated/io/libjump/Native.java",
       # and jump.h's generated function entries (their declarations are spelled from jump_api.json)
       "include/jump.h"], "8a."),
     ("a generated Rust file edited by hand", lambda copy: edit_rust(copy), ["bindings/rust/jump/src/status.rs"], "8a."),
     ("a generated file edited by hand", edit_generated, ["bindings/node/lib/statuses.generated.js"], "8a."),
     ("a backend's generated file edited by hand", edit_java_exception,
-     ["bindings/java/src/io/libjump/JumpBusyException.java"], "8a."),
+     ["bindings/java/generated/io/libjump/JumpBusyException.java"], "8a."),
     ("Java's generated config-key constants edited by hand", edit_java_config_keys,
-     ["bindings/java/src/io/libjump/ConfigKey.java"], "8a."),
+     ["bindings/java/generated/io/libjump/ConfigKey.java"], "8a."),
     ("jump.h's generated config-key region edited by hand", edit_header_region, ["include/jump.h"], "8a."),
     ("a generated function entry of jump.h edited by hand", edit_function_entry, ["include/jump.h"], "8a."),
     ("a generated file the generator no longer writes", leave_one_behind,

@@ -10,7 +10,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"runtime/cgo"
-	"sync/atomic"
 	"unsafe"
 )
 
@@ -25,10 +24,27 @@ type pending struct {
 // releaser is a userdata value told when libjump drops it (userdata_free).
 type releaser interface{ released() }
 
-func (p *pending) released() { atomic.AddInt64(&counters.released, 1) }
+func (p *pending) released() { trace(asyncReleased) }
 
-// counters count the _async calls of the process; the tests check every start gets one delivery.
-var counters struct{ started, delivered, duplicates, released int64 }
+// asyncEvent is a step of an _async call, as asyncTrace is told it.
+type asyncEvent int
+
+const (
+	asyncStarted   asyncEvent = iota // await started the call
+	asyncDelivered                   // its completion arrived
+	asyncDuplicate                   // a second completion arrived (libjump promises once)
+	asyncReleased                    // libjump dropped its userdata
+)
+
+// asyncTrace is nil but in the tests, which set it before any call (async_test.go counts the steps and checks
+// every start gets one delivery and one release).
+var asyncTrace func(asyncEvent)
+
+func trace(e asyncEvent) {
+	if asyncTrace != nil {
+		asyncTrace(e)
+	}
+}
 
 // startFn starts one _async call with libjump's (callback, userdata, userdata_free, out_request).
 type startFn func(cb C.jump_callback, userdata unsafe.Pointer, free C.jump_free_fn, out **C.jump_request) C.jump_status
@@ -56,7 +72,7 @@ func await(ctx context.Context, op string, a *cargs, p *pending, start startFn) 
 	}
 	p.done = make(chan string, 1)
 	h := cgo.NewHandle(p)
-	atomic.AddInt64(&counters.started, 1)
+	trace(asyncStarted)
 	var request *C.jump_request
 	// A call that fails to start still completes through the callback (jump.h), so its status is not read
 	// here: the completion carries it with its detail.

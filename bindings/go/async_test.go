@@ -154,6 +154,24 @@ func TestThousandGoroutinesCancelHalf(t *testing.T) {
 
 type counts struct{ started, delivered, duplicates, released int64 }
 
+// counters count the _async calls of the test process (asyncTrace, set before any test runs).
+var counters counts
+
+func init() {
+	asyncTrace = func(e asyncEvent) {
+		switch e {
+		case asyncStarted:
+			atomic.AddInt64(&counters.started, 1)
+		case asyncDelivered:
+			atomic.AddInt64(&counters.delivered, 1)
+		case asyncDuplicate:
+			atomic.AddInt64(&counters.duplicates, 1)
+		case asyncReleased:
+			atomic.AddInt64(&counters.released, 1)
+		}
+	}
+}
+
 func snapshot() counts {
 	return counts{atomic.LoadInt64(&counters.started), atomic.LoadInt64(&counters.delivered),
 		atomic.LoadInt64(&counters.duplicates), atomic.LoadInt64(&counters.released)}

@@ -38,6 +38,4 @@ static inline void jump_go_call_sink(jump_storage_sink sink, void *context, cons
     sink(context, data, length);
 }
 
-/* The benchmark's floor: a cgo call of a C function that does nothing, with is_signed_in's signature. */
-static inline int jump_go_noop(void *handle) { (void)handle; return 0; }
 #endif

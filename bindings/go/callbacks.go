@@ -23,10 +23,10 @@ func handleOf(p unsafe.Pointer) cgo.Handle { return cgo.Handle(uintptr(p)) }
 func jumpGoCompletion(userdata unsafe.Pointer, json *C.char) {
 	p := handleOf(userdata).Value().(*pending)
 	if atomic.AddInt32(&p.deliveries, 1) != 1 {
-		atomic.AddInt64(&counters.duplicates, 1) // libjump promises once; the tests check it
+		trace(asyncDuplicate) // libjump promises once; the tests check it
 		return
 	}
-	atomic.AddInt64(&counters.delivered, 1)
+	trace(asyncDelivered)
 	p.done <- C.GoString(json) // buffered (1): never blocks libjump's thread
 }
 

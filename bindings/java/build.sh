@@ -36,7 +36,9 @@ fi
 libdir=$(cd "$(dirname "$library")" && pwd)
 
 rm -rf "$out/classes" && mkdir -p "$out/classes" "$out/native"
-javac --release 17 -Xlint:all -Werror -d "$out/classes" bindings/java/src/module-info.java bindings/java/src/io/libjump/*.java
+# src: the hand-written sources; generated: what scripts/generate-bindings.py writes (same package, io.libjump)
+javac --release 17 -Xlint:all -Werror -d "$out/classes" bindings/java/src/module-info.java bindings/java/src/io/libjump/*.java \
+    bindings/java/generated/io/libjump/*.java
 # -l:libjump.so: the file given; its soname (libjump.so.1) becomes the glue's NEEDED.
 "${CC:-cc}" -std=c99 -O2 -Wall -Wextra -Werror -fPIC -shared -fvisibility=hidden \
     -Iinclude -I"$java_home/include" -I"$java_home/include/linux" -Ibindings/java/native \
@@ -75,9 +77,12 @@ jar --create --file "$here/build/dist/jump-$version.jar" --manifest "$out/manife
 
 # The sources jar and the Javadoc jar (plain jar and javadoc; nothing is downloaded). The Javadoc is lint-free
 # under -Xdoclint:all: the java suite's DocTests checks that, not this build.
-jar --create --file "$here/build/dist/jump-$version-sources.jar" --manifest "$out/manifest.txt" -C bindings/java/src module-info.java -C bindings/java/src io
+# (the two source roots, src and generated, merged into one tree)
+rm -rf "$out/sources-stage" && mkdir -p "$out/sources-stage"
+cp -r bindings/java/src/. bindings/java/generated/. "$out/sources-stage/"
+jar --create --file "$here/build/dist/jump-$version-sources.jar" --manifest "$out/manifest.txt" -C "$out/sources-stage" module-info.java -C "$out/sources-stage" io
 rm -rf "$out/javadoc" && mkdir -p "$out/javadoc"
-javadoc -quiet -Xdoclint:none --release 17 -d "$out/javadoc" -sourcepath bindings/java/src \
+javadoc -quiet -Xdoclint:none --release 17 -d "$out/javadoc" -sourcepath bindings/java/src:bindings/java/generated \
     -doctitle "jump $version" -windowtitle "jump $version" --module io.libjump >"$out/javadoc.log" 2>&1 ||
     { cat "$out/javadoc.log" >&2; echo "build.sh: javadoc failed" >&2; exit 1; }
 jar --create --file "$here/build/dist/jump-$version-javadoc.jar" --manifest "$out/manifest.txt" -C "$out/javadoc" .

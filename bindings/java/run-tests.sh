@@ -23,5 +23,5 @@ libdir=$(cd "$(dirname "$JUMP_LIBRARY_PATH")" && pwd)
 # -Xcheck:jni: the JVM checks every JNI call the glue makes (and warns on misuse)
 exec java -Xcheck:jni -cp "$out/classes:$out/test-classes:$out/examples" \
     -Djava.library.path="$out/native:$libdir" -Djump.test.classes="$out/test-classes" -Djump.examples="$out/examples" \
-    -Djump.sources="$here/bindings/java/src" \
+    -Djump.sources="$here/bindings/java/src:$here/bindings/java/generated" \
     io.libjump.TestRunner "$@"

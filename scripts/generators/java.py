@@ -1,12 +1,14 @@
 """The Java (JNI) backend of scripts/generate-bindings.py: the mechanical parts of bindings/java.
 
   bindings/java/native/jump_jni_generated.c   one JNI function per C function and the RegisterNatives table
-  bindings/java/src/io/libjump/Native.java    the matching `static native` declarations
-  bindings/java/src/io/libjump/JumpStatus.java            the jump_status codes as an enum
-  bindings/java/src/io/libjump/Errors.java                status -> the exception class that stands for it
-  bindings/java/src/io/libjump/Jump<Stem>Exception.java   one exception class per failure status
-  bindings/java/src/io/libjump/ConfigKey.java             the config keys as String constants, each with its
+  bindings/java/generated/io/libjump/Native.java          the matching `static native` declarations
+  bindings/java/generated/io/libjump/JumpStatus.java      the jump_status codes as an enum
+  bindings/java/generated/io/libjump/Errors.java          status -> the exception class that stands for it
+  bindings/java/generated/io/libjump/Jump<Stem>Exception.java   one exception class per failure status
+  bindings/java/generated/io/libjump/ConfigKey.java       the config keys as String constants, each with its
                                                           type, default and meaning as Javadoc
+The Java files are in bindings/java/generated, a source root of their own (package io.libjump, like the
+hand-written bindings/java/src): a Java file's name is its class's, so the folder says they are generated.
 
 How a C signature becomes a JNI one (the glue's helpers, jump_jni.h, do the conversions):
   - a handle is a Java long; a borrowed string is a byte[] of UTF-8 (no NUL: the glue adds it, and refuses a
@@ -27,7 +29,7 @@ it copies; Java never holds a C string).
 from typing import Any, Callable, Dict, List, Tuple
 
 PACKAGE = "io.libjump"
-SRC = "bindings/java/src/io/libjump/"
+SRC = "bindings/java/generated/io/libjump/"  # a source root of its own, beside the hand-written src/
 NATIVE_CLASS = "io/libjump/Native"
 
 # C scalar -> (Java type, JNI C type, JNI signature letter)

@@ -11,7 +11,7 @@ from typing import Optional
 
 from . import _native
 from ._client_base import ClientBase, EventCallback, _log
-from ._statuses import JUMP_E_NOT_FOUND
+from ._statuses_generated import JUMP_E_NOT_FOUND
 from .errors import check, last_error
 
 class _EventMethods(ClientBase):

@@ -7,7 +7,7 @@ import logging
 from typing import Any, Callable, Optional
 
 from . import _native
-from ._statuses import JUMP_E_CANCELLED
+from ._statuses_generated import JUMP_E_CANCELLED
 
 _log = logging.getLogger("jump")
 

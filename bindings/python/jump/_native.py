@@ -7,7 +7,7 @@ Everything that touches raw pointers lives here:
   first use, not at import (:func:`library`, or reading :data:`lib`): ``import jump``, ``help(jump)`` and IDEs
   work on a machine without libjump, and the first call that needs it raises the ImportError saying where
   it looked;
-* :data:`SIGNATURES` (generated into ``_signatures.py`` from include/jump_api.json) declares argtypes/restype
+* :data:`SIGNATURES` (generated into ``_signatures_generated.py`` from include/jump_api.json) declares argtypes/restype
   for every function of jump.h;
 * :func:`encode`, :func:`take_string` and :func:`last_error_detail` convert strings in both directions;
 * the callback registry keeps Python callables alive for as long as libjump may call them: one module-level
@@ -36,7 +36,7 @@ from typing import Any, Callable, Dict, List, Optional, Tuple, Union
 
 # The C types, the callback types and SIGNATURES are generated from include/jump_api.json
 # (scripts/generate-bindings.py); the package reaches them as _native.NAME, hence the explicit re-exports.
-from ._signatures import (
+from ._signatures_generated import (
     AUTHENTICATE as AUTHENTICATE,
     CALLBACK as CALLBACK,
     FREE_FN as FREE_FN,
@@ -47,7 +47,7 @@ from ._signatures import (
     STORAGE_SAVE as STORAGE_SAVE,
     STORAGE_SINK as STORAGE_SINK,
 )
-from ._statuses import JUMP_E_NOT_FOUND, JUMP_E_STORAGE, JUMP_OK
+from ._statuses_generated import JUMP_E_NOT_FOUND, JUMP_E_STORAGE, JUMP_OK
 
 #: The ABI version this binding is written for (JUMP_ABI_VERSION in jump.h).
 ABI_VERSION = 1

@@ -26,7 +26,7 @@ from __future__ import annotations
 from typing import Any, Dict, List, Mapping, Optional, Tuple, Type
 
 from . import _native
-from ._statuses import ERROR_CLASSES, STATUS_NAMES
+from ._statuses_generated import ERROR_CLASSES, STATUS_NAMES
 
 __all__ = [
     "JumpError",
@@ -69,7 +69,7 @@ class JumpError(Exception):
         absent.
     """
 
-    #: The status code this class stands for (None for the base class; set below, from _statuses.ERROR_CLASSES).
+    #: The status code this class stands for (None for the base class; set below, from _statuses_generated.ERROR_CLASSES).
     code: Optional[int] = None
 
     def __init__(self, status: int, message: str = "", detail: Optional[Mapping[str, Any]] = None) -> None:
@@ -237,7 +237,7 @@ class AlreadySignedIn(JumpError):
 
 
 # The codes, their names and which class stands for which are generated from include/jump_api.json
-# (_statuses.py): a class of this file is named there, and gets its code here.
+# (_statuses_generated.py): a class of this file is named there, and gets its code here.
 _BY_CODE: Dict[int, Type[JumpError]] = {code: globals()[name] for code, name in ERROR_CLASSES.items()}
 for _code, _class in _BY_CODE.items():
     _class.code = _code

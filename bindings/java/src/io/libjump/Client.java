@@ -1,6 +1,5 @@
 package io.libjump;
 
-import java.lang.ref.Cleaner;
 import java.util.Map;
 import java.util.concurrent.Executor;
 import java.util.function.Consumer;
@@ -16,26 +15,10 @@ import java.util.function.ToLongFunction;
  */
 public final class Client implements AutoCloseable {
     private final Handle handle;
-    private final Cleaner.Cleanable cleanable;
     private final Executor executor;
     private final Executor events; // in order, on executor
     private final Social social = new Social(this);
     private final Tokens tokens = new Tokens(this);
-
-    private static final class Handle implements Runnable {
-        volatile long value;
-
-        Handle(long value) {
-            this.value = value;
-        }
-
-        @Override
-        public void run() {
-            long h = value;
-            value = 0;
-            Native.jump_client_free(h); // in-flight operations complete with JUMP_E_CANCELLED
-        }
-    }
 
     static {
         Loader.ensure();
@@ -60,8 +43,8 @@ public final class Client implements AutoCloseable {
     public Client(Config config, Executor executor) {
         this.executor = executor != null ? executor : Delivery.defaultExecutor();
         this.events = new Delivery.Serial(this.executor);
-        handle = new Handle(Native.jump_client_new(config.handle()));
-        cleanable = Config.CLEANER.register(this, handle);
+        // freeing completes the in-flight operations with JUMP_E_CANCELLED
+        handle = new Handle(this, Native.jump_client_new(config.handle()), v -> Native.jump_client_free(v), "Client");
     }
 
     /**
@@ -78,9 +61,7 @@ public final class Client implements AutoCloseable {
     }
 
     long handle() {
-        long h = handle.value;
-        if (h == 0) throw new IllegalStateException("the Client is closed");
-        return h;
+        return handle.get();
     }
 
     Executor executor() {
@@ -422,6 +403,6 @@ public final class Client implements AutoCloseable {
      */
     @Override
     public void close() {
-        cleanable.clean();
+        handle.close();
     }
 }

@@ -1,6 +1,5 @@
 package io.libjump;
 
-import java.lang.ref.Cleaner;
 import java.time.Duration;
 import java.util.Map;
 
@@ -9,26 +8,7 @@ import java.util.Map;
  * A Client copies them when it is made, so a Config may be closed right after.
  */
 public final class Config implements AutoCloseable {
-    static final Cleaner CLEANER = Cleaner.create();
-
     private final Handle handle;
-    private final Cleaner.Cleanable cleanable;
-
-    /** The freeing action, apart from the Config: the Cleaner must not reach the object it cleans. */
-    private static final class Handle implements Runnable {
-        volatile long value;
-
-        Handle(long value) {
-            this.value = value;
-        }
-
-        @Override
-        public void run() {
-            long h = value;
-            value = 0;
-            Native.jump_config_free(h);
-        }
-    }
 
     static {
         Loader.ensure();
@@ -42,8 +22,7 @@ public final class Config implements AutoCloseable {
     }
 
     private Config(long h) {
-        handle = new Handle(h);
-        cleanable = CLEANER.register(this, handle);
+        handle = new Handle(this, h, v -> Native.jump_config_free(v), "Config");
     }
 
     /**
@@ -69,9 +48,7 @@ public final class Config implements AutoCloseable {
     }
 
     long handle() {
-        long h = handle.value;
-        if (h == 0) throw new IllegalStateException("the Config is closed");
-        return h;
+        return handle.get();
     }
 
     /**
@@ -154,6 +131,6 @@ public final class Config implements AutoCloseable {
      */
     @Override
     public void close() {
-        cleanable.clean();
+        handle.close();
     }
 }

@@ -1,6 +1,5 @@
 package io.libjump;
 
-import java.lang.ref.Cleaner;
 import java.util.List;
 import java.util.Map;
 
@@ -9,32 +8,13 @@ import java.util.Map;
  * values as Json reads them: Map, List, String, Long, Double, Boolean or null. */
 public final class Record implements AutoCloseable {
     private final Handle handle;
-    private final Cleaner.Cleanable cleanable;
-
-    private static final class Handle implements Runnable {
-        volatile long value;
-
-        Handle(long value) {
-            this.value = value;
-        }
-
-        @Override
-        public void run() {
-            long h = value;
-            value = 0;
-            Native.jump_record_free(h);
-        }
-    }
 
     Record(long h) {
-        handle = new Handle(h);
-        cleanable = Config.CLEANER.register(this, handle);
+        handle = new Handle(this, h, v -> Native.jump_record_free(v), "Record");
     }
 
     private long h() {
-        long v = handle.value;
-        if (v == 0) throw new IllegalStateException("the Record is closed");
-        return v;
+        return handle.get();
     }
 
     private static byte[] u(String s) {
@@ -213,6 +193,6 @@ public final class Record implements AutoCloseable {
      */
     @Override
     public void close() {
-        cleanable.clean();
+        handle.close();
     }
 }
