@@ -118,6 +118,20 @@ import Testing
         #expect(passed.withLock { $0 })
     }
 
+    /// A fiber takes `lock` and holds it while its thread runs host code that waits: signal the semaphore
+    /// returned to let it go. Returns once the lock is held.
+    private func heldInHostCode<Value>(_ lock: ParkingLock<Value>) -> JumpCore.Semaphore {
+        let holding = Semaphore(), release = Semaphore()
+        FiberPool.shared.start {
+            lock.withLock { _ in
+                holding.signal()
+                _ = Fiber.onThreadStack { release.wait(milliseconds: 10_000) }
+            }
+        }
+        #expect(holding.wait(milliseconds: 5_000))
+        return release
+    }
+
     @Test func aParkingLockExcludesFibersAndThreadsAlike() {
         let lock = ParkingLock(0)
         let inside = Lock((now: 0, most: 0))
@@ -139,15 +153,7 @@ import Testing
 
     @Test func aParkingLockLetsWaitersInInTheOrderTheyCame() {
         let lock = ParkingLock([Int]())
-        let holding = Semaphore()
-        let release = Semaphore()
-        FiberPool.shared.start {
-            lock.withLock { _ in
-                holding.signal()
-                _ = Fiber.onThreadStack { release.wait(milliseconds: 10_000) }
-            }
-        }
-        #expect(holding.wait(milliseconds: 5_000))
+        let release = heldInHostCode(lock)
         let done = Semaphore()
         for index in 0..<8 {
             let queued = Semaphore()
@@ -166,15 +172,7 @@ import Testing
 
     @Test func aParkingLockWaitEndsAtItsDeadlineOrCancellation() {
         let lock = ParkingLock(0)
-        let holding = Semaphore()
-        let release = Semaphore()
-        FiberPool.shared.start {
-            lock.withLock { _ in
-                holding.signal()
-                _ = Fiber.onThreadStack { release.wait(milliseconds: 10_000) }
-            }
-        }
-        #expect(holding.wait(milliseconds: 5_000))
+        let release = heldInHostCode(lock)
         let outcomes = Lock<[String]>([])
         let attempt = { @Sendable (deadline: Int64?, cancellation: Cancellation?) in
             do throws(JumpError) {

@@ -13,7 +13,7 @@ enum CABundle {
                                        "/etc/ssl/ca-bundle.pem", "/etc/ssl/cert.pem"]
 
     static func withSystemRoots(adding path: String) throws(JumpError) -> [UInt8] {
-        guard let extra = readFile(path, limit: 16 << 20) else {
+        guard let extra = SmallFile.read(path, limit: 16 << 20) else {
             throw .invalidArgument("caFile '\(path)' cannot be read", argument: "caFile")
         }
         guard String(decoding: extra, as: UTF8.self).contains("-----BEGIN CERTIFICATE-----") else {
@@ -34,26 +34,10 @@ enum CABundle {
                 paths.insert(String(cString: path), at: 0)
                 free(path)
             }
-            let found = paths.lazy.compactMap { readFile($0, limit: 64 << 20) }.first
+            let found = paths.lazy.compactMap { SmallFile.read($0, limit: 64 << 20) }.first
             if found == nil { Log.warning("caFile: no system CA bundle found; only caFile's certificates are trusted") }
             cached = .some(found)
             return found
         }
-    }
-
-    static func readFile(_ path: String, limit: Int) -> [UInt8]? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 64 << 10)
-        while bytes.count <= limit {
-            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if n < 0 && errno == EINTR { continue }
-            guard n >= 0 else { return nil }
-            if n == 0 { return bytes }
-            bytes.append(contentsOf: buffer[0..<n])
-        }
-        return nil
     }
 }

@@ -31,8 +31,4 @@ enum RetryBudget {
             table[origin] = used > successRefund ? used - successRefund : nil
         }
     }
-
-    static func available(for origin: String) -> Int {
-        capacity - spent.withLock { $0[origin, default: 0] }
-    }
 }

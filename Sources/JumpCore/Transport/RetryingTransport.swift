@@ -29,7 +29,7 @@ public final class RetryingTransport: Transport {
             let outcome: Result<HTTPResponse, JumpError>
             do {
                 let response = try inner.send(attempt, cancellation: cancellation)
-                clock.learn(from: response.headers, url: request.url)
+                clock.learn(from: response.headers, origin: origin)
                 outcome = .success(response)
             } catch {
                 outcome = .failure(error)

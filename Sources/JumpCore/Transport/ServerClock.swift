@@ -32,9 +32,9 @@ public final class ServerClock: Sendable {
     /// From an answer that just arrived. The header has whole seconds and is written before the answer
     /// travels, so two answers of the same second differ by up to one: a change that small is noise and
     /// keeps the offset as it was (a session is not saved again for nothing).
-    func learn(from headers: [(String, String)], url: String) {
+    /// `origin`: ServerClock.origin(of:) of the request's URL, which the caller has already.
+    func learn(from headers: [(String, String)], origin: String) {
         guard let value = headers.last(where: { headerName($0.0, is: "date") })?.1 else { return }
-        let origin = ServerClock.origin(of: url)
         let cached = table.withLock { t -> Int64? in
             guard let last = t.lastDate, last.text == value else { return nil }
             return last.seconds
