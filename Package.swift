@@ -41,14 +41,22 @@ let package = Package(
         .target(name: "CSecretService", linkerSettings: [.linkedLibrary("dl")]),
         // Fibers: an _async operation's stack, switched with ucontext (docs/design-io.md).
         .target(name: "CFiber"),
+        // The asynchronous runtime: fibers, their pool, the I/O loop, the waits, locks and threads, fork safety,
+        // cancellation and the call's deadline (docs/design-io.md). It knows nothing of JumpCore, and the
+        // compiler keeps it so. Cross-module optimization lets JumpCore inline its locks' fast paths.
+        .target(
+            name: "JumpRuntime",
+            dependencies: ["CFiber", "CCurl"],
+            swiftSettings: leanSwift + [.unsafeFlags(["-cross-module-optimization"])]
+        ),
         .target(
             name: "JumpCore",
-            dependencies: ["CJansson", "CCurl", "CCrypto", "CSecretService", "CFiber"],
+            dependencies: ["JumpRuntime", "CJansson", "CCurl", "CCrypto", "CSecretService"],
             swiftSettings: leanSwift
         ),
         .target(
             name: "Jump",
-            dependencies: ["JumpCore", "CJansson"],
+            dependencies: ["JumpCore", "JumpRuntime", "CJansson"],
             exclude: ["exports.map"],
             swiftSettings: leanSwift + [
                 // The compiler's view of the exports, compared with include/jump.h by the ABI test.
@@ -92,7 +100,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .testTarget(name: "JumpCoreTests", dependencies: ["JumpCore"]),
+        .testTarget(name: "JumpCoreTests", dependencies: ["JumpCore", "JumpRuntime"]),
         .testTarget(
             name: "JumpEmulatorTests",
             dependencies: [

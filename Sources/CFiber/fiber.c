@@ -75,6 +75,8 @@ struct jumpi_fiber {
     /* ThreadSanitizer: the fiber's own context and its resumer's. */
     void *tsan_fiber;
     void *tsan_caller;
+    /* The deadline of the call the fiber runs (jumpi_call_deadline), 0 for none. */
+    int64_t call_deadline;
 };
 
 static __thread jumpi_fiber *running_here;
@@ -89,6 +91,17 @@ __attribute__((noinline)) jumpi_fiber *jumpi_fiber_current(void) { return runnin
 
 __attribute__((noinline)) void *jumpi_fiber_current_argument(void) {
     return running_here != NULL ? running_here->argument : NULL;
+}
+
+/* A call's deadline goes with the fiber that runs it, or with the thread a synchronous call runs on: several
+ * fibers take turns on one pool thread, and each keeps its own. */
+static __thread int64_t thread_call_deadline;
+__attribute__((noinline)) int64_t jumpi_call_deadline(void) {
+    return running_here != NULL ? running_here->call_deadline : thread_call_deadline;
+}
+__attribute__((noinline)) void jumpi_call_deadline_set(int64_t deadline) {
+    if (running_here != NULL) running_here->call_deadline = deadline;
+    else thread_call_deadline = deadline;
 }
 
 static __thread void *pool_thread_here;

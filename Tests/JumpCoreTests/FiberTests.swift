@@ -1,6 +1,7 @@
 import Glibc
-import Testing
 @testable import JumpCore
+@testable import JumpRuntime
+import Testing
 
 /// The asynchronous runtime's parts, on their own (docs/design-io.md): fibers on the pool, the I/O loop's
 /// clock, gates, one-shot values and refresh flights. Every wait here has a bound, so a broken runtime fails
@@ -120,7 +121,7 @@ import Testing
 
     /// A fiber takes `lock` and holds it while its thread runs host code that waits: signal the semaphore
     /// returned to let it go. Returns once the lock is held.
-    private func heldInHostCode<Value>(_ lock: ParkingLock<Value>) -> JumpCore.Semaphore {
+    private func heldInHostCode<Value>(_ lock: ParkingLock<Value>) -> JumpRuntime.Semaphore {
         let holding = Semaphore(), release = Semaphore()
         FiberPool.shared.start {
             lock.withLock { _ in
@@ -177,7 +178,7 @@ import Testing
         let attempt = { @Sendable (deadline: Int64?, cancellation: Cancellation?) in
             do throws(JumpError) {
                 try lock.withLock(deadline: deadline, cancellation: cancellation,
-                                  ended: { JumpError($0 == .deadline ? .timeout : .cancelled, "ended") }) { $0 += 1 }
+                                  ended: { end -> JumpError in JumpError(end == .deadline ? .timeout : .cancelled, "ended") }) { (count: inout Int) throws(JumpError) in count += 1 }
                 outcomes.withLock { $0.append("held") }
             } catch {
                 outcomes.withLock { $0.append(error.status == .timeout ? "deadline" : error.status == .cancelled ? "cancelled" : "?") }

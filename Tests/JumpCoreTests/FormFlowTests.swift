@@ -1,7 +1,8 @@
 import Foundation
+@testable import JumpCore
+@testable import JumpRuntime
 import Synchronization
 import Testing
-@testable import JumpCore
 
 /// Passes every request to libcurl and keeps a copy, so tests can read the parameters a form sent.
 final class RecordingTransport: Transport {

@@ -1,8 +1,9 @@
 import Foundation
 import Glibc
+@testable import JumpCore
+@testable import JumpRuntime
 import Synchronization
 import Testing
-@testable import JumpCore
 
 /// The loopback redirect receiver against real sockets: libcurl as the browser, raw sockets as the clients
 /// a browser or a stranger may also send.

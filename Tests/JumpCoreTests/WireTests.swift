@@ -1,5 +1,6 @@
-import Testing
 @testable import JumpCore
+@testable import JumpRuntime
+import Testing
 
 @Suite struct WireTests {
     @Test func formEncodingEscapesValuesAndKeepsBrackets() {

@@ -28,7 +28,7 @@ static const char *const documented_keys[] = {
     "captureResponseType", "engageAppId", "engageDomain",
     "engageWhitelistedDomain", "engageResponseType", "engageCustomProviders", "engageTokenUrl", "engageDevice",
     "userAgentApp", "emulatorHost", "storageDirectory", "secretStore", "connectTimeoutMs",
-    "requestTimeoutMs", "tokenRefreshMarginSeconds", "maxResponseBytes",
+    "requestTimeoutMs", "operationTimeoutMs", "tokenRefreshMarginSeconds", "maxResponseBytes",
     "captureSchemaFile", "signInTokenAuthBaseUrl", "signInTokenApiBaseUrl", "apiKeyHeader",
     "webLoginCookieName", "maxRetries", "proxy", "caFile", "pinnedPublicKeys"};
 
@@ -60,8 +60,8 @@ TEST(defaults_in_to_json) {
     struct {
         const char *key;
         long long value;
-    } ints[] = {{"connectTimeoutMs", 10000}, {"requestTimeoutMs", 30000}, {"tokenRefreshMarginSeconds", 60},
-                  {"maxRetries", 2}};
+    } ints[] = {{"connectTimeoutMs", 10000}, {"requestTimeoutMs", 30000}, {"operationTimeoutMs", 0},
+                  {"tokenRefreshMarginSeconds", 60}, {"maxRetries", 2}};
     size_t i;
 
     REQUIRE_OK(J.config_new(&config));

@@ -8,6 +8,7 @@
  * the fiber's own, as it is a Swift task's.
  */
 #include <stddef.h>
+#include <stdint.h>
 
 /* Internal to libjump.so: never exported (the version script exports jump_* names). */
 #pragma GCC visibility push(hidden)
@@ -54,6 +55,11 @@ void jumpi_pool_thread_set(void *thread);
 void *jumpi_pool_thread_here(void);
 void jumpi_lock_released(void);
 unsigned jumpi_locks_held_here(void);
+
+/* The deadline (CLOCK_MONOTONIC milliseconds, 0 for none) of the call in progress: the running fiber's own,
+ * or on a thread's own stack the thread's. Functions for the same reason as the lock count. */
+int64_t jumpi_call_deadline(void);
+void jumpi_call_deadline_set(int64_t deadline);
 
 #pragma GCC visibility pop
 

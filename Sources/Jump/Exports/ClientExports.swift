@@ -40,7 +40,7 @@ public func jump_client_is_signed_in(_ client: OpaquePointer?) -> Int32 {
 public func jump_client_restore(_ client: OpaquePointer?) -> Int32 {
     abiCall { () throws(ABIError) in
         let box = try clientBox(client)
-        try box.client.restoreAll()
+        try box.client.call { () throws(JumpError) in try box.client.restoreAll() }
     }
 }
 
@@ -51,7 +51,10 @@ public func jump_client_erase_quarantine(_ client: OpaquePointer?) -> Int32 {
 
 @_cdecl("jump_client_load_flow")
 public func jump_client_load_flow(_ client: OpaquePointer?) -> Int32 {
-    abiCall { () throws(ABIError) in _ = try clientBox(client).client.capture.loadFlow(force: true) }
+    abiCall { () throws(ABIError) in
+        let jump = try jumpClient(client)
+        _ = try jump.call { () throws(JumpError) in try jump.capture.loadFlow(force: true) }
+    }
 }
 
 // MARK: - Registration and sign-in
@@ -126,7 +129,10 @@ public func jump_client_sign_in_async(
 
 @_cdecl("jump_client_sign_out")
 public func jump_client_sign_out(_ client: OpaquePointer?) -> Int32 {
-    abiCall { () throws(ABIError) in try clientBox(client).client.signOut() }
+    abiCall { () throws(ABIError) in
+        let jump = try jumpClient(client)
+        try jump.call { () throws(JumpError) in try jump.signOut() }
+    }
 }
 
 // MARK: - Record, sync, tokens
@@ -145,7 +151,10 @@ public func jump_client_record(_ client: OpaquePointer?, _ out: UnsafeMutablePoi
 
 @_cdecl("jump_client_load_schema")
 public func jump_client_load_schema(_ client: OpaquePointer?) -> Int32 {
-    abiCall { () throws(ABIError) in try clientBox(client).client.capture.loadSchema() }
+    abiCall { () throws(ABIError) in
+        let jump = try jumpClient(client)
+        try jump.call { () throws(JumpError) in try jump.capture.loadSchema() }
+    }
 }
 
 /// fetch_record and sync take no arguments but the client: their work is all there is to prepare.
@@ -191,7 +200,7 @@ public func jump_client_access_token(_ client: OpaquePointer?, _ out: UnsafeMuta
     abiCall { () throws(ABIError) in
         let out = try Marshal.prepare(out)
         let client = try clientBox(client).client
-        out.pointee = try Marshal.copy(try client.currentAccessToken())
+        out.pointee = try Marshal.copy(try client.call { () throws(JumpError) in try client.currentAccessToken() })
     }
 }
 
@@ -199,7 +208,7 @@ public func jump_client_access_token(_ client: OpaquePointer?, _ out: UnsafeMuta
 public func jump_client_refresh_access_token(_ client: OpaquePointer?) -> Int32 {
     abiCall { () throws(ABIError) in
         let client = try clientBox(client).client
-        try client.refreshCurrentAccessToken()
+        try client.call { () throws(JumpError) in try client.refreshCurrentAccessToken() }
     }
 }
 

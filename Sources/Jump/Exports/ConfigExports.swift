@@ -1,4 +1,5 @@
 import JumpCore
+import JumpRuntime
 
 /// What a jump_config handle holds.
 final class ConfigBox: Sendable {

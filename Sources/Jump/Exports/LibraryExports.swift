@@ -1,6 +1,7 @@
 import CJansson
 import Glibc
 import JumpCore
+import JumpRuntime
 
 // Versions, status strings, error detail, strings, logging.
 

@@ -1,4 +1,5 @@
 import JumpCore
+import JumpRuntime
 
 // Social sign-in, registration, merge and linking (jump.h "Social sign-in (Engage)").
 
@@ -15,7 +16,7 @@ public func jump_client_load_engage_config(
     abiCall { () throws(ABIError) in
         out?.pointee = nil
         let target = try jumpClient(client)
-        try Marshal.write(try target.engage.loadEngageConfig().json, to: out)
+        try Marshal.write(try target.call { () throws(JumpError) in try target.engage.loadEngageConfig() }.json, to: out)
     }
 }
 
@@ -23,7 +24,8 @@ public func jump_client_load_engage_config(
 public func jump_client_providers(_ client: OpaquePointer?, _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
     abiCall { () throws(ABIError) in
         let target = try Marshal.prepare(out, "out_json")
-        let providers = try jumpClient(client).engage.providers()
+        let jump = try jumpClient(client)
+        let providers = try jump.call { () throws(JumpError) in try jump.engage.providers() }
         try Marshal.write(providers.json, to: target)
     }
 }
@@ -37,7 +39,8 @@ public func jump_client_social_begin(
         let target = try Marshal.prepare(out, "out_json")
         let jump = try jumpClient(client)
         let name = try Marshal.string(provider, "provider")
-        let begun = try jump.beginSocialSignIn(provider: name, options: try options(optionsJSON))
+        let settings = try options(optionsJSON)
+        let begun = try jump.call { () throws(JumpError) in try jump.beginSocialSignIn(provider: name, options: settings) }
         try Marshal.write(begun.json, to: target)
     }
 }
@@ -302,6 +305,6 @@ public func jump_client_share_content(
         let target = try Marshal.prepare(out, "out_json")
         let jump = try jumpClient(client)
         let object = try Marshal.json(activity, "activity_json")
-        try Marshal.write(try jump.engage.shareContent(activity: object), to: target)
+        try Marshal.write(try jump.call { () throws(JumpError) in try jump.engage.shareContent(activity: object) }, to: target)
     }
 }

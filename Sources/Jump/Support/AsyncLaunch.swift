@@ -1,4 +1,5 @@
 import JumpCore
+import JumpRuntime
 
 /// The shape every *_async export shares: validate on the caller's thread, run the work on a fiber of
 /// libjump's pool (which parks, holding no thread, while it waits for an answer: docs/design-io.md),
@@ -38,7 +39,7 @@ enum AsyncLaunch {
         FiberPool.shared.start {
             let result: Result<JSON, JumpError>
             do throws(JumpError) {
-                result = .success(try work(box.client, request.cancellation))
+                result = .success(try box.client.call { () throws(JumpError) in try work(box.client, request.cancellation) })
             } catch {
                 result = .failure(error)
             }

@@ -1,5 +1,6 @@
 import Glibc
 import JumpCore
+import JumpRuntime
 
 /// The one plain pthread, owned by libjump, that runs host callbacks one at a time, in order, for every
 /// client without a dispatcher or queue mode: threads are a budget of the process, not of each client

@@ -1,5 +1,6 @@
 import Glibc
 import JumpCore
+import JumpRuntime
 import Synchronization
 
 public typealias CCallback = @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?) -> Void

@@ -1,4 +1,5 @@
 import JumpCore
+import JumpRuntime
 import Synchronization
 
 /// What a jump_client handle holds: the JumpCore client plus the C-side callback plumbing. Callbacks go

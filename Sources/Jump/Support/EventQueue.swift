@@ -1,5 +1,6 @@
 import Glibc
 import JumpCore
+import JumpRuntime
 
 /// Queue mode (jump_client_use_event_queue): a client's completions and events wait here until the host
 /// pumps them with jump_client_next_event, on its own thread, once per frame or when `fd` is readable. Game

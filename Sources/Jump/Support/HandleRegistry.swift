@@ -1,5 +1,6 @@
 import Glibc
 import JumpCore
+import JumpRuntime
 import Synchronization
 
 /// What a C handle refers to. The C side holds an opaque token, never a Swift pointer: a token is looked up

@@ -1,4 +1,5 @@
 import JumpCore
+import JumpRuntime
 
 public typealias CStorageSink = @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, UInt) -> Void
 public typealias CStorageLoad = @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, CStorageSink?, UnsafeMutableRawPointer?) -> Int32

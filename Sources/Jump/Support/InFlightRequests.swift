@@ -1,4 +1,5 @@
 import JumpCore
+import JumpRuntime
 
 /// Every asynchronous operation of the process that has not completed, with what its completion needs.
 /// Freeing a client cancels its own; in a forked child, where the threads running them do not exist, each

@@ -11,7 +11,7 @@ enum SyncLaunch {
             if let required { _ = try Marshal.prepare(out, required) } else { out?.pointee = nil }
             let client = try jumpClient(handle)
             let work = try prepare()
-            try Marshal.write(try work(client, nil), to: out)
+            try Marshal.write(try client.call { () throws(JumpError) in try work(client, nil) }, to: out)
         }
     }
 }

@@ -1,3 +1,5 @@
+import JumpRuntime
+
 /// The Capture endpoints JumpCore calls: form-encoded POSTs answered with `stat`-tagged JSON objects.
 struct CaptureAPI: Sendable {
     /// POSTs that are reads (the record, the schema), and the refresh, which Capture answers the same when

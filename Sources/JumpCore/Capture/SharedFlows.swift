@@ -1,3 +1,5 @@
+import JumpRuntime
+
 /// The flows this process has parsed, one copy per distinct answer of the server: every client of one app holds the
 /// same parsed flow (about 19 KiB each otherwise, a thousand copies in a server holding a client per user;
 /// docs/design-io.md, "What it costs"). A `Flow` is a value, so sharing it changes nothing a client sees.

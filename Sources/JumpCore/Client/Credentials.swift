@@ -1,3 +1,5 @@
+import JumpRuntime
+
 /// What the credentials call returns (issue 13): the credential an API request should carry now, and how
 /// long it lasts. Apps call it before every request, so its common case (a token with time left) must not
 /// touch the network.

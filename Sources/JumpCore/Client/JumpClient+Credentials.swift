@@ -1,3 +1,5 @@
+import JumpRuntime
+
 /// The credentials call (issue 13; Auth0's credentials(minTTL:), Keycloak's updateToken(minValidity)): the
 /// credential of the kind jump_client_request would send, valid for at least minTTL seconds when the server
 /// allows it. A token is refreshed only when it would not last that long (or when forced), through its

@@ -1,3 +1,5 @@
+import JumpRuntime
+
 /// identify_external_user (docs/protocol.md §12.6): reconciles the SDK's signed-in user with the app's own,
 /// serialized, calling the app back only when they differ.
 extension JumpClient {

@@ -1,3 +1,5 @@
+import JumpRuntime
+
 /// Authorized requests (issue 5): one way to call an API with whichever credential the client holds, kept
 /// fresh as the SDK calls are. The credential only ever goes to its own server.
 extension JumpClient {

@@ -1,3 +1,5 @@
+import JumpRuntime
+
 
 /// Social sign-in (docs/protocol.md §4.4-§4.7, §6.3, §11.1): a browser sign-in begun here and completed with
 /// the URL the browser ended on (RFC 8252), or a provider SDK's token; then Capture's auth_native, account

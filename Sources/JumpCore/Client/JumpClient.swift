@@ -1,3 +1,5 @@
+import JumpRuntime
+
 
 /// One app installation's client: a thin front over one owner per credential
 /// (docs/conventions.md#one-owner-per-credential). The Capture session, the sign-in-token session and the
@@ -52,6 +54,12 @@ public final class JumpClient: Sendable {
     }
 
     public func setEventHandler(_ handler: EventHandler?) { events.set(handler) }
+
+    /// Runs one call of the app's (a C entry point's work) within operationTimeoutMs, when set: every wait
+    /// inside it draws on that deadline (CallDeadline).
+    public func call<Result>(_ body: () throws(JumpError) -> Result) throws(JumpError) -> Result {
+        try CallDeadline.within(milliseconds: settings.operationTimeoutMs, body)
+    }
 
     func emit(_ event: ClientEvent) { events.emit(event) }
 

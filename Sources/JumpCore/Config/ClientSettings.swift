@@ -1,3 +1,5 @@
+import JumpRuntime
+
 /// A client's settings, checked and resolved once when it is made, in parts: each owner (docs/conventions.md,
 /// One owner per credential) is given its own part and nothing else.
 struct ClientSettings: Sendable {
@@ -8,6 +10,8 @@ struct ClientSettings: Sendable {
     let transport: TransportSettings
     /// The cookie (and title key) a web login leaves its token in (JumpClient.webLogin's).
     let webLoginCookieName: String
+    /// The deadline of each whole call (CallDeadline); 0: none.
+    let operationTimeoutMs: Int
 
     init(_ config: JumpConfig) throws(JumpError) {
         let emulator = try EmulatorHost(config)
@@ -17,6 +21,7 @@ struct ClientSettings: Sendable {
         storage = StorageSettings(config)
         transport = try TransportSettings(config, emulator: emulator)
         webLoginCookieName = config.defaulted(.webLoginCookieName)
+        operationTimeoutMs = Int(config.int(.operationTimeoutMs))
     }
 }
 

@@ -10,7 +10,8 @@ enum ConfigKey: String, CaseIterable, Sendable {
     case captureEnableThinRegistration, captureRedirectUri, captureResponseType
     case engageAppId, engageDomain, engageWhitelistedDomain, engageResponseType, engageCustomProviders, engageTokenUrl
     case engageDevice, userAgentApp, emulatorHost
-    case storageDirectory, secretStore, connectTimeoutMs, requestTimeoutMs, tokenRefreshMarginSeconds, maxResponseBytes
+    case storageDirectory, secretStore, connectTimeoutMs, requestTimeoutMs, operationTimeoutMs, tokenRefreshMarginSeconds
+    case maxResponseBytes
     case maxRetries, proxy, caFile, pinnedPublicKeys
 
     enum Kind { case string, bool, int, object, list }
@@ -18,7 +19,8 @@ enum ConfigKey: String, CaseIterable, Sendable {
     var kind: Kind {
         switch self {
         case .captureEnableThinRegistration: return .bool
-        case .connectTimeoutMs, .requestTimeoutMs, .tokenRefreshMarginSeconds, .maxResponseBytes, .maxRetries: return .int
+        case .connectTimeoutMs, .requestTimeoutMs, .operationTimeoutMs, .tokenRefreshMarginSeconds, .maxResponseBytes, .maxRetries:
+            return .int
         case .engageCustomProviders: return .object
         case .pinnedPublicKeys: return .list
         default: return .string
@@ -45,6 +47,8 @@ enum ConfigKey: String, CaseIterable, Sendable {
         case .engageDevice: return "android"
         case .connectTimeoutMs: return 10_000
         case .requestTimeoutMs: return 30_000
+        // None: each wait keeps its own bound, as before the key existed (docs/config.md).
+        case .operationTimeoutMs: return 0
         case .tokenRefreshMarginSeconds: return 60
         // A 100 000-element record is about 8 MiB as Capture sends it: twice that, and no more, because a
         // hostile or broken server must not make the host hold (and parse) hundreds of megabytes.
@@ -78,6 +82,7 @@ enum ConfigKey: String, CaseIterable, Sendable {
     var allowedRange: ClosedRange<Int64>? {
         switch self {
         case .connectTimeoutMs, .requestTimeoutMs: return 1...600_000
+        case .operationTimeoutMs: return 0...3_600_000
         case .tokenRefreshMarginSeconds: return 0...86_400
         case .maxResponseBytes: return 1...(1 << 30)
         case .maxRetries: return 0...10

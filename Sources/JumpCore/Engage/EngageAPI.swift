@@ -1,3 +1,5 @@
+import JumpRuntime
+
 /// The Engage endpoints a client calls (docs/protocol.md §4): the configuration, the /signin/device result, the
 /// native-token exchange and the token URL. Engage answers are parsed whatever their content type (§2.2).
 struct EngageAPI: Sendable {

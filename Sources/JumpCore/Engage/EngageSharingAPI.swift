@@ -1,3 +1,5 @@
+import JumpRuntime
+
 /// The sharing endpoints (docs/protocol.md §4.8): /api/v2/activity and set_status on the Engage server,
 /// get_urls on the RP base URL, and record_activity. Their answers are returned as read, for the caller to
 /// classify per provider.

@@ -1,4 +1,5 @@
 import Glibc
+import JumpRuntime
 
 /// The RFC 8252 loopback redirect for desktop and command-line hosts: listens on 127.0.0.1 at a port the
 /// system picks, and waits for the browser to land on `redirectURI`. Anything else that connects (favicon

@@ -1,5 +1,6 @@
 import CJansson
 import Glibc
+import JumpRuntime
 
 /// JSON text and jansson values <-> `JSON`. jansson does the parsing and printing (strict RFC 8259,
 /// UTF-8 checked); this file only walks its values.

@@ -1,3 +1,5 @@
+import JumpRuntime
+
 /// An append is applied once. An entity.update that appends elements is not idempotent: sent again after the
 /// server applied it and its answer was lost (a dropped connection, a killed process), it would add the
 /// elements twice. So each append is saved as pending before it is sent, and the next sync, in this process

@@ -1,3 +1,5 @@
+import JumpRuntime
+
 extension CaptureSession {
     /// Seconds to wait before trying to download the flow again after a failed attempt (offline apps
     /// should not pay a timeout on every call).

@@ -1,3 +1,5 @@
+import JumpRuntime
+
 /// The profile and password forms (docs/protocol.md §6.5-§6.6). Capture validates them with the flow's rules
 /// and answers 390 (or 212 for form-level failures) with `invalid_fields`: JUMP_E_VALIDATION.
 extension CaptureSession {

@@ -1,3 +1,5 @@
+import JumpRuntime
+
 /// What one sync sent.
 public struct SyncResult: Sendable, Equatable {
     public let changed: [String]

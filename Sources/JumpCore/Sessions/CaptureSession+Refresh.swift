@@ -1,3 +1,5 @@
+import JumpRuntime
+
 extension CaptureSession {
     /// A usable access token: refreshed first when it is known to expire within the margin.
     /// A token well within its lifetime is answered from memory, never behind a save (`answer`).
@@ -97,7 +99,7 @@ extension CaptureSession {
             do throws(JumpError) {
                 // Another client's refresh on the wire is waited for at most the request timeout; then this
                 // one sends the same request (the server answers a replay alike while its grace lasts).
-                let waitUntil = Clock.monotonicMilliseconds() &+ Int64(settings.requestTimeoutMs)
+                let waitUntil = CallDeadline.bound(Clock.monotonicMilliseconds() &+ Int64(settings.requestTimeoutMs)).deadline
                 let sender = RefreshOwner.sender(client: refreshClientID)
                 return try RefreshOwner.refreshing(as: sender) { () throws(JumpError) -> Result<String, JumpError> in
                 while true {

@@ -1,3 +1,5 @@
+import JumpRuntime
+
 extension CaptureSession {
     /// The schema at start-up: the configured file, else the copy cached by the last load.
     func initialSchema() throws(JumpError) -> RecordSchema? {

@@ -1,3 +1,5 @@
+import JumpRuntime
+
 /// Capture's time, for what Capture checks against its own clock: the refresh's signed `date`
 /// (docs/protocol.md §10.2). A device whose clock is minutes or days off signs with the server's time
 /// (ServerClock, learned from every answer's `Date` and kept with the session), so its session survives.

@@ -1,3 +1,5 @@
+import JumpRuntime
+
 /// The outcome of a sign-in or registration.
 public struct SignInResult: Sendable, Equatable {
     public let isNew: Bool

@@ -1,3 +1,5 @@
+import JumpRuntime
+
 /// Two-step social registration (docs/protocol.md §6.4, §11.3), account linking and unlinking (§6.7), and the
 /// linked identities read from the record's profiles.
 extension CaptureSession {

@@ -1,3 +1,5 @@
+import JumpRuntime
+
 /// Capture's side of a social sign-in (docs/protocol.md §6.3): auth_native with the Engage token.
 extension CaptureSession {
     /// auth_native (§6.3): signed in, thin-registered, 310 (two-step registration) or 380 (merge).

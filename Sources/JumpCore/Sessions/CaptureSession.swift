@@ -1,3 +1,5 @@
+import JumpRuntime
+
 
 /// The Capture session of one app installation: its access token and refresh secret, the user's record
 /// and its journal, the flow and schema it is checked with, and the sessions set aside. It owns these and

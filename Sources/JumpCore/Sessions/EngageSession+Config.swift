@@ -1,3 +1,5 @@
+import JumpRuntime
+
 /// The Engage app configuration (docs/protocol.md §4.2): fetched with its ETag, cached, and used at start-up
 /// before the network answers; plus the app's custom providers (§4.3).
 extension EngageSession {

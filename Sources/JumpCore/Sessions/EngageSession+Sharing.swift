@@ -1,3 +1,5 @@
+import JumpRuntime
+
 /// Sharing (docs/protocol.md §4.8): an activity published per provider with the device token of that provider's
 /// browser sign-in, and the email / SMS content a host sends itself.
 extension EngageSession {

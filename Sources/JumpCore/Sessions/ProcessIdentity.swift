@@ -1,4 +1,5 @@
 import Glibc
+import JumpRuntime
 
 /// What tells this process apart from every other one that may share a storage directory.
 struct ProcessIdentity: Sendable {

@@ -1,3 +1,5 @@
+import JumpRuntime
+
 
 /// One access-token refresh in progress; every caller that needs it waits for the same outcome. Each
 /// session keeps its own flight (and generation); the single-flight steps below are shared by all of them.
@@ -14,8 +16,9 @@ final class RefreshFlight: Sendable {
     /// The leader's outcome, or JUMP_E_TIMEOUT after `milliseconds` (leaderBoundMs: a leader that is itself
     /// stuck never holds its followers for longer).
     func wait(milliseconds: Int) throws(JumpError) -> String {
-        let deadline = Clock.monotonicMilliseconds() &+ Int64(max(1, milliseconds))
+        let (deadline, isCall) = CallDeadline.bound(Clock.monotonicMilliseconds() &+ Int64(max(1, milliseconds)))
         guard let result = outcome.wait(until: deadline) else {
+            if isCall { throw CallDeadline.exceeded(waitingFor: "the token refresh in progress") }
             throw JumpError(.timeout, "waited longer than the token refresh in progress may take (\(milliseconds) ms)",
                             detail: ["reason": "busy"])
         }

@@ -1,4 +1,5 @@
 import Glibc
+import JumpRuntime
 
 /// Who sent a pending refresh. Clients sharing a storage directory send a refresh without holding the
 /// directory's lock (nothing waits for a lock while a request is on the wire), so one that finds another's

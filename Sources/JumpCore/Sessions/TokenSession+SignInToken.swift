@@ -1,3 +1,5 @@
+import JumpRuntime
+
 /// The sign-in-token scheme (docs/protocol.md §12): a backend-issued token exchanged for an access + refresh
 /// session, refreshed transparently; API-key mode; the status flags. The reference SDKs' defects (§12.10)
 /// are avoided on purpose; each place says which.

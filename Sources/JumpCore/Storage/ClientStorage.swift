@@ -1,4 +1,5 @@
 import Glibc
+import JumpRuntime
 
 /// Where a client's secrets are kept: what jump_client_state reports as "secret_store".
 public enum SecretPlacement: String, Sendable {

@@ -1,4 +1,5 @@
 import Glibc
+import JumpRuntime
 
 /// Processes that share a storage directory (a CLI run twice, an app and its helper) take turns through
 /// flock(2) on the directory itself: no lock file (the directory keeps one file per installation), and the
@@ -46,7 +47,10 @@ extension FileSessionStore {
 
     public func withExclusiveAccess<Result>(timeoutMilliseconds: Int,
                                             _ body: () throws(JumpError) -> Result) throws(JumpError) -> Result {
-        try acquire(deadline: Clock.monotonicMilliseconds() + Int64(max(timeoutMilliseconds, 0)))
+        let (deadline, isCall) = CallDeadline.bound(Clock.monotonicMilliseconds() + Int64(max(timeoutMilliseconds, 0)))
+        do { try acquire(deadline: deadline) } catch {
+            throw isCall && error.status == .timeout ? CallDeadline.exceeded(waitingFor: "the shared store's lock") : error
+        }
         defer { release() }
         return try body()
     }

@@ -1,4 +1,5 @@
 import Glibc
+import JumpRuntime
 
 /// One file per installation, written atomically (temp file, fsync, rename, fsync of the directory),
 /// mode 0600 inside a 0700 directory.

@@ -1,3 +1,5 @@
+import JumpRuntime
+
 /// A session set aside instead of being overwritten by another sign-in: one whose store could not be read,
 /// or another user's with edits not yet synced. It is never merged into another user's session; the same
 /// user signing in again takes its edits back; the app can erase it (jump_client_erase_quarantine).

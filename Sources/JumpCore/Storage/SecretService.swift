@@ -1,5 +1,6 @@
 import CSecretService
 import Glibc
+import JumpRuntime
 
 /// The operating system's secret store on Linux: the Secret Service (gnome-keyring, KWallet, KeePassXC) through
 /// libsecret, loaded at run time (Sources/CSecretService). Items are named by scope (the storage directory)

@@ -1,3 +1,5 @@
+import JumpRuntime
+
 /// A signed-in user's session with Capture.
 struct Session: Sendable, Equatable {
     /// Minted at sign-in and kept for the session's life: every artefact saved for this session carries it,

@@ -1,6 +1,9 @@
+import JumpRuntime
+
 /// Lets one operation at a time through a long step of a session (a sync, a flow load, a credential change),
 /// which may hold it across network requests: a ParkingLock whose wait ends at the deadline the gate was
-/// made with (the request timeout) in JUMP_E_TIMEOUT "busy", so no call can wait for ever behind another.
+/// made with (the request timeout), or at the call's deadline (CallDeadline) if that comes first, in
+/// JUMP_E_TIMEOUT, so no call can wait for ever behind another.
 public final class Gate: Sendable {
     private let lock = ParkingLock(())
     /// How long an operation waits for its turn.
@@ -15,8 +18,10 @@ public final class Gate: Sendable {
 
     /// Runs `body` with the gate closed to every other operation of this process.
     public func withLock<Result>(_ body: (inout Void) throws(JumpError) -> Result) throws(JumpError) -> Result {
-        let deadline = Clock.monotonicMilliseconds() &+ Int64(waitMilliseconds)
-        return try lock.withLock(deadline: deadline, cancellation: nil, ended: { _ in timedOut() }, body)
+        let (deadline, isCall) = CallDeadline.bound(Clock.monotonicMilliseconds() &+ Int64(waitMilliseconds))
+        return try lock.withLock(deadline: deadline, cancellation: nil, ended: { [purpose] _ in
+            isCall ? CallDeadline.exceeded(waitingFor: purpose) : timedOut()
+        }, body)
     }
 
     private func timedOut() -> JumpError {

@@ -1,4 +1,5 @@
 import Glibc
+import JumpRuntime
 
 /// A session's state (a client's Capture session, its sign-in-token credential): a ParkingLock, since saves
 /// happen under it and may take seconds (host storage callbacks, fsync, another process's store lock), plus

@@ -1,5 +1,6 @@
 import CCurl
 import Glibc
+import JumpRuntime
 
 /// The trusted roots as one PEM blob (CURLOPT_CAINFO_BLOB). libcurl's CURLOPT_CAINFO replaces the system's
 /// bundle instead of adding to it, and CURLOPT_CAPATH works only where the system keeps a hashed directory

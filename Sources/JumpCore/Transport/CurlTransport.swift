@@ -1,10 +1,6 @@
 import CCurl
 import Glibc
-
-/// libcurl once per process, at the first request: its initialisation (OpenSSL's) is most of what creating a
-/// client would otherwise cost, and a client restored from storage may never send one. A Swift global
-/// initializer runs exactly once; curl_global_init itself is thread-safe where libcurl says so.
-let curlGlobalInit: CURLcode = curl_global_init(Int(CURL_GLOBAL_DEFAULT))
+import JumpRuntime
 
 /// Whether this libcurl's curl_global_init may run while other threads use libcurl (CURL_VERSION_THREADSAFE,
 /// 7.84 and later); if not, it runs when the first client is created, as libcurl asks.
@@ -209,8 +205,8 @@ public final class CurlTransport: Transport {
     /// over), else here, polling so that a cancellation is seen within pollMilliseconds.
     private func drive(_ handle: EasyHandle, request: HTTPRequest, cancellation: Cancellation?) -> CURLcode {
         if let loop = handle.loop {
-            return loop.perform(handle.easy, url: request.url, proxy: network.proxy, timeoutMs: timeoutMs(of: request),
-                                cancellation: cancellation) ?? CURLE_FAILED_INIT
+            return loop.perform(handle.easy, lookupHost: LookupHost.of(request.url, proxy: network.proxy),
+                                timeoutMs: timeoutMs(of: request), cancellation: cancellation) ?? CURLE_FAILED_INIT
         }
         guard let multi = handle.multi else { return CURLE_FAILED_INIT }
         // A fiber that may not park (it holds a Lock) waits here with its thread: other fibers get one meanwhile.

@@ -1,3 +1,5 @@
+import JumpRuntime
+
 /// One HTTP exchange, as the Capture and Engage clients need it (no streaming: bodies are small).
 public struct HTTPRequest: Sendable {
     public var method: String

@@ -1,3 +1,5 @@
+import JumpRuntime
+
 /// The process's allowance of retries to each server (origin), a token bucket as the AWS SDKs' "standard"
 /// retry mode and gRPC's retry throttling keep one: a retry takes `retryCost` tokens, an answer that worked
 /// gives one back. While a server is down every request fails and nothing refills, so an outage costs at

@@ -1,8 +1,11 @@
+import JumpRuntime
+
 /// Every request of a client passes here on its way to the wire (JumpClient wraps its transport): the
 /// server's clock is learned from each answer's `Date` (ServerClock), and a failed attempt is sent again
 /// when that is safe (RetryRule: reads and the refresh after a transient answer or a lost connection, any
 /// request that never left), affordable (the process's RetryBudget for that server) and still on time: every attempt and
-/// every pause fit in one requestTimeoutMs, counted from the first attempt.
+/// every pause fit in the call's deadline (operationTimeoutMs, CallDeadline) when it has one, else in one
+/// requestTimeoutMs counted from the first attempt.
 public final class RetryingTransport: Transport {
     let inner: any Transport
     let maxRetries: Int
@@ -20,12 +23,20 @@ public final class RetryingTransport: Transport {
     }
 
     public func send(_ request: HTTPRequest, cancellation: Cancellation?) throws(JumpError) -> HTTPResponse {
-        let deadline = Clock.monotonicMilliseconds() + Int64(requestTimeoutMs)
+        // With a whole-call deadline (operationTimeoutMs) the attempts and pauses draw on it, and each attempt
+        // is still bounded by requestTimeoutMs; without one they all fit in one requestTimeoutMs, as always.
+        let call = CallDeadline.current
+        let deadline = call ?? Clock.monotonicMilliseconds() + Int64(requestTimeoutMs)
         let origin = ServerClock.origin(of: request.url)
         var retries = 0
         while true {
             var attempt = request
-            if retries > 0 { attempt.timeoutMs = Int(max(1, deadline - Clock.monotonicMilliseconds())) }
+            let remaining = deadline - Clock.monotonicMilliseconds()
+            if call != nil && remaining <= 0 {
+                // Nothing was sent in this round: the caller learns the call ran out, not that a write is in doubt.
+                throw CallDeadline.exceeded(waitingFor: "a request to be sent")
+            }
+            if retries > 0 || call != nil { attempt.timeoutMs = Int(max(1, min(remaining, Int64(requestTimeoutMs)))) }
             let outcome: Result<HTTPResponse, JumpError>
             do {
                 let response = try inner.send(attempt, cancellation: cancellation)
@@ -54,7 +65,7 @@ public final class RetryingTransport: Transport {
             let left = deadline - Clock.monotonicMilliseconds()
             guard Int64(pause) + Self.minimumAttemptMs <= left else {
                 Log.debug("\(request.method) \(request.redactedURL): \(reason); not retried, a pause of \(pause) ms "
-                          + "would pass requestTimeoutMs")
+                          + "would pass \(call == nil ? "requestTimeoutMs" : "operationTimeoutMs")")
                 return try outcome.get()
             }
             guard RetryBudget.withdraw(for: origin) else {

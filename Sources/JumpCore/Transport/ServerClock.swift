@@ -1,3 +1,5 @@
+import JumpRuntime
+
 /// What each server's clock says, learned from the `Date` header of its answers: a device whose clock is
 /// wrong (by minutes, hours or days, as phones and laptops often are) still signs what a server checks against
 /// its own time (the Capture refresh's `date`) with that server's time. One per client, keyed by origin

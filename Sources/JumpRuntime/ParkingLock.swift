@@ -13,14 +13,9 @@ public final class ParkingLock<Value>: @unchecked Sendable {  // `value` is touc
     /// Why a wait ended without the lock.
     public enum WaitEnd: Sendable { case deadline, cancelled }
 
-    private enum Waiter {
-        case fiber(Waker)
-        case thread(Semaphore)
-    }
-
     private struct Line {
         var epoch: UInt64
-        var waiting: [(ticket: UInt64, waiter: Waiter)] = []
+        var waiting: [(ticket: UInt64, waiter: Wakeup)] = []
         var nextTicket: UInt64 = 0
     }
 
@@ -67,8 +62,8 @@ public final class ParkingLock<Value>: @unchecked Sendable {  // `value` is touc
 
     /// Runs `body` holding the lock, or throws `ended(why)` when `deadline` (Clock.monotonicMilliseconds)
     /// passes or `cancellation` comes first.
-    public func withLock<Result>(deadline: Int64?, cancellation: Cancellation?, ended: (WaitEnd) -> JumpError,
-                                 _ body: (inout Value) throws(JumpError) -> Result) throws(JumpError) -> Result {
+    public func withLock<Result, Failure: Error>(deadline: Int64?, cancellation: Cancellation?, ended: (WaitEnd) -> Failure,
+                                                 _ body: (inout Value) throws(Failure) -> Result) throws(Failure) -> Result {
         let epoch = ForkSafety.epoch
         if let why = acquire(epoch, deadline: deadline, cancellation: cancellation) { throw ended(why) }
         defer { release(epoch) }
@@ -86,7 +81,7 @@ public final class ParkingLock<Value>: @unchecked Sendable {  // `value` is touc
 
     /// Takes the lock (nil), or joins the line: the ticket to wait with (0 for no waiter: not queued).
     @inline(__always)
-    private func takeOrQueue(_ epoch: UInt64, _ waiter: Waiter?) -> UInt64? {
+    private func takeOrQueue(_ epoch: UInt64, _ waiter: Wakeup?) -> UInt64? {
         if wordEpoch.load(ordering: .acquiring) == epoch,
            word.compareExchange(expected: Self.free, desired: Self.held, ordering: .acquiring).exchanged {
             return nil
@@ -94,7 +89,7 @@ public final class ParkingLock<Value>: @unchecked Sendable {  // `value` is touc
         return takeOrQueueSlowly(epoch, waiter)
     }
 
-    private func takeOrQueueSlowly(_ epoch: UInt64, _ waiter: Waiter?) -> UInt64? {
+    private func takeOrQueueSlowly(_ epoch: UInt64, _ waiter: Wakeup?) -> UInt64? {
         line.withLock { l -> UInt64? in
             if l.epoch != epoch {
                 l = Line(epoch: epoch)
@@ -135,32 +130,16 @@ public final class ParkingLock<Value>: @unchecked Sendable {  // `value` is touc
         if takeOrQueue(epoch, nil) == nil { return nil }
         if cancellation?.isCancelled == true { return .cancelled }
         var ticket: UInt64? = nil
-        let arrange = { [self] (waker: Waker) in
-            ticket = takeOrQueue(epoch, .fiber(waker))
+        Wait.until(deadline) { [self] wakeup in
+            ticket = takeOrQueue(epoch, wakeup)
             if ticket == nil {
-                waker.wake()
+                wakeup.wake()
             } else {
-                cancellation?.whenCancelled { waker.wake() }
+                cancellation?.whenCancelled { wakeup.wake() }
             }
         }
-        let parked = deadline.map { Fiber.park(until: $0, arrange) } ?? Fiber.park(arrange)
-        if parked {
-            cancellation?.whenCancelled(nil)
-            guard let ticket, !handedOver(ticket) else { return nil }
-            return cancellation?.isCancelled == true ? .cancelled : .deadline
-        }
-        let turn = Semaphore()
-        guard let queued = takeOrQueue(epoch, .thread(turn)) else { return nil }
-        cancellation?.whenCancelled { turn.signal() }
-        defer { cancellation?.whenCancelled(nil) }
-        FiberPool.blocking {
-            if let deadline {
-                _ = turn.wait(milliseconds: Int(max(0, min(deadline - Clock.monotonicMilliseconds(), Int64(Int32.max)))))
-            } else {
-                turn.wait()
-            }
-        }
-        if handedOver(queued) { return nil }
+        cancellation?.whenCancelled(nil)
+        guard let ticket, !handedOver(ticket) else { return nil }
         return cancellation?.isCancelled == true ? .cancelled : .deadline
     }
 
@@ -175,7 +154,7 @@ public final class ParkingLock<Value>: @unchecked Sendable {  // `value` is touc
     }
 
     private func releaseSlowly(_ epoch: UInt64) {
-        let next = line.withLock { l -> Waiter? in
+        let next = line.withLock { l -> Wakeup? in
             guard l.epoch == epoch else { return nil }
             guard !l.waiting.isEmpty else {
                 freed?()
@@ -187,10 +166,6 @@ public final class ParkingLock<Value>: @unchecked Sendable {  // `value` is touc
             if l.waiting.isEmpty { word.store(Self.held, ordering: .releasing) }  // held by `next`, nobody in line
             return next
         }
-        switch next {
-        case .fiber(let waker): waker.wake()
-        case .thread(let turn): turn.signal()
-        case nil: break
-        }
+        next?.wake()
     }
 }

@@ -32,13 +32,13 @@ public final class FiberPool: ForkParticipant {
 
     private let state = Lock(State())
     /// Threads while nothing blocks: the cores (JUMP_POOL_THREADS, for tests only, sets another number).
-    let threadLimit: Int
+    package let threadLimit: Int
     /// Threads in all while some are blocked.
-    let threadCap: Int
-    static let idleSeconds = 5
+    package let threadCap: Int
+    package static let idleSeconds = 5
     /// How long a thread is blocked before another is made for its work: host code that returns at once (a
     /// log line, an event) costs no thread, as Go's runtime and .NET's pool wait before they add one.
-    static let blockedAfterMilliseconds: Int64 = 50
+    package static let blockedAfterMilliseconds: Int64 = 50
 
     private init() {
         let cores = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
@@ -60,7 +60,7 @@ public final class FiberPool: ForkParticipant {
     }
 
     /// Makes a parked or new fiber ready: on its own thread's queue, or on the shared one.
-    func enqueue(_ fiber: Fiber) {
+    package func enqueue(_ fiber: Fiber) {
         let (wake, spawn, check) = state.withLock { s -> (PoolThread?, Bool, Bool) in
             if let home = fiber.home, home.alive, fiber.pinned || home.blocked == 0 {
                 home.ready.append(fiber)

@@ -15,12 +15,8 @@ public final class Cancellation: Sendable {
 
     public var isCancelled: Bool { flag.load(ordering: .acquiring) }
 
-    func check() throws(JumpError) {
-        if isCancelled { throw JumpError(.cancelled, "the operation was cancelled") }
-    }
-
     /// `action` runs at the next cancel(), or now if it came already; nil removes it.
-    func whenCancelled(_ action: (@Sendable () -> Void)?) {
+    package func whenCancelled(_ action: (@Sendable () -> Void)?) {
         observer.withLock { $0 = action.map(ClosureBox.init) }
         if let action, isCancelled { action() }
     }

@@ -1,20 +1,7 @@
 import Glibc
+import JumpRuntime
 
-/// Wall-clock and monotonic time without Foundation.
-public enum Clock {
-    /// Seconds since the Unix epoch.
-    public static func now() -> Int64 {
-        var ts = timespec()
-        clock_gettime(CLOCK_REALTIME, &ts)
-        return Int64(ts.tv_sec)
-    }
-
-    static func monotonicMilliseconds() -> Int64 {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Int64(ts.tv_sec) &* 1000 &+ Int64(ts.tv_nsec / 1_000_000)
-    }
-
+extension Clock {
     /// "yyyy-MM-dd HH:mm:ss" in UTC: the `date` of the refresh signature (docs/protocol.md §10.2).
     public static func signatureDate(_ epochSeconds: Int64) -> String {
         var t = time_t(epochSeconds)

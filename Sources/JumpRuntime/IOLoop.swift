@@ -6,25 +6,25 @@ import Glibc
 /// (docs/design-io.md). Other threads hand it work under a lock and wake it with curl_multi_wakeup; only
 /// the loop's thread touches the multi handle otherwise. A forked child gets a loop of its own at its first
 /// request: the parent's is left as it is.
-final class IOLoop: @unchecked Sendable {  // `active` and `timers` are touched only by the loop's thread
+package final class IOLoop: @unchecked Sendable {  // `active` and `timers` are touched only by the loop's thread
     /// Connections per host, and kept in all: a quarter of the process's descriptor limit (soft), between 16
     /// and 1 024, so a host at the usual soft limit of 1 024 keeps three quarters of its descriptors (256 go to
     /// connections) and one that raised its limit gets a connection for each of up to 1 024 requests at once.
     /// Fewer make a burst slower on both ends (with 64, 1 000 clients' requests queued 16 deep on each). The
     /// lookups more connections would start are bounded by LookupGate, not by this.
-    static let maxConnections: Int = {
+    package static let maxConnections: Int = {
         var limit = rlimit()
         guard getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return 64 }
         return Int(min(1024, max(16, UInt64(limit.rlim_cur) / 4)))  // RLIM_INFINITY is the largest value
     }()
     /// Easy handles kept for reuse between requests (process-wide, whatever the number of clients).
-    static let idleHandlesKept = 32
+    package static let idleHandlesKept = 32
 
     private static let current = ForkSafety.processWide(Lock<(epoch: UInt64, loop: IOLoop?)>((0, nil)))
 
     /// This process's loop, started at the first call; nil when libcurl or the system refuse one (the caller
     /// then blocks its own thread, as a synchronous call does).
-    static var shared: IOLoop? {
+    package static var shared: IOLoop? {
         let epoch = ForkSafety.epoch
         return current.withLock { c -> IOLoop? in
             if c.epoch != epoch || c.loop == nil { c = (epoch, IOLoop()) }
@@ -37,7 +37,7 @@ final class IOLoop: @unchecked Sendable {  // `active` and `timers` are touched 
         let easy: UnsafeMutableRawPointer
         let cancellation: Cancellation?
         let waker: Waker
-        /// The host name libcurl looks up for it (LookupGate.host), nil when none is needed.
+        /// The host name libcurl looks up for it (its caller's LookupHost), nil when none is needed.
         let lookupHost: String?
         /// When its time is up (Clock.monotonicMilliseconds): time spent waiting for a lookup counts.
         let deadline: Int64
@@ -66,7 +66,7 @@ final class IOLoop: @unchecked Sendable {  // `active` and `timers` are touched 
     private var active: [UnsafeMutableRawPointer: Transfer] = [:]
     private var timers: [(deadline: Int64, fire: @Sendable () -> Void)] = []
     private var lookups = LookupGate()
-    let idleHandles = Lock<[UnsafeMutableRawPointer]>([])
+    package let idleHandles = Lock<[UnsafeMutableRawPointer]>([])
 
     private init?() {
         _ = curlGlobalInit
@@ -80,11 +80,12 @@ final class IOLoop: @unchecked Sendable {  // `active` and `timers` are touched 
         }
     }
 
-    /// From a fiber: sends the transfer set up on `easy` (to `url`, through `proxy` when one is set, within
-    /// `timeoutMs`) and returns its result once it is over, the fiber parked meanwhile. nil outside a fiber
-    /// (the caller drives the transfer itself).
-    func perform(_ easy: UnsafeMutableRawPointer, url: String, proxy: String?, timeoutMs: Int,
-                 cancellation: Cancellation?) -> CURLcode? {
+    /// From a fiber: sends the transfer set up on `easy` (within `timeoutMs`) and returns its result once it
+    /// is over, the fiber parked meanwhile. nil outside a fiber (the caller drives the transfer itself).
+    /// `lookupHost` is what libcurl looks up for it, as its DNS cache keys it (nil for none): the loop lets
+    /// one transfer per host look up a name nobody has yet (LookupGate).
+    package func perform(_ easy: UnsafeMutableRawPointer, lookupHost: String?, timeoutMs: Int,
+                         cancellation: Cancellation?) -> CURLcode? {
         guard Fiber.mayPark else { return nil }
         // The observer is set and cleared by the fiber itself, around its park, so an observer of an earlier
         // request can never replace this one's. A cancellation before the transfer is queued is seen when
@@ -98,7 +99,6 @@ final class IOLoop: @unchecked Sendable {  // `active` and `timers` are touched 
         }
         defer { cancellation?.whenCancelled(nil) }
         var transfer: Transfer? = nil
-        let lookupHost = LookupGate.host(of: url, proxy: proxy)
         let deadline = Clock.monotonicMilliseconds() &+ Int64(timeoutMs)
         let parked = Fiber.park { [self] waker in
             let made = Transfer(easy: easy, cancellation: cancellation, waker: waker, lookupHost: lookupHost, deadline: deadline)
@@ -110,23 +110,15 @@ final class IOLoop: @unchecked Sendable {  // `active` and `timers` are touched 
         return transfer.result
     }
 
-    /// From a fiber: parks it for `milliseconds`; false outside a fiber.
-    func pause(milliseconds: Int) -> Bool {
-        let deadline = Clock.monotonicMilliseconds() &+ Int64(min(max(0, milliseconds), 60_000))
-        return Fiber.park { [self] waker in
-            post { $0.timers.append((deadline, { waker.wake() })) }
-        }
-    }
-
     /// Wakes `waker` at `deadline` (Clock.monotonicMilliseconds), unless something else woke it first (a waker
     /// wakes once): the deadline of a wait.
-    func wake(_ waker: Waker, at deadline: Int64) {
+    package func wake(_ waker: Waker, at deadline: Int64) {
         at(deadline) { waker.wake() }
     }
 
     /// Runs `action` on the loop's thread at `deadline` (Clock.monotonicMilliseconds): it must be quick and
     /// never block (the pool's check for blocked threads).
-    func at(_ deadline: Int64, _ action: @escaping @Sendable () -> Void) {
+    package func at(_ deadline: Int64, _ action: @escaping @Sendable () -> Void) {
         post { $0.timers.append((deadline, action)) }
     }
 
@@ -142,7 +134,7 @@ final class IOLoop: @unchecked Sendable {  // `active` and `timers` are touched 
     }
 
     /// Whether the caller is the loop's thread.
-    static var isLoopThread: Bool {
+    package static var isLoopThread: Bool {
         let thread = loopThread.withLock { $0 }
         return thread != 0 && pthread_equal(thread, pthread_self()) != 0
     }

@@ -47,30 +47,30 @@ public final class Fiber: @unchecked Sendable {  // `afterSwitch` is touched onl
     func resume() -> Bool { jumpi_fiber_resume(raw) != 0 }
 
     /// The fiber running on this thread; nil on a thread's own stack.
-    static var current: Fiber? {
+    package static var current: Fiber? {
         guard let argument = jumpi_fiber_current_argument() else { return nil }
         return Unmanaged<Fiber>.fromOpaque(argument).takeUnretainedValue()
     }
 
     /// Whether the caller runs on a fiber.
-    static var isRunning: Bool { jumpi_fiber_current_argument() != nil }
+    package static var isRunning: Bool { jumpi_fiber_current_argument() != nil }
 
     /// Whether the caller may park: it runs on a fiber and holds no `Lock`. Anywhere else it blocks, as a
     /// thread does (a wait under a lock, such as the shared store's flock taken inside a save, is bounded by
     /// the request timeout).
-    static var mayPark: Bool { isRunning && jumpi_locks_held_here() == 0 }
+    package static var mayPark: Bool { isRunning && jumpi_locks_held_here() == 0 }
 
     /// Parks the running fiber: `arrange` runs on the pool thread's stack once the fiber is off it, and sees
     /// to it that the waker is woken exactly once, from any thread. Returns when woken (true), or at once
     /// (false) where the caller may not park (`mayPark`), when it must wait its own way.
-    static func park(_ arrange: @escaping (Waker) -> Void) -> Bool {
+    package static func park(_ arrange: @escaping (Waker) -> Void) -> Bool {
         guard jumpi_locks_held_here() == 0, let fiber = current else { return false }
         return fiber.suspend(arrange)
     }
 
     /// Parks like `park`, and is woken at `deadline` (Clock.monotonicMilliseconds) at the latest: the caller
     /// tells which woke it. false where it may not park, or no I/O loop keeps the time.
-    static func park(until deadline: Int64, _ arrange: @escaping (Waker) -> Void) -> Bool {
+    package static func park(until deadline: Int64, _ arrange: @escaping (Waker) -> Void) -> Bool {
         guard jumpi_locks_held_here() == 0, let fiber = current, let loop = IOLoop.shared else { return false }
         return fiber.suspend { waker in
             arrange(waker)
@@ -89,10 +89,9 @@ public final class Fiber: @unchecked Sendable {  // `afterSwitch` is touched onl
     }
 
     /// Waits `milliseconds`: a fiber parks on the I/O loop's clock, a thread sleeps.
-    static func pause(milliseconds: Int) {
+    package static func pause(milliseconds: Int) {
         let milliseconds = min(max(0, milliseconds), 60_000)
-        if mayPark, let loop = IOLoop.shared, loop.pause(milliseconds: milliseconds) { return }
-        _ = FiberPool.blocking { usleep(UInt32(milliseconds * 1000)) }
+        Wait.until(Clock.monotonicMilliseconds() &+ Int64(milliseconds)) { _ in }  // nothing wakes it but the time
     }
 
     /// Runs `body` on a thread of its own while the fiber parks: for host code that may block for long
@@ -124,12 +123,12 @@ public final class Fiber: @unchecked Sendable {  // `afterSwitch` is touched onl
 }
 
 /// Puts a parked fiber back in its pool's queue: once.
-final class Waker: Sendable {
+package final class Waker: Sendable {
     private let target: Lock<(fiber: Fiber, pool: FiberPool)?>
 
-    init(_ fiber: Fiber, _ pool: FiberPool) { target = Lock((fiber, pool)) }
+    package init(_ fiber: Fiber, _ pool: FiberPool) { target = Lock((fiber, pool)) }
 
-    func wake() {
+    package func wake() {
         guard let (fiber, pool) = target.withLock({ t -> (Fiber, FiberPool)? in defer { t = nil }; return t }) else { return }
         pool.enqueue(fiber)
     }

@@ -44,7 +44,7 @@ public final class Lock<Value>: @unchecked Sendable {  // the value is touched o
 
 extension Lock {
     /// Appends `element` to a pool unless it holds `limit` already: true when kept.
-    func keep<Element>(_ element: Element, upTo limit: Int) -> Bool where Value == [Element] {
+    package func keep<Element>(_ element: Element, upTo limit: Int) -> Bool where Value == [Element] {
         withLock { pool -> Bool in
             guard pool.count < limit else { return false }
             pool.append(element)
