@@ -152,10 +152,10 @@ const char *jump_status_str(jump_status status);
 
 /* The detail of the last failure on the calling thread, as JSON text owned by the library (valid until the next
  * jump_* call on this thread; never NULL). Keys: "status", "status_name", "message", and when known "server"
- * {"code","error","error_description"}, "invalid_fields" {field: [messages]}, "argument", "merge_token",
- * "existing_provider", "conflicting_provider", "social_registration_token", "prereg_record", "conflicts"
- * [{"path","local","server","base"}], "synced" and "pending" (paths, after a partial sync). Only meaningful right
- * after a call returned non-JUMP_OK.
+ * {"code","error","error_description","http_status", and the other keys of the server's answer}, "invalid_fields"
+ * {field: [messages]}, "argument", "merge_token", "existing_provider", "conflicting_provider",
+ * "social_registration_token", "prereg_record", "conflicts" [{"path","local","server","base"}], "synced" and
+ * "pending" (paths, after a partial sync). Only meaningful right after a call returned non-JUMP_OK.
  * Ownership: the returned string is the library's, valid until the next jump_* call on this thread.
  * May wait for: nothing.
  */
@@ -333,7 +333,16 @@ jump_status jump_set_log_callback(jump_callback callback, void *userdata, jump_f
 /*       Connection timeout in milliseconds.                                                            */
 /*   requestTimeoutMs                                                                                   */
 /*       Type: integer, 1..600000. Default: 30000.                                                      */
-/*       Request timeout in milliseconds.                                                               */
+/*       How long one HTTP attempt may take, in milliseconds; without operationTimeoutMs it also bounds */
+/*       a request's retries and pauses together, and each wait of a call for another operation (a      */
+/*       sync, a flow load, a credential change, the shared store's lock).                              */
+/*   operationTimeoutMs                                                                                 */
+/*       Type: integer, 0..3600000. Default: 0.                                                         */
+/*       The deadline of a whole call, in milliseconds (0: none, each wait keeps its own bound): every  */
+/*       wait inside the call draws on it (the waits for another operation, a refresh in progress and   */
+/*       the shared store's lock, each HTTP attempt, the retries and their pauses), and a call that     */
+/*       reaches it fails with JUMP_E_TIMEOUT, reason "operation_timeout" (a write already sent: the    */
+/*       attempt's own timeout, reason "outcome_unknown"). Host callbacks are not interrupted.          */
 /*   tokenRefreshMarginSeconds                                                                          */
 /*       Type: integer, 0..86400. Default: 60.                                                          */
 /*       An access token expiring within this is refreshed first.                                       */
@@ -366,6 +375,15 @@ jump_status jump_set_log_callback(jump_callback callback, void *userdata, jump_f
 /*       "sha256//a;sha256//b": the server's public key (its SubjectPublicKeyInfo) must hash (SHA-256)  */
 /*       to one of these; a key not pinned is JUMP_E_NETWORK with detail reason "pin_mismatch" (other   */
 /*       TLS failures: "tls_failed"); the session is kept.                                              */
+/*   accounts                                                                                           */
+/*       Type: string, one of "single", "multiple". Default: "single".                                  */
+/*       How many users stay signed in. "single": one, as always (a sign-in of another user replaces    */
+/*       the session; its unsynced edits are set aside); "multiple": a sign-in of another user adds a   */
+/*       saved account and makes it the active one, the others stay signed in, each with its own        */
+/*       session, journal, quarantine and secrets on storage; the client's calls go to the active       */
+/*       account (jump_client_accounts, jump_client_switch_account, jump_client_remove_account), and    */
+/*       jump_client_sign_out signs out the active one only. Switching back to "single" keeps using the */
+/*       first account's session.                                                                       */
 /* END CONFIG KEYS                                                                                      */
 /* ---------------------------------------------------------------------------------------------------- */
 
@@ -745,6 +763,81 @@ jump_status jump_client_sign_in(jump_client *client, const char *user, const cha
 jump_status jump_client_sign_in_async(jump_client *client, const char *user, const char *password,
                                       jump_callback callback, void *userdata, jump_free_fn userdata_free,
                                       jump_request **out_request);
+
+/* The saved accounts as JSON: {"accounts":
+ * [{"uuid","email","display_name","signed_in","reauthentication_required","last_used","active"}], "active": the
+ * active account's uuid or null}, the most recently used first. With accounts "single": the signed-in user, if any.
+ * Reads the saved index again, so that accounts another process sharing the storage directory added are listed
+ * (their sessions are restored then).
+ * Ownership: out_json: receives a string the caller frees with jump_string_free (NULL on failure).
+ * Returns:
+ *   JUMP_OK: *out_json holds the list.
+ *   JUMP_E_INVALID_HANDLE: client is NULL, freed or not a jump_client.
+ *   JUMP_E_INVALID_ARGUMENT: out_json is NULL.
+ *   JUMP_E_STORAGE: the index of saved accounts could not be read.
+ *   JUMP_E_TIMEOUT: another process held the index's lock longer than requestTimeoutMs.
+ * May wait for: the index of saved accounts on storage and its lock (at most requestTimeoutMs), and the restore of
+ * an account another process added (a host storage callback, or the session files, the Secret Service).
+ */
+jump_status jump_client_accounts(jump_client *client, char **out_json);
+
+/* Makes the saved account of uuid the active one, without a password: the client's calls go to it from now on, and
+ * event account_switched tells the app. Its session was kept (the record, its unsynced edits, its journal); a
+ * refresh runs first when its token is stale, and a refresh that fails leaves the switch done (jump_client_accounts
+ * and jump_client_state say whether its user must sign in again). Unsynced edits stay with the account that made
+ * them: a jump_record handle taken before the switch still edits its own account's record.
+ * Ownership: uuid: borrowed for the call.
+ * Returns:
+ *   JUMP_OK: the account is active.
+ *   JUMP_E_INVALID_HANDLE: client is NULL, freed or not a jump_client.
+ *   JUMP_E_INVALID_ARGUMENT: uuid is NULL or not UTF-8.
+ *   JUMP_E_NOT_FOUND: no saved account has this uuid.
+ *   JUMP_E_STORAGE: the index of saved accounts could not be read.
+ *   JUMP_E_TIMEOUT: another process held the index's lock longer than requestTimeoutMs.
+ * May wait for: the index of saved accounts and its lock (at most requestTimeoutMs); the token refresh when the
+ * token is stale (the network, up to requestTimeoutMs per request, with retries; its save).
+ */
+jump_status jump_client_switch_account(jump_client *client, const char *uuid);
+
+/* Asynchronous jump_client_switch_account.
+ * Ownership: uuid: borrowed for the call; callback: kept until libjump drops it, then userdata_free(userdata) runs
+ * exactly once; out_request: receives a new handle the caller frees with jump_request_free.
+ * Returns:
+ *   JUMP_OK: started: the outcome (a status of jump_client_switch_account, and its result or error detail) comes to
+ *       the callback as a completion document.
+ *   JUMP_E_INVALID_HANDLE: client is NULL, freed or not a jump_client (the callback still runs once, later, with
+ *       the same status).
+ *   JUMP_E_INVALID_ARGUMENT: an argument is NULL or not valid UTF-8/JSON (the callback still runs once, later, with
+ *       the same status).
+ * Callback: runs exactly once, on libjump's "jump-events" thread (or through the host's dispatcher,
+ * jump_client_set_dispatcher; in queue mode it is queued for jump_client_next_event), with the outcome of
+ * jump_client_switch_account: one of its statuses, and its result or error detail.
+ * May wait for: nothing: it returns at once, and jump_client_switch_account runs on a libjump thread ("jump-work").
+ */
+jump_status jump_client_switch_account_async(jump_client *client, const char *uuid, jump_callback callback,
+                                             void *userdata, jump_free_fn userdata_free,
+                                             jump_request **out_request);
+
+/* Signs the saved account of uuid out and erases everything of it on storage: its session, its record journal
+ * (unsynced edits are discarded), the sessions set aside in its quarantine and its secrets. The other accounts stay
+ * signed in and usable. Capture has no token revocation: the refresh secret is erased with the session. A removed
+ * active account leaves no user active (jump_client_is_signed_in is false until a sign-in or a switch): removing
+ * one account never signs another in. Event signed_out names it.
+ * Ownership: uuid: borrowed for the call.
+ * Returns:
+ *   JUMP_OK: the account is signed out and erased.
+ *   JUMP_E_INVALID_HANDLE: client is NULL, freed or not a jump_client.
+ *   JUMP_E_INVALID_ARGUMENT: uuid is NULL or not UTF-8.
+ *   JUMP_E_NOT_FOUND: no saved account has this uuid.
+ *   JUMP_E_STORAGE: an erase failed: the account is signed out in memory but something of it is still stored; call
+ *       again.
+ *   JUMP_E_TIMEOUT: another operation of the account held it longer than requestTimeoutMs (detail reason "busy"),
+ *       or another process held the index's lock.
+ * May wait for: the account's earlier operations and their saves (at most requestTimeoutMs, then JUMP_E_TIMEOUT
+ * "busy"); a host storage callback (or the session files, fsync, the Secret Service); the index of saved accounts
+ * and its lock.
+ */
+jump_status jump_client_remove_account(jump_client *client, const char *uuid);
 
 /* Signs out of everything: the Capture session, the sign-in-token or API-key credential, its gist and the
  * identified external user are forgotten in memory and erased from storage; then, best effort, the refresh token is

@@ -21,6 +21,27 @@ and, from the backends in scripts/generators/ (one module per binding, see backe
                                              keys' constants) (scripts/generators/java.py)
   include/jump.h (the config keys' region), docs/config.md    the config keys' documentation
                                              (scripts/generators/config_docs.py)
+  bindings/python/jump/_results_generated.py one TypedDict per document of "documents" (jump.results
+                                             re-exports them) (scripts/generators/python.py)
+  bindings/node/types/results.generated.d.ts one interface per document, camelCase keys (types/*.d.ts
+                                             re-export them) (scripts/generators/typescript.py)
+  bindings/go/results_generated.go           one struct per document, the string types of their "values",
+                                             and result<Function>, the decoder of each function's "result"
+                                             (scripts/generators/go_results.py)
+  bindings/java/generated/io/libjump/<Document>.java, Results.java    one record per document (nested enums
+                                             for "values") and the decoder of each function's "result"
+                                             (scripts/generators/java_results.py)
+  bindings/rust/jump/src/results_generated.rs  one struct per document (Option for nullable/optional keys,
+                                             a #[non_exhaustive] enum per "values" key), its FromValue
+                                             decoder and redacting Debug (scripts/generators/rust_results.py)
+  bindings/csharp/src/Results.Generated.cs   one sealed partial class per document, a constants class per
+                                             "values" key, ToString redacting secrets
+                                             (scripts/generators/csharp_results.py)
+  bindings/rust/jump/src/config_keys_generated.rs, bindings/csharp/src/ConfigKeys.Generated.cs    the config
+                                             keys' constants (jump::config_keys::REQUEST_TIMEOUT_MS, C#'s
+                                             ConfigKeys.RequestTimeoutMs), each documented with its meaning,
+                                             type, range and default, as Go's config_keys_generated.go and Java's
+                                             ConfigKey (scripts/generators/rust.py, scripts/generators/csharp.py)
 The hand-written code around them (loading, strings, callbacks, exception behaviour) stays hand-written and
 uses these names. The Node addon has no generated part: its methods are hand-written N-API functions, not
 one per C function. Tests/abi/check_generated.py fails when a committed file differs from what this writes.

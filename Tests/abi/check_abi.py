@@ -19,9 +19,8 @@ Checks, one line each (the signature check has one line per function):
      copies that are still written by hand, and a self-test shows each of those checks failing on
      deliberately broken copies (check_api.py says what is compared with what);
   8. the bindings' generated files (scripts/generate-bindings.py: ctypes SIGNATURES, the C tests' loader
-     list, C#'s P/Invokes, the status tables, Go's and Java's config-key constants) are what the generator
-     writes from jump_api.json now, shown
-     failing on an edited copy (check_generated.py);
+     list, C#'s P/Invokes, the status tables, the config-key constants of Go, Java, Rust and C#) are what
+     the generator writes from jump_api.json now, shown failing on an edited copy (check_generated.py);
   9. each binding (Python, C#, Node.js) reaches every function of jump_api.json but those its
      coverage-exceptions.json lists with a reason (check_coverage.py);
  10. no tracked file over 1 MiB outside the test fixtures (check_hygiene.py, which also tells
@@ -32,7 +31,9 @@ Checks, one line each (the signature check has one line per function):
  13. every config key of jump_api.json is read in Sources/JumpCore, but those check_config_reads.py's
      KNOWN_UNREAD lists with why (check_config_reads.py);
  14. no literal fallback after a config read in Sources/JumpCore: a key's default lives in ConfigKey alone
-     (check_config_defaults.py).
+     (check_config_defaults.py);
+ 15. every binding's generated typed results follow jump_api.json's "documents": a key added to a document and
+     a key retyped change each file that defines the document's type (check_generated_types.py).
 Ends with "N passed, N failed"; exits 1 on any failure.
 
 Adding a function: declare and document it in include/jump.h (in its handle's section) and export it from
@@ -58,6 +59,7 @@ import check_config_defaults  # noqa: E402
 import check_config_reads  # noqa: E402
 import check_coverage  # noqa: E402
 import check_generated  # noqa: E402
+import check_generated_types  # noqa: E402
 import check_hygiene  # noqa: E402
 import check_internal_prefix  # noqa: E402
 import check_layers  # noqa: E402
@@ -385,6 +387,8 @@ def main():
     for ok, label, detail in check_config_reads.run_checks(ROOT) + check_config_reads.self_test(ROOT):
         report(ok, label, detail)
     for ok, label, detail in check_config_defaults.run_checks(ROOT) + check_config_defaults.self_test(ROOT):
+        report(ok, label, detail)
+    for ok, label, detail in check_generated_types.run_checks(ROOT) + check_generated_types.self_test(ROOT):
         report(ok, label, detail)
 
     passed = sum(1 for r in results if r)

@@ -8,7 +8,9 @@ hand) and every other copy is compared with it:
   - the library's exports (passed in by check_abi.py);
   - JumpStatus.swift, ConfigKeys.swift, LibraryVersion.swift (read as text, not compiled);
   - bindings/python/jump: _native.py (ABI_VERSION), __init__.py (__version__);
-  - Tests/c/test_config.c (documented keys, defaults), examples/c/quickstart.c (status names).
+  - Tests/c/test_config.c (documented keys, defaults), examples/c/quickstart.c (status names);
+  - itself: each function that hands out JSON names its document ("result"), and each document is typed and used
+    (the schema: docs/bindings.md, Typed results).
 The bindings' declarations and status tables are not copies any more: scripts/generate-bindings.py writes them
 from jump_api.json, and check_generated.py says when a committed one is stale.
 Every check takes a root directory, so self_test() can run them on deliberately broken copies in a temporary
@@ -399,10 +401,95 @@ def check_config_c(root, api):
     return problems
 
 
+# What a document key may say about itself (the schema of "documents": docs/bindings.md, Typed results).
+KEY_FIELDS = {"type", "description", "nullable", "optional", "values", "unit", "secret"}
+UNITS = {"epoch_seconds", "seconds", "milliseconds"}
+
+
 def check_documents(root, api):
+    """Each document has a description and typed keys (every key named in jump.h, as jump.h documents it)."""
     text = read(root, "header")
-    return ["document %s: key %r is not in jump.h" % (d, k)
-            for d, doc in sorted(api["documents"].items()) for k in doc["keys"] if '"%s"' % k not in text]
+    problems = []
+    for d, doc in sorted(api["documents"].items()):
+        if not isinstance(doc.get("description"), str) or not doc["description"].strip():
+            problems.append("document %s: no \"description\"" % d)
+        for k, key in sorted(doc["keys"].items()):
+            if '"%s"' % k not in text:
+                problems.append("document %s: key %r is not in jump.h" % (d, k))
+            if not isinstance(key, dict) or not isinstance(key.get("type"), str) or not key.get("description"):
+                problems.append("document %s: key %r needs {\"type\", \"description\"}" % (d, k))
+                continue
+            problems += ["document %s: key %r: unknown field %r" % (d, k, f) for f in sorted(set(key) - KEY_FIELDS)]
+            if "values" in key and (key["type"] != "string" or not key["values"]
+                                    or not all(isinstance(v, str) for v in key["values"])):
+                problems.append("document %s: key %r: \"values\" are for strings only" % (d, k))
+            if "unit" in key and (key["type"] != "int" or key["unit"] not in UNITS):
+                problems.append("document %s: key %r: \"unit\" is one of %s, on ints only" % (d, k, sorted(UNITS)))
+    return problems
+
+
+SCALARS = {"string", "bool", "int", "number", "any"}
+# The out parameters that carry a JSON document (ownership out_json, or a string the C API names so).
+JSON_OUT_NAMES = {"out_json", "out_result", "out_response"}
+
+
+def type_problems(t, documents):
+    """What is wrong with a type string T := scalar | document | "[T]" | "{T}" (docs/bindings.md, Typed results)."""
+    if not isinstance(t, str) or not t:
+        return ["%r is not a type" % (t,)]
+    if t[0] + t[-1] in ("[]", "{}"):
+        return type_problems(t[1:-1], documents)
+    if t in SCALARS or t in documents:
+        return []
+    return ["%r names no document" % t]
+
+
+def document_names(t):
+    return [n for n in re.findall(r"[a-z_][a-z0-9_]*", t) if n not in SCALARS]
+
+
+def returns_json(f):
+    """The function hands back a JSON document: an out_json parameter, a JSON string out parameter, or a
+    function named for the JSON it gives (jump_config_to_json)."""
+    return any(p.get("direction") == "out" and (p["ownership"] == "out_json" or
+                                                (p["ownership"] == "out_string" and p["name"] in JSON_OUT_NAMES))
+               for p in f["parameters"]) or f["name"].endswith("_to_json")
+
+
+def check_results(root, api):
+    """Every function that returns a JSON document (or an _async form of one) says its "result"; every type
+    names known documents; every document is used by a function's result, a callback or another document."""
+    documents = api["documents"]
+    functions = {f["name"]: f for f in api["functions"]}
+    problems = []
+    for f in api["functions"]:
+        n, result = f["name"], f.get("result")
+        base = functions.get(f.get("async_of") or f.get("jansson_of") or "")
+        if result is None and returns_json(f):
+            problems.append("%s returns a JSON document but has no \"result\" (its type)" % n)
+        if base is not None and base.get("result") != result:
+            problems.append("%s: \"result\" %r differs from %s's %r (its completion's result is that one's)"
+                            % (n, result, base["name"], base.get("result")))
+        if result is not None:
+            problems += ["%s: \"result\" %s" % (n, p) for p in type_problems(result, documents)]
+    for d, doc in sorted(documents.items()):
+        for k, key in sorted(doc["keys"].items()):
+            if isinstance(key, dict):
+                problems += ["document %s: key %r: type %s" % (d, k, p)
+                             for p in type_problems(key.get("type"), documents)]
+    roots = [f["result"] for f in api["functions"] if "result" in f]
+    roots += [d for c in api["callbacks"] for d in c.get("documents", [])]
+    used, todo = set(), [n for t in roots for n in document_names(t)]
+    while todo:
+        name = todo.pop()
+        if name in used or name not in documents:
+            continue
+        used.add(name)
+        todo += [n for key in documents[name]["keys"].values() if isinstance(key, dict)
+                 for n in document_names(key.get("type", ""))]
+    problems += ["document %s is used by nothing (no function's \"result\", no callback's \"documents\", no "
+                 "other document's key)" % d for d in sorted(set(documents) - used)]
+    return problems
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -488,9 +575,11 @@ CHECKS = [
     ("7j. config keys: jump_api.json == ConfigKeys.swift (names, types, defaults, allowed values, ranges)", "cfg_swift"),
     ("7k. config keys: jump.h's jump_config comment names exactly jump_api.json's", "cfg_header"),
     ("7l. config keys: Tests/c/test_config.c (documented_keys, defaults) == jump_api.json", "cfg_c"),
-    ("7m. documents: every key in jump_api.json appears in jump.h", "documents"),
+    ("7m. documents: typed keys (type, description, values on strings, unit on ints), each in jump.h", "documents"),
     ("7n. functions: each has \"statuses\" (JUMP_OK included) and \"may_wait\"; jump.h declares each inside a "
      "generated region", "contracts"),
+    ("7o. results: each function returning JSON (and its _async, _jansson forms) has a \"result\" naming known "
+     "documents; every document is used", "results"),
 ]
 
 
@@ -515,6 +604,7 @@ def run_checks(root, exports=None):
         "cfg_c": lambda: check_config_c(root, api),
         "documents": lambda: check_documents(root, api),
         "contracts": lambda: check_function_contracts(root, api),
+        "results": lambda: check_results(root, api),
     }
     results = []
     for label, key in CHECKS:
@@ -565,6 +655,19 @@ def renumber(api):
     next(s for s in api["statuses"] if s["name"] == "JUMP_E_CONFLICT")["value"] = -20
 
 
+def set_result(name, result):
+    def change(api):
+        next(f for f in api["functions"] if f["name"] == name)["result"] = result
+    return change
+
+
+def add_document(name):
+    def change(api):
+        api["documents"][name] = {"description": "a document no function returns",
+                                  "keys": {"status": {"type": "int", "description": "a key jump.h names"}}}
+    return change
+
+
 # (what is broken, which file, how, the check that must fail)
 BREAKS = [
     ("a function missing from jump_api.json", "api",
@@ -577,6 +680,16 @@ BREAKS = [
      edit_api(strip_field("jump_record_get", "may_wait")), "contracts"),
     ("a declaration moved out of jump.h's generated regions", "header",
      edit_text("/* END FUNCTIONS */\n", "/* END FUNCTIONS */\nint jump_x(void);\n"), "contracts"),
+    ("a function returning JSON without \"result\"", "api",
+     edit_api(strip_field("jump_client_linked_profiles", "result")), "results"),
+    ("an _async form whose \"result\" differs from its function's", "api",
+     edit_api(strip_field("jump_client_sync_async", "result")), "results"),
+    ("a \"result\" naming no document", "api", edit_api(set_result("jump_client_sync", "[sync_outcome]")), "results"),
+    ("a document nothing uses", "api", edit_api(add_document("orphan")), "results"),
+    ("a document key with an unknown type", "api",
+     edit_api(lambda a: a["documents"]["sync_result"]["keys"]["requests"].update(type="integer")), "results"),
+    ("a document key without a description", "api",
+     edit_api(lambda a: a["documents"]["sync_result"]["keys"]["requests"].pop("description")), "documents"),
     ("a renumbered status in JumpStatus.swift", "swift_status",
      edit_text("case conflict = -18", "case conflict = -20"), "st_swift"),
     ("a config key missing from jump_api.json", "api",

@@ -30,7 +30,7 @@ static const char *const documented_keys[] = {
     "userAgentApp", "emulatorHost", "storageDirectory", "secretStore", "connectTimeoutMs",
     "requestTimeoutMs", "operationTimeoutMs", "tokenRefreshMarginSeconds", "maxResponseBytes",
     "captureSchemaFile", "signInTokenAuthBaseUrl", "signInTokenApiBaseUrl", "apiKeyHeader",
-    "webLoginCookieName", "maxRetries", "proxy", "caFile", "pinnedPublicKeys"};
+    "webLoginCookieName", "maxRetries", "proxy", "caFile", "pinnedPublicKeys", "accounts"};
 
 static int is_documented(const char *key) {
     size_t i;
@@ -56,7 +56,7 @@ TEST(defaults_in_to_json) {
                    {"captureLocale", "en-US"},
                    {"captureResponseType", "token"},
                    {"engageResponseType", "token_profile"},
-                   {"secretStore", "auto"}};
+                   {"secretStore", "auto"}, {"accounts", "single"}};
     struct {
         const char *key;
         long long value;

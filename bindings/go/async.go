@@ -104,15 +104,6 @@ func await(ctx context.Context, op string, a *cargs, p *pending, start startFn) 
 	return c.Result, nil
 }
 
-// awaitObject is await whose result is a JSON object.
-func awaitObject(ctx context.Context, op string, a *cargs, p *pending, start startFn) (Object, error) {
-	raw, err := await(ctx, op, a, p, start)
-	if err != nil {
-		return nil, err
-	}
-	return decodeObject(op, string(raw))
-}
-
 // blocking runs a C call that has no _async form. The context is looked at once, before the call: done
 // already, the call does not start and the context's error is returned (ErrCancelled, and errors.Is finds
 // ctx.Err()). Once started, the call cannot be cancelled: it runs to its end (bounded by requestTimeoutMs)

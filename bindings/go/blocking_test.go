@@ -31,7 +31,7 @@ func tokenSignedIn(t *testing.T, c *Client) bool {
 	if err != nil {
 		t.Fatalf("Status: %v", err)
 	}
-	return status["signed_in"] == true
+	return status.SignedIn
 }
 
 // TestSignOutCancelledWhileRunning: the context is cancelled while the revocation (delayed by the emulator)

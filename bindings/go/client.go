@@ -78,25 +78,21 @@ func (c *Client) outString(op string, f func(h *C.jump_client, out **C.char) C.j
 	return text, err
 }
 
-func (c *Client) outObject(op string, f func(h *C.jump_client, out **C.char) C.jump_status) (Object, error) {
-	text, err := c.outString(op, f)
-	if err != nil {
-		return nil, err
-	}
-	return decodeObject(op, text)
-}
-
 func (c *Client) plain(op string, f func(h *C.jump_client) C.jump_status) error {
 	err := check(op, func() C.jump_status { return f(c.handle()) })
 	runtime.KeepAlive(c)
 	return err
 }
 
-// State is the client's state: {"signed_in","uuid","email","unsynced_changes","restore_error",...}.
-func (c *Client) State() (Object, error) {
-	return c.outObject("jump_client_state", func(h *C.jump_client, out **C.char) C.jump_status {
+// State is the client's state: who is signed in, whether edits are unsynced, what could not be restored.
+func (c *Client) State() (*ClientState, error) {
+	text, err := c.outString("jump_client_state", func(h *C.jump_client, out **C.char) C.jump_status {
 		return C.jump_client_state(h, out)
 	})
+	if err != nil {
+		return nil, err
+	}
+	return resultClientState(text)
 }
 
 // Restore reads the saved session and credential again (after a StatusStorage restore error).
@@ -117,16 +113,14 @@ func (c *Client) blockingPlain(ctx context.Context, op string, f func(h *C.jump_
 	return err
 }
 
-func (c *Client) blockingObject(ctx context.Context, op string, a *cargs, f func(h *C.jump_client, out **C.char) C.jump_status) (Object, error) {
+// blockingText runs a network call without an _async form that returns a document (see blocking), and
+// returns the document's text for its result<Function> to decode.
+func (c *Client) blockingText(ctx context.Context, op string, a *cargs, f func(h *C.jump_client, out **C.char) C.jump_status) (string, error) {
 	defer a.free()
 	if a.err != nil {
-		return nil, a.err
+		return "", a.err
 	}
-	text, err := blocking(ctx, op, func() (string, error) { return c.outString(op, f) })
-	if err != nil {
-		return nil, err
-	}
-	return decodeObject(op, text)
+	return blocking(ctx, op, func() (string, error) { return c.outString(op, f) })
 }
 
 // LoadFlow downloads the Capture flow now (normally fetched when first needed).
@@ -154,15 +148,6 @@ func (c *Client) LoadSchema(ctx context.Context) error {
 // (bounded by requestTimeoutMs) and returns its own result, whatever ctx does meanwhile.
 func (c *Client) SignOut(ctx context.Context) error {
 	return c.blockingPlain(ctx, "jump_client_sign_out", func(h *C.jump_client) C.jump_status { return C.jump_client_sign_out(h) })
-}
-
-// Event is a document of the event callback: Name is its "event" ("signed_in", "record_synced", ...).
-type Event struct {
-	Name string
-	// Fields is the whole document, decoded.
-	Fields Object
-	// JSON is the document as libjump sent it.
-	JSON string
 }
 
 // eventSink hands events to the app's handler on a goroutine of its own, in order: libjump's event thread
@@ -197,9 +182,11 @@ func (s *eventSink) drain() {
 		text := s.queue[0]
 		s.queue = s.queue[1:]
 		s.mu.Unlock()
-		e := Event{JSON: text}
-		if json.Unmarshal([]byte(text), &e.Fields) == nil {
-			e.Name, _ = e.Fields["event"].(string)
+		// An event that does not decode still reaches the handler, with its Raw (json.Unmarshal fills what
+		// it can).
+		var e Event
+		if json.Unmarshal([]byte(text), &e) != nil {
+			e.Raw = json.RawMessage(text)
 		}
 		_ = safely(func() error { s.handler(e); return nil })
 	}
@@ -220,18 +207,18 @@ func (c *Client) OnEvent(handler func(Event)) error {
 	return err
 }
 
-type logSink struct{ handler func(level, message string) }
+type logSink struct{ handler func(line LogLine) }
 
 func (s *logSink) deliver(text string) {
-	var line struct{ Level, Message string }
+	var line LogLine
 	if json.Unmarshal([]byte(text), &line) == nil {
-		_ = safely(func() error { s.handler(line.Level, line.Message); return nil })
+		_ = safely(func() error { s.handler(line); return nil })
 	}
 }
 
 // SetLogHandler installs the process-wide log handler (nil removes it). Lines are redacted; the handler may
 // run on any thread, concurrently, while libjump holds a client's lock: it must not call a Client.
-func SetLogHandler(handler func(level, message string)) error {
+func SetLogHandler(handler func(line LogLine)) error {
 	if handler == nil {
 		return check("jump_set_log_callback", func() C.jump_status { return C.jump_set_log_callback(nil, nil, nil) })
 	}
@@ -242,10 +229,12 @@ func SetLogHandler(handler func(level, message string)) error {
 }
 
 // async starts one of the client's _async calls and waits for it (await); the client stays alive meanwhile.
+// It returns the completion's result as text, for the function's result<Function> to decode.
 func (c *Client) async(ctx context.Context, op string, a *cargs, p *pending,
-	start func(h *C.jump_client, cb C.jump_callback, ud unsafe.Pointer, free C.jump_free_fn, out **C.jump_request) C.jump_status) (Object, error) {
+	start func(h *C.jump_client, cb C.jump_callback, ud unsafe.Pointer, free C.jump_free_fn, out **C.jump_request) C.jump_status) (string, error) {
 	defer runtime.KeepAlive(c)
-	return awaitObject(ctx, op, a, p, func(cb C.jump_callback, ud unsafe.Pointer, free C.jump_free_fn, out **C.jump_request) C.jump_status {
+	raw, err := await(ctx, op, a, p, func(cb C.jump_callback, ud unsafe.Pointer, free C.jump_free_fn, out **C.jump_request) C.jump_status {
 		return start(c.handle(), cb, ud, free, out)
 	})
+	return string(raw), err
 }

@@ -113,7 +113,7 @@ func (c *Config) JSON() (Object, error) {
 	if err := check("jump_config_to_json", func() C.jump_status { return C.jump_config_to_json(c.h.Load(), &out) }); err != nil {
 		return nil, err
 	}
-	return decodeObject("jump_config_to_json", take(out))
+	return decoded(take(out), nil, resultConfigToJSON)
 }
 
 // Storage is host storage (a keychain, encrypted preferences) in place of storageDirectory's files. libjump

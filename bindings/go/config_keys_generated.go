@@ -72,8 +72,10 @@ const (
 	KeySecretStore = "secretStore"
 	// KeyConnectTimeoutMs (int; default 10000): connection timeout in milliseconds.
 	KeyConnectTimeoutMs = "connectTimeoutMs"
-	// KeyRequestTimeoutMs (int; default 30000): request timeout in milliseconds.
+	// KeyRequestTimeoutMs (int; default 30000): how long one HTTP attempt may take, in milliseconds; without operationTimeoutMs it also bounds a request's retries and pauses together, and each wait of a call for another operation (a sync, a flow load, a credential change, the shared store's lock).
 	KeyRequestTimeoutMs = "requestTimeoutMs"
+	// KeyOperationTimeoutMs (int; default 0): the deadline of a whole call, in milliseconds (0: none, each wait keeps its own bound): every wait inside the call draws on it (the waits for another operation, a refresh in progress and the shared store's lock, each HTTP attempt, the retries and their pauses), and a call that reaches it fails with JUMP_E_TIMEOUT, reason "operation_timeout" (a write already sent: the attempt's own timeout, reason "outcome_unknown"). Host callbacks are not interrupted.
+	KeyOperationTimeoutMs = "operationTimeoutMs"
 	// KeyTokenRefreshMarginSeconds (int; default 60): an access token expiring within this is refreshed first.
 	KeyTokenRefreshMarginSeconds = "tokenRefreshMarginSeconds"
 	// KeyMaxResponseBytes (int; default 16777216): a response body larger than this is refused with JUMP_E_SERVER while it arrives; a 100 000-element record is about 8 MiB.
@@ -86,4 +88,6 @@ const (
 	KeyCaFile = "caFile"
 	// KeyPinnedPublicKeys (list): a JSON array, or jump_config_set_string text '["sha256//<base64>",...]' or "sha256//a;sha256//b": the server's public key (its SubjectPublicKeyInfo) must hash (SHA-256) to one of these; a key not pinned is JUMP_E_NETWORK with detail reason "pin_mismatch" (other TLS failures: "tls_failed"); the session is kept.
 	KeyPinnedPublicKeys = "pinnedPublicKeys"
+	// KeyAccounts (string; default "single"): how many users stay signed in. "single": one, as always (a sign-in of another user replaces the session; its unsynced edits are set aside); "multiple": a sign-in of another user adds a saved account and makes it the active one, the others stay signed in, each with its own session, journal, quarantine and secrets on storage; the client's calls go to the active account (jump_client_accounts, jump_client_switch_account, jump_client_remove_account), and jump_client_sign_out signs out the active one only. Switching back to "single" keeps using the first account's session.
+	KeyAccounts = "accounts"
 )

@@ -8,7 +8,9 @@
 // before the call returns its error and nothing is done; otherwise the call runs to its end and returns its
 // own result, so a SignOut that returns nil signed out, and one that returns the context's error did not.
 // Failures are *Error values: errors.Is(err, jump.ErrExpired) tells the status, errors.As(err, &e) gives
-// its Status and Detail (jump_error_last's JSON detail). Clients, configs and records may be used from many
+// its Status and Detail (jump_error_last's JSON detail; Document() gives it typed). Every document a call
+// returns is a generated Go type (results_generated.go: SignInResult, ClientState, Event, ...), with Raw holding
+// the JSON as libjump sent it. Clients, configs and records may be used from many
 // goroutines at once; Close releases them (a finalizer does it too, as a safety net only).
 //
 // The module is libjump.io/jump; bindings/go/make-proxy.sh writes a GOPROXY directory holding it (see

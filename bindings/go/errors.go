@@ -29,6 +29,19 @@ type Error struct {
 	cause      error
 }
 
+// Document is Detail as its generated type (nil when the detail is not a JSON object): the same keys, typed;
+// MergeToken and SocialRegistrationToken are secrets.
+func (e *Error) Document() *ErrorDetail {
+	if e.DetailJSON == "" {
+		return nil
+	}
+	d, err := resultErrorLast(e.DetailJSON)
+	if err != nil {
+		return nil
+	}
+	return d
+}
+
 // Error names the function, the status and the message; never a value of the detail (it may hold secrets).
 func (e *Error) Error() string {
 	if e.Message == "" {

@@ -104,7 +104,7 @@ func ExampleOpen() {
 	}
 	defer client.Close()
 	state, _ := client.State()
-	fmt.Println("signed in:", state["signed_in"], "unsynced changes:", state["unsynced_changes"])
+	fmt.Println("signed in:", state.SignedIn, "unsynced changes:", state.UnsyncedChanges)
 	// Output:
 	// signed in: false unsynced changes: false
 }
@@ -120,7 +120,7 @@ func ExampleClient_RegisterTraditional() {
 		fmt.Println(err)
 		return
 	}
-	fmt.Println("new user:", result["is_new"], "signed in:", client.IsSignedIn())
+	fmt.Println("new user:", result.IsNew, "signed in:", client.IsSignedIn())
 	// Output:
 	// new user: true signed in: true
 }
@@ -137,7 +137,7 @@ func ExampleClient_SignIn() {
 		return
 	}
 	state, _ := client.State()
-	fmt.Println("signed in:", client.IsSignedIn(), "as the same email:", state["email"] == email)
+	fmt.Println("signed in:", client.IsSignedIn(), "as the same email:", state.Email == email)
 
 	if err := client.SignOut(ctx); err != nil {
 		fmt.Println(err)
@@ -176,7 +176,7 @@ func ExampleRecord() {
 		return
 	}
 	changes, _ := record.Changes()
-	fmt.Println("changes:", len(changes) > 0)
+	fmt.Println("changes:", changes.Changed, "through", changes.Requests[0].Endpoint)
 	about, _ = record.GetString("/aboutMe")
 	fmt.Println("aboutMe:", *about)
 
@@ -185,9 +185,9 @@ func ExampleRecord() {
 		fmt.Println(err)
 		return
 	}
-	fmt.Println("synced:", synced["changed"], "in", synced["requests"], "request(s)")
+	fmt.Println("synced:", synced.Changed, "in", synced.Requests, "request(s)")
 	state, _ := client.State()
-	fmt.Println("unsynced changes:", state["unsynced_changes"])
+	fmt.Println("unsynced changes:", state.UnsyncedChanges)
 
 	// Another client of the same user reads it from the server.
 	other, _ := jump.Open(settings())
@@ -203,7 +203,7 @@ func ExampleRecord() {
 	// Output:
 	// givenName: Ada
 	// aboutMe is null: true
-	// changes: true
+	// changes: [/aboutMe] through entity.update
 	// aboutMe: Writes programs for the Analytical Engine
 	// synced: [/aboutMe] in 1 request(s)
 	// unsynced changes: false

@@ -176,8 +176,8 @@ func register(t testing.TB, c *Client) account {
 	if err != nil {
 		t.Fatalf("RegisterTraditional: %v", err)
 	}
-	id, _ := result["uuid"].(string)
-	if id == "" || result["is_new"] != true {
+	id := result.UUID
+	if id == "" || !result.IsNew {
 		t.Fatalf("RegisterTraditional result: %v", result)
 	}
 	return account{email, id}

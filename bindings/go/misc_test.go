@@ -60,9 +60,9 @@ func TestConfig(t *testing.T) {
 func TestLogHandlerAndWebLogin(t *testing.T) {
 	var mu sync.Mutex
 	var lines []string
-	if err := SetLogHandler(func(level, message string) {
+	if err := SetLogHandler(func(line LogLine) {
 		mu.Lock()
-		lines = append(lines, level+": "+message)
+		lines = append(lines, string(line.Level)+": "+line.Message)
 		mu.Unlock()
 	}); err != nil {
 		t.Fatal(err)

@@ -31,15 +31,15 @@ func TestExpiredSessionKeepsEdits(t *testing.T) {
 	if err := c.FetchRecord(ctx); !errors.Is(err, ErrExpired) {
 		t.Fatalf("a fetch after it: %v", err)
 	}
-	if state, _ := c.State(); state["unsynced_changes"] != true {
+	if state, _ := c.State(); state == nil || !state.UnsyncedChanges {
 		t.Fatalf("the edit was dropped: %v", state)
 	}
 	result, err := c.SignIn(ctx, acct.email, password)
 	if err != nil {
 		t.Fatalf("signing in again: %v", err)
 	}
-	if kept, _ := result["kept_changes"].([]any); len(kept) != 1 || kept[0] != "/aboutMe" {
-		t.Fatalf("kept_changes: %v", result["kept_changes"])
+	if kept := result.KeptChanges; len(kept) != 1 || kept[0] != "/aboutMe" {
+		t.Fatalf("kept_changes: %v", result.KeptChanges)
 	}
 }
 

@@ -182,27 +182,16 @@ func (r *Record) ElementPaths(pluralPath string) ([]string, error) {
 	p := a.str("plural_path", pluralPath)
 	var out *C.char
 	err := r.call(a.op, a, func(h *C.jump_record) C.jump_status { return C.jump_record_element_paths(h, p, &out) })
-	text := take(out)
-	if err != nil {
-		return nil, err
-	}
-	var paths []string
-	if e := json.Unmarshal([]byte(text), &paths); e != nil {
-		return nil, newError(a.op, StatusInternal, `{"message":"element paths that are not a JSON array of strings"}`)
-	}
-	return paths, nil
+	return decoded(take(out), err, resultRecordElementPaths)
 }
 
-// Changes are the unsynced changes: {"changed":[paths],"update":{..},"requests":[..]}.
-func (r *Record) Changes() (Object, error) {
+// Changes are the unsynced changes: the paths changed, the root entity.update's attributes, the requests a
+// sync would send.
+func (r *Record) Changes() (*RecordChanges, error) {
 	a := &cargs{op: "jump_record_changes"}
 	var out *C.char
 	err := r.call(a.op, a, func(h *C.jump_record) C.jump_status { return C.jump_record_changes(h, &out) })
-	text := take(out)
-	if err != nil {
-		return nil, err
-	}
-	return decodeObject(a.op, text)
+	return decoded(take(out), err, resultRecordChanges)
 }
 
 // Revert drops the unsynced edits at path and below.

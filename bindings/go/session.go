@@ -21,33 +21,36 @@ type (
 )
 
 // RegisterTraditional registers a traditional account (attributes: a JSON object of record attributes, as
-// a map, struct or JSON text) and signs the new user in: {"is_new":true,"uuid",..}. ErrValidation carries
+// a map, struct or JSON text) and signs the new user in (IsNew true). ErrValidation carries
 // "invalid_fields" in its Detail.
-func (c *Client) RegisterTraditional(ctx context.Context, attributes any, password string) (Object, error) {
+func (c *Client) RegisterTraditional(ctx context.Context, attributes any, password string) (*SignInResult, error) {
 	a := &cargs{op: "jump_client_register_traditional_async"}
 	attrs, pw := a.json("attributes", attributes), a.str("password", password)
-	return c.async(ctx, a.op, a, nil, func(h *C.jump_client, f cb, u ud, r rel, o reqp) C.jump_status {
+	text, err := c.async(ctx, a.op, a, nil, func(h *C.jump_client, f cb, u ud, r rel, o reqp) C.jump_status {
 		return C.jump_client_register_traditional_async(h, attrs, pw, f, u, r, o)
 	})
+	return decoded(text, err, resultClientRegisterTraditionalAsync)
 }
 
-// SignIn signs in with an email or user name and a password: {"is_new":false,"uuid",..,"kept_changes"}.
+// SignIn signs in with an email or user name and a password (KeptChanges: the same user's unsynced edits kept).
 // A wrong password is ErrBadCredentials.
-func (c *Client) SignIn(ctx context.Context, user, password string) (Object, error) {
+func (c *Client) SignIn(ctx context.Context, user, password string) (*SignInResult, error) {
 	a := &cargs{op: "jump_client_sign_in_async"}
 	u, pw := a.str("user", user), a.str("password", password)
-	return c.async(ctx, a.op, a, nil, func(h *C.jump_client, f cb, d ud, r rel, o reqp) C.jump_status {
+	text, err := c.async(ctx, a.op, a, nil, func(h *C.jump_client, f cb, d ud, r rel, o reqp) C.jump_status {
 		return C.jump_client_sign_in_async(h, u, pw, f, d, r, o)
 	})
+	return decoded(text, err, resultClientSignInAsync)
 }
 
 // SignInMerge signs in and merges mergeToken's identity (ErrMergeRequired with existing_provider "capture").
-func (c *Client) SignInMerge(ctx context.Context, user, password, mergeToken string) (Object, error) {
+func (c *Client) SignInMerge(ctx context.Context, user, password, mergeToken string) (*SignInResult, error) {
 	a := &cargs{op: "jump_client_sign_in_merge_async"}
 	u, pw, m := a.str("user", user), a.str("password", password), a.str("merge_token", mergeToken)
-	return c.async(ctx, a.op, a, nil, func(h *C.jump_client, f cb, d ud, r rel, o reqp) C.jump_status {
+	text, err := c.async(ctx, a.op, a, nil, func(h *C.jump_client, f cb, d ud, r rel, o reqp) C.jump_status {
 		return C.jump_client_sign_in_merge_async(h, u, pw, m, f, d, r, o)
 	})
+	return decoded(text, err, resultClientSignInMergeAsync)
 }
 
 // FetchRecord fetches the record from the server, keeping unsynced local edits on top (ErrConflict when an
@@ -60,12 +63,13 @@ func (c *Client) FetchRecord(ctx context.Context) error {
 	return err
 }
 
-// Sync sends the record's unsynced changes: {"changed":[paths],"requests":N,"renamed":{..}}.
-func (c *Client) Sync(ctx context.Context) (Object, error) {
+// Sync sends the record's unsynced changes: the paths sent, the number of requests, the element paths renamed.
+func (c *Client) Sync(ctx context.Context) (*SyncResult, error) {
 	a := &cargs{op: "jump_client_sync_async"}
-	return c.async(ctx, a.op, a, nil, func(h *C.jump_client, f cb, d ud, r rel, o reqp) C.jump_status {
+	text, err := c.async(ctx, a.op, a, nil, func(h *C.jump_client, f cb, d ud, r rel, o reqp) C.jump_status {
 		return C.jump_client_sync_async(h, f, d, r, o)
 	})
+	return decoded(text, err, resultClientSyncAsync)
 }
 
 // UpdateProfile updates the profile through the edit-profile form (attributes may be nil).

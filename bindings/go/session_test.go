@@ -21,8 +21,13 @@ func TestRegisterSignOutSignIn(t *testing.T) {
 		t.Fatal("not signed in after registration")
 	}
 	state, err := c.State()
-	if err != nil || state["uuid"] != acct.uuid || state["signed_in"] != true {
+	if err != nil || state.UUID != acct.uuid || !state.SignedIn {
 		t.Fatalf("State: %v %v", state, err)
+	}
+	// The typed fields: epoch seconds as a time.Time, a "values" key as its constant, the document in Raw.
+	if until := time.Until(state.AccessTokenExpiresAt); until < time.Minute || until > 48*time.Hour ||
+		state.SecretStore == "" || state.Quarantine == nil || !strings.Contains(string(state.Raw), `"secret_store"`) {
+		t.Fatalf("State's typed fields: %+v (expires in %v)", state, until)
 	}
 	if err := c.SignOut(ctx); err != nil || c.IsSignedIn() {
 		t.Fatalf("SignOut: %v, signed in %v", err, c.IsSignedIn())
@@ -31,7 +36,7 @@ func TestRegisterSignOutSignIn(t *testing.T) {
 	if err != nil {
 		t.Fatalf("SignIn: %v", err)
 	}
-	if result["uuid"] != acct.uuid || result["is_new"] != false {
+	if result.UUID != acct.uuid || result.IsNew {
 		t.Fatalf("SignIn result: %v", result)
 	}
 }
@@ -46,7 +51,8 @@ func TestBadPasswordIsErrBadCredentials(t *testing.T) {
 		t.Fatalf("want ErrBadCredentials, got %v", err)
 	}
 	var jerr *Error
-	if !errors.As(err, &jerr) || jerr.Status != StatusBadCredentials || jerr.Detail["status_name"] != "JUMP_E_BAD_CREDENTIALS" {
+	if !errors.As(err, &jerr) || jerr.Status != StatusBadCredentials || jerr.Detail["status_name"] != "JUMP_E_BAD_CREDENTIALS" ||
+		jerr.Document().StatusName != "JUMP_E_BAD_CREDENTIALS" || jerr.Document().Status != int64(StatusBadCredentials) {
 		t.Fatalf("errors.As: %#v", jerr)
 	}
 	if errors.Is(err, ErrNetwork) || other.IsSignedIn() {
@@ -76,14 +82,15 @@ func TestEditAndSync(t *testing.T) {
 		t.Fatalf("Set: %v", err)
 	}
 	changes, err := r.Changes()
-	if err != nil || len(changes["changed"].([]any)) != 2 {
+	if err != nil || len(changes.Changed) != 2 || len(changes.Requests) != 1 ||
+		changes.Requests[0].Endpoint != SyncRequestEndpointEntityUpdate || changes.Update["aboutMe"] != "written from Go" {
 		t.Fatalf("Changes: %v %v", changes, err)
 	}
 	result, err := c.Sync(ctx)
 	if err != nil {
 		t.Fatalf("Sync: %v", err)
 	}
-	if result["requests"] != float64(1) {
+	if result.Requests != 1 {
 		t.Fatalf("Sync result: %v", result)
 	}
 	server := user(t, acct.uuid)
@@ -115,7 +122,7 @@ func TestEditAndSync(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Sync of the append: %v", err)
 	}
-	renamed := synced["renamed"].(map[string]any)[path].(string)
+	renamed := synced.Renamed[path]
 	paths, err := r.ElementPaths("/statuses")
 	if err != nil || len(paths) != 1 || paths[0] != renamed {
 		t.Fatalf("ElementPaths: %v %v (renamed %v)", paths, err, renamed)
@@ -173,7 +180,7 @@ func TestStorageRestart(t *testing.T) {
 	})
 	again := newClient(t, map[string]any{KeyStorageDirectory: dir})
 	state, err := again.State()
-	if err != nil || state["uuid"] != acct.uuid || state["signed_in"] != true || state["unsynced_changes"] != true {
+	if err != nil || state.UUID != acct.uuid || !state.SignedIn || !state.UnsyncedChanges {
 		t.Fatalf("restored state: %v %v", state, err)
 	}
 	if err := again.Restore(); err != nil {
@@ -271,7 +278,7 @@ func TestHostStorage(t *testing.T) {
 		t.Fatal("an edit that could not be saved was made")
 	}
 	c.Close()
-	if state, err := open().State(); err != nil || state["uuid"] != acct.uuid {
+	if state, err := open().State(); err != nil || state.UUID != acct.uuid {
 		t.Fatalf("restored from host storage: %v %v", state, err)
 	}
 }

@@ -49,7 +49,7 @@ func TestSocialSignInLoopback(t *testing.T) {
 	ctx := context.Background()
 	c := socialClient(t, true)
 	providers, err := c.Providers(ctx)
-	if err != nil || len(providers["sign_in"].([]any)) == 0 {
+	if err != nil || len(providers.SignIn) == 0 || providers.SignIn[0].Name == "" {
 		t.Fatalf("Providers: %v %v", providers, err)
 	}
 	b := &browser{t: t, name: "Lou Pback", email: uniqueEmail("loop")}
@@ -58,14 +58,14 @@ func TestSocialSignInLoopback(t *testing.T) {
 	if err != nil {
 		t.Fatalf("SocialSignInLoopback: %v", err)
 	}
-	if result["outcome"] != "registered" || result["provider"] != "facebook" || !c.IsSignedIn() {
+	if result.Outcome != SocialOutcomeOutcomeRegistered || result.Provider != "facebook" || !result.IsNew || !c.IsSignedIn() {
 		t.Fatalf("outcome: %v", result)
 	}
 	if len(b.urls) != 1 || b.landed != 200 || !strings.Contains(strings.ToLower(b.page), "close") {
 		t.Fatalf("the browser: %d URLs, landed %d", len(b.urls), b.landed)
 	}
 	profiles, err := c.LinkedProfiles()
-	if err != nil || len(profiles) != 1 || profiles[0]["provider"] != "facebook" {
+	if err != nil || len(profiles) != 1 || profiles[0].Provider != "facebook" || profiles[0].Identifier == "" {
 		t.Fatalf("LinkedProfiles: %v %v", profiles, err)
 	}
 	// Cancelled on the provider's page: ErrCancelled, the reason in the detail.

@@ -81,14 +81,27 @@ func take(p *C.char) string {
 // Object is a JSON object libjump returned, decoded.
 type Object = map[string]any
 
-// decodeObject decodes a result document; "" (an out-parameter left NULL) is an empty object.
-func decodeObject(op, text string) (Object, error) {
+// decodeResult decodes a result document into v (one of the types of results_generated.go, which
+// result<Function> picks from the function's "result" in jump_api.json); "" (an out-parameter left NULL) is
+// an empty object.
+func decodeResult(op, text string, v any) error {
 	if text == "" {
-		return Object{}, nil
+		text = "{}"
 	}
-	var o Object
-	if err := json.Unmarshal([]byte(text), &o); err != nil {
-		return nil, newError(op, StatusInternal, `{"message":"libjump returned a result that is not a JSON object"}`)
+	if err := json.Unmarshal([]byte(text), v); err != nil {
+		detail, _ := json.Marshal(map[string]any{"status": int(StatusInternal), "status_name": StatusInternal.String(),
+			"message": "libjump returned a result that does not decode: " + err.Error()})
+		return newError(op, StatusInternal, string(detail))
 	}
-	return o, nil
+	return nil
+}
+
+// decoded is decode(text), or err when the call failed: a call's text and error handed to the
+// result<Function> of results_generated.go.
+func decoded[T any](text string, err error, decode func(string) (T, error)) (T, error) {
+	if err != nil {
+		var zero T
+		return zero, err
+	}
+	return decode(text)
 }

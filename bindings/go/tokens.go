@@ -16,9 +16,9 @@ import (
 	"time"
 )
 
-// DecodeSignInToken decodes a sign-in token without using it: {"user_id","team_id","environment","region",
-// "expires_at"} (no client, no network).
-func DecodeSignInToken(token string) (Object, error) {
+// DecodeSignInToken decodes a sign-in token without using it: its user, team, environment, region and expiry
+// (no client, no network).
+func DecodeSignInToken(token string) (*SignInTokenInfo, error) {
 	a := cargs{op: "jump_sign_in_token_decode"}
 	defer a.free()
 	t := a.str("sign_in_token", token)
@@ -27,21 +27,17 @@ func DecodeSignInToken(token string) (Object, error) {
 	}
 	var out *C.char
 	err := check(a.op, func() C.jump_status { return C.jump_sign_in_token_decode(t, &out) })
-	text := take(out)
-	if err != nil {
-		return nil, err
-	}
-	return decodeObject(a.op, text)
+	return decoded(take(out), err, resultSignInTokenDecode)
 }
 
-// SignInWithToken exchanges a sign-in token (from the app's backend) for a session:
-// {"user_id","changed","migrated"}.
-func (c *Client) SignInWithToken(ctx context.Context, token string) (Object, error) {
+// SignInWithToken exchanges a sign-in token (from the app's backend) for a session.
+func (c *Client) SignInWithToken(ctx context.Context, token string) (*SignInWithTokenResult, error) {
 	a := &cargs{op: "jump_client_sign_in_with_token_async"}
 	t := a.str("sign_in_token", token)
-	return c.async(ctx, a.op, a, nil, func(h *C.jump_client, f cb, d ud, r rel, o reqp) C.jump_status {
+	text, err := c.async(ctx, a.op, a, nil, func(h *C.jump_client, f cb, d ud, r rel, o reqp) C.jump_status {
 		return C.jump_client_sign_in_with_token_async(h, t, f, d, r, o)
 	})
+	return decoded(text, err, resultClientSignInWithTokenAsync)
 }
 
 // UseAPIKey switches to API-key mode (userID may be ""; environment "production", "sandbox", "dev" or
@@ -56,11 +52,12 @@ func (c *Client) UseAPIKey(apiKey, userID, environment, region string) error {
 	return c.plain(a.op, func(h *C.jump_client) C.jump_status { return C.jump_client_use_api_key(h, k, u, e, r) })
 }
 
-// Status is the sign-in status: {"configured","signed_in","use_api_key","use_sign_in_token","user_id",..}.
-func (c *Client) Status() (Object, error) {
-	return c.outObject("jump_client_status", func(h *C.jump_client, out **C.char) C.jump_status {
+// Status is the sign-in status: whether a sign-in token or API key is in use, its user, environment and region.
+func (c *Client) Status() (*SignInStatus, error) {
+	text, err := c.outString("jump_client_status", func(h *C.jump_client, out **C.char) C.jump_status {
 		return C.jump_client_status(h, out)
 	})
+	return decoded(text, err, resultClientStatus)
 }
 
 // Credential is the app's answer for IdentifyExternalUser: a sign-in token, or an API key (with its user,
@@ -91,36 +88,39 @@ func (a *authenticator) answer(externalUserID string) ([]byte, error) {
 
 // IdentifyExternalUser makes the signed-in user the one of the app's externalUserID; authenticate supplies
 // a credential when one is needed (on the calling goroutine's thread; it must not call this client).
-// {"action":"none"|"kept"|"reauthenticated"|"signed_in"|"switched","user_id"}.
+// The result's Action says what it did (IdentifyResultActionSignedIn, ...).
 //
 // Not cancellable once started (the C API has no _async form of it): a ctx already done returns its
 // error (ErrCancelled; errors.Is finds ctx.Err()) and nothing is done; otherwise the call runs to its end
 // (bounded by requestTimeoutMs) and returns its own result, whatever ctx does meanwhile.
 func (c *Client) IdentifyExternalUser(ctx context.Context, externalUserID string,
-	authenticate func(externalUserID string) (Credential, error)) (Object, error) {
+	authenticate func(externalUserID string) (Credential, error)) (*IdentifyResult, error) {
 	a := &cargs{op: "jump_client_identify_external_user"}
 	u := a.str("external_user_id", externalUserID)
 	if authenticate == nil && a.err == nil {
 		a.err = argumentError(a.op, "authenticate", "authenticate is nil")
 	}
-	return c.blockingObject(ctx, a.op, a, func(h *C.jump_client, out **C.char) C.jump_status {
+	text, err := c.blockingText(ctx, a.op, a, func(h *C.jump_client, out **C.char) C.jump_status {
 		// No userdata_free here: the handle lives for this call only.
 		handle := cgo.NewHandle(&authenticator{authenticate})
 		defer handle.Delete()
 		return C.jump_client_identify_external_user(h, u, C.jump_go_authenticate(), C.jump_go_userdata(C.uintptr_t(handle)), out)
 	})
+	return decoded(text, err, resultClientIdentifyExternalUser)
 }
 
-// Response is the answer of an authorized request (an HTTP error status is not a failure).
-type Response struct {
-	Status  int
-	Headers [][2]string
-	Body    []byte
+// Bytes is the body of the answer: Body as bytes, or BodyBase64 decoded when the body is not UTF-8.
+func (r *HTTPResponse) Bytes() []byte {
+	if r.BodyBase64 != "" {
+		b, _ := base64.StdEncoding.DecodeString(r.BodyBase64)
+		return b
+	}
+	return []byte(r.Body)
 }
 
 // Request sends method to url with the client's credential (url relative to that credential's server, or
-// absolute on it); headers and body may be nil.
-func (c *Client) Request(ctx context.Context, method, url string, headers map[string]string, body []byte) (*Response, error) {
+// absolute on it); headers and body may be nil. An HTTP error status is an answer, not a failure.
+func (c *Client) Request(ctx context.Context, method, url string, headers map[string]string, body []byte) (*HTTPResponse, error) {
 	a := &cargs{op: "jump_client_request_async"}
 	m, u := a.str("method", method), a.str("url", url)
 	var hj *C.char
@@ -136,26 +136,7 @@ func (c *Client) Request(ctx context.Context, method, url string, headers map[st
 		return C.jump_client_request_async(c.handle(), m, u, hj, b, C.size_t(len(body)), f, d, r, o)
 	})
 	runtime.KeepAlive(c)
-	if err != nil {
-		return nil, err
-	}
-	var doc struct {
-		Status     int         `json:"status"`
-		Headers    [][2]string `json:"headers"`
-		Body       *string     `json:"body"`
-		BodyBase64 *string     `json:"body_base64"`
-	}
-	if e := json.Unmarshal(raw, &doc); e != nil {
-		return nil, newError(a.op, StatusInternal, `{"message":"a response document that does not decode"}`)
-	}
-	resp := &Response{Status: doc.Status, Headers: doc.Headers}
-	switch {
-	case doc.Body != nil:
-		resp.Body = []byte(*doc.Body)
-	case doc.BodyBase64 != nil:
-		resp.Body, _ = base64.StdEncoding.DecodeString(*doc.BodyBase64)
-	}
-	return resp, nil
+	return decoded(string(raw), err, resultClientRequestAsync)
 }
 
 // UseWebLogin takes the token a web login page left in its cookies or title and keeps it for pageURL's
@@ -196,18 +177,18 @@ func (c *Client) RefreshAccessToken(ctx context.Context) error {
 	})
 }
 
-// Credentials is the credential Request would send: {"kind","access_token" (a secret),"expires_at",
-// "expires_in","refreshed"}, refreshed first when it has minTTL or less left, or when forceRefresh.
-func (c *Client) Credentials(ctx context.Context, minTTL time.Duration, forceRefresh bool) (Object, error) {
+// Credentials is the credential Request would send (its AccessToken is a secret), refreshed first when it has minTTL or less left, or when forceRefresh.
+func (c *Client) Credentials(ctx context.Context, minTTL time.Duration, forceRefresh bool) (*Credentials, error) {
 	a := &cargs{op: "jump_client_credentials_async"}
 	flags := C.uint32_t(0)
 	if forceRefresh {
 		flags = C.JUMP_CREDENTIALS_FORCE_REFRESH
 	}
 	ttl := C.int64_t(minTTL / time.Second)
-	return c.async(ctx, a.op, a, nil, func(h *C.jump_client, f cb, d ud, r rel, o reqp) C.jump_status {
+	text, err := c.async(ctx, a.op, a, nil, func(h *C.jump_client, f cb, d ud, r rel, o reqp) C.jump_status {
 		return C.jump_client_credentials_async(h, ttl, flags, f, d, r, o)
 	})
+	return decoded(text, err, resultClientCredentialsAsync)
 }
 
 // HasValidCredentials reports whether the credential held now lasts more than minTTL (memory only).

@@ -46,12 +46,12 @@ func TestSignInTokenSession(t *testing.T) {
 	userID := newTokenUser(t)
 	token := mint(t, userID)
 	decoded, err := DecodeSignInToken(token)
-	if err != nil || decoded["user_id"] != userID || decoded["region"] != "us" {
+	if err != nil || decoded.UserID != userID || decoded.Region != SignInTokenInfoRegionUS {
 		t.Fatalf("DecodeSignInToken: %v %v", decoded, err)
 	}
 	c := tokenClient(t)
 	var mu sync.Mutex
-	var events []string
+	var events []EventName
 	var inHandler error = errors.New("not called")
 	// The handler may wait for a call of the client: events do not hold libjump's delivery thread.
 	if err := c.OnEvent(func(e Event) {
@@ -64,11 +64,11 @@ func TestSignInTokenSession(t *testing.T) {
 		t.Fatal(err)
 	}
 	result, err := c.SignInWithToken(ctx, token)
-	if err != nil || result["user_id"] != userID || result["changed"] != true {
+	if err != nil || result.UserID != userID || !result.Changed {
 		t.Fatalf("SignInWithToken: %v %v", result, err)
 	}
 	status, err := c.Status()
-	if err != nil || status["signed_in"] != true || status["use_sign_in_token"] != true {
+	if err != nil || !status.SignedIn || !status.UseSignInToken || status.UserID != userID || status.Region != SignInStatusRegionUS {
 		t.Fatalf("Status: %v %v", status, err)
 	}
 	if !c.HasValidCredentials(time.Minute) {
@@ -79,7 +79,8 @@ func TestSignInTokenSession(t *testing.T) {
 		t.Fatalf("AccessToken: %v", err)
 	}
 	cred, err := c.Credentials(ctx, 0, true)
-	if err != nil || cred["kind"] != "sign_in_token" || cred["refreshed"] != true {
+	if err != nil || cred.Kind != CredentialsKindSignInToken || !cred.Refreshed || cred.AccessToken == "" ||
+		cred.ExpiresIn == nil || *cred.ExpiresIn <= 0 || !cred.ExpiresAt.After(time.Now()) {
 		t.Fatalf("Credentials: %v", err)
 	}
 	if err := c.RefreshAccessToken(ctx); err != nil {
@@ -91,7 +92,7 @@ func TestSignInTokenSession(t *testing.T) {
 		t.Fatalf("Request PUT: %+v %v", put, err)
 	}
 	resp, err := c.Request(ctx, "GET", profile, nil, nil)
-	if err != nil || resp.Status != 200 || !strings.Contains(string(resp.Body), "blue") || len(resp.Headers) == 0 {
+	if err != nil || resp.Status != 200 || !strings.Contains(string(resp.Bytes()), "blue") || len(resp.Headers) == 0 {
 		t.Fatalf("Request GET: %+v %v", resp, err)
 	}
 	// The same token again: spent.
@@ -133,11 +134,11 @@ func TestIdentifyExternalUserAndAPIKey(t *testing.T) {
 		}
 		return Credential{SignInToken: mint(t, userID)}, nil
 	})
-	if err != nil || result["action"] != "signed_in" || result["user_id"] != userID || calls != 1 {
+	if err != nil || result.Action != IdentifyResultActionSignedIn || result.UserID != userID || calls != 1 {
 		t.Fatalf("IdentifyExternalUser: %v %v (%d calls)", result, err, calls)
 	}
 	again, err := c.IdentifyExternalUser(ctx, "ext-1", func(string) (Credential, error) { calls++; return Credential{}, nil })
-	if err != nil || again["action"] != "none" || calls != 1 {
+	if err != nil || again.Action != IdentifyResultActionNone || calls != 1 {
 		t.Fatalf("the same user again: %v %v", again, err)
 	}
 	refused := tokenClient(t)

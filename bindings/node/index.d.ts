@@ -1,6 +1,7 @@
 // Type definitions for the libjump Node.js binding (bindings/node). Hand-written; keep in step with index.js
 // (test/typescript.test.js compiles test/types/example.ts against it with tsc --strict). The option, result and
-// error types are in types/*.d.ts, by area, and re-exported here.
+// error types are in types/*.d.ts, by area, and re-exported here; the results are generated from
+// include/jump_api.json (types/results.generated.d.ts, make generate), which those files re-export.
 // Keys are camelCase where they are libjump's; record attributes, form fields, Engage profiles and Capture's
 // error answer keep the server's names (README.md, "Keys").
 /// <reference types="node" />
@@ -15,7 +16,7 @@ import type { JumpError } from './types/errors';
 import type {
   SignInResult, ClientStatus, SignInTokenInfo, SignInWithTokenResult, ExternalCredential, IdentifyResult,
   Credentials, CredentialsOptions, RequestOptions, HttpResponse, SyncResult, ClientState, RecordChanges, JumpEvent,
-  EventName
+  EventName, LogLine
 } from './types/session';
 import type {
   SocialResult, SocialSignInOptions, SocialBeginOptions, SocialLoopbackOptions, SocialBegin, Providers,
@@ -162,13 +163,6 @@ export function decodeSignInToken(signInToken: string): SignInTokenInfo;
 /** The settings a Client made from config would have, defaults included. */
 export function effectiveConfig(config: Config): Required<{ [K in keyof Config]: Config[K] | null }>;
 
-/** A libjump log line (redacted by libjump). */
-export interface LogLine {
-  version: number;
-  kind: 'log';
-  level: 'debug' | 'info' | 'warning' | 'error';
-  message: string;
-}
 /** Sends libjump's log lines (one process-wide slot) to callback or a console; null stops them. */
 export function setLogCallback(
   callback: ((line: LogLine) => void) | Pick<Console, 'debug' | 'info' | 'warn' | 'error'> | null,

@@ -66,7 +66,7 @@ static class LoopbackSignIn
         {
             var known = client.GetProviders().SignIn.Select(p => p.Name).ToList();
             Console.WriteLine("providers: " + string.Join(", ", known));
-            SocialResult result;
+            SocialResult result = null;
             try
             {
                 // OpenBrowser runs on a libjump thread ("jump-work"), once: it only hands the URL over.
@@ -77,9 +77,11 @@ static class LoopbackSignIn
                 // No thin registration for this identity: complete what the provider told and register.
                 var record = e.PreregRecord;
                 if (!record.ContainsKey("displayName")) record["displayName"] = "New User";
-                result = await client.RegisterSocialAsync(e.SocialRegistrationToken, record, cancel);
+                var registered = await client.RegisterSocialAsync(e.SocialRegistrationToken, record, cancel);
+                Console.WriteLine("signed in with " + provider + " (registered) as " + registered.Uuid);
             }
-            Console.WriteLine("signed in with " + (result.Provider ?? provider) + " (" + (result.Outcome ?? "registered") + ") as " + result.Uuid);
+            if (result != null)
+                Console.WriteLine("signed in with " + (result.Provider ?? provider) + " (" + result.Outcome + ") as " + result.Uuid);
             foreach (var profile in client.GetLinkedProfiles())
                 Console.WriteLine("linked: " + profile.Provider + " " + profile.Email);
             client.SignOut();

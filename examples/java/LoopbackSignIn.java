@@ -13,10 +13,11 @@
 import io.libjump.Client;
 import io.libjump.Config;
 import io.libjump.ConfigKey;
-import io.libjump.Json;
 import io.libjump.JumpException;
 import io.libjump.JumpRegistrationRequiredException;
+import io.libjump.SignInProvider;
 import io.libjump.SignInResult;
+import io.libjump.SocialOutcome;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -41,24 +42,28 @@ public final class LoopbackSignIn {
         settings.put(ConfigKey.STORAGE_DIRECTORY, ":memory:");
         try (Config config = Config.of(settings); Client client = new Client(config)) {
             List<String> names = new ArrayList<>();
-            for (Object p : (List<?>) Json.get(client.social().providers(), "sign_in")) names.add((String) Json.get(p, "name"));
+            for (SignInProvider p : client.social().providers().signIn()) names.add(p.name());
             System.out.println("providers: " + String.join(", ", names));
-            SignInResult result;
+            String uuid;
+            boolean isNew;
             try {
                 // openBrowser runs on a libjump thread, once: it only hands the URL over
-                result = client.social().signInLoopbackAsync(provider, null, LoopbackSignIn::openBrowser,
+                SocialOutcome outcome = client.social().signInLoopbackAsync(provider, null, LoopbackSignIn::openBrowser,
                         Duration.ofMinutes(5)).get();
+                uuid = outcome.uuid();
+                isNew = outcome.isNew();
             } catch (java.util.concurrent.ExecutionException e) {
                 if (!(e.getCause() instanceof JumpRegistrationRequiredException)) throw e;
                 JumpRegistrationRequiredException r = (JumpRegistrationRequiredException) e.getCause();
                 @SuppressWarnings("unchecked")
                 Map<String, Object> record = new LinkedHashMap<>((Map<String, Object>) r.detail("prereg_record"));
                 record.putIfAbsent("displayName", "New User");
-                result = client.social().register((String) r.detail("social_registration_token"), record);
+                SignInResult registered = client.social().register((String) r.detail("social_registration_token"), record);
+                uuid = registered.uuid();
+                isNew = registered.isNew();
             }
-            System.out.println("signed in with " + result.get("provider") + " as " + result.uuid()
-                    + (result.isNew() ? " (new user)" : ""));
-            System.out.println("linked: " + Json.write(client.social().linkedProfiles()).contains(provider));
+            System.out.println("signed in with " + provider + " as " + uuid + (isNew ? " (new user)" : ""));
+            System.out.println("linked: " + client.social().linkedProfiles().stream().anyMatch(p -> provider.equals(p.provider())));
         } catch (JumpException e) {
             System.err.println("failed: " + e.getMessage());
             System.exit(1);

@@ -13,10 +13,12 @@ import io.libjump.Config;
 import io.libjump.ConfigKey;
 import io.libjump.Credentials;
 import io.libjump.HttpResponse;
+import io.libjump.IdentifyResult;
 import io.libjump.Json;
 import io.libjump.Jump;
 import io.libjump.JumpException;
 import io.libjump.SignInStatus;
+import io.libjump.SignInTokenInfo;
 import java.net.URI;
 import java.time.Duration;
 import java.net.http.HttpClient;
@@ -41,9 +43,9 @@ public final class SignInTokenSession {
         try {
             try (Config config = Config.of(settings); Client client = new Client(config)) {
                 // authenticate runs on this thread, during the call, and only when libjump needs a credential
-                Object identified = client.tokens().identifyExternalUser(appUser, SignInTokenSession::login);
+                IdentifyResult identified = client.tokens().identifyExternalUser(appUser, SignInTokenSession::login);
                 SignInStatus status = client.tokens().status();
-                System.out.println("identify: " + Json.get(identified, "action") + "; signed in as " + status.userId()
+                System.out.println("identify: " + identified.action() + "; signed in as " + status.userId()
                         + " (app user " + status.externalUserId() + ")");
                 // one call before every API request: no network while the token lasts another minute
                 Credentials credentials = client.tokens().credentialsAsync(Duration.ofMinutes(1)).get();
@@ -54,11 +56,11 @@ public final class SignInTokenSession {
                 System.out.println("saved the profile: HTTP " + put.status());
             }
             try (Config config = Config.of(settings); Client client = new Client(config)) {
-                Object again = client.tokens().identifyExternalUser(appUser, user -> {
+                IdentifyResult again = client.tokens().identifyExternalUser(appUser, user -> {
                     throw new IllegalStateException("not needed");
                 });
                 HttpResponse profile = client.tokens().request("GET", "/v2/user/" + client.tokens().status().userId() + "/profile", null, null);
-                System.out.println("after restart: identify " + Json.get(again, "action") + "; profile " + profile.text());
+                System.out.println("after restart: identify " + again.action() + "; profile " + profile.body());
                 client.signOut();
                 System.out.println("signed out: " + !client.tokens().status().signedIn());
             }
@@ -74,9 +76,8 @@ public final class SignInTokenSession {
         System.out.println("asking the backend for a sign-in token for " + appUser);
         String userId = post("/v2/user", "{\"client_user_id\":\"" + appUser + "\"}", "user_id");
         String token = post("/v2/user/" + userId + "/sign_in_token", "{}", "sign_in_token");
-        Object info = Jump.decodeSignInToken(token); // no network: what the token says
-        System.out.println("the token is for " + Json.get(info, "user_id") + " (" + Json.get(info, "environment") + ", "
-                + Json.get(info, "region") + ")");
+        SignInTokenInfo info = Jump.decodeSignInToken(token); // no network: what the token says
+        System.out.println("the token is for " + info.userId() + " (" + info.environment() + ", " + info.region() + ")");
         return Map.of("type", "sign_in_token", "sign_in_token", token);
     }
 

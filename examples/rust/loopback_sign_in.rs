@@ -58,12 +58,12 @@ fn run(url: &str, provider: &str) -> jump::Result<()> {
     let result = client.social_sign_in_loopback(provider, None, open_in_browser, Some(Duration::from_secs(120)))?;
     println!(
         "signed in with {} ({}): {}",
-        result.str_of("provider").unwrap_or_default(),
-        result.str_of("outcome").unwrap_or_default(),
-        result.str_of("uuid").unwrap_or_default()
+        result.provider,
+        result.outcome.as_str(),
+        result.uuid.unwrap_or_default()
     );
     let linked = client.linked_profiles()?;
-    let names: Vec<String> = linked.as_array().unwrap_or(&[]).iter().filter_map(|p| p.str_of("provider")).collect();
+    let names: Vec<String> = linked.into_iter().filter_map(|p| p.provider).collect();
     println!("linked: {}", names.join(", "));
     Ok(())
 }

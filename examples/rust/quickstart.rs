@@ -50,7 +50,7 @@ fn run(url: &str, storage: &str, nonce: u128) -> jump::Result<()> {
     {
         let client = Client::new(&config(url, storage)?)?;
         client.set_event_callback(Some(Box::new(|event| {
-            println!("event: {}", event.get("event").and_then(|e| e.as_str()).unwrap_or("?"))
+            println!("event: {}", event.event.as_str())
         })))?;
         let attributes = format!(
             "{{\"email\":{},\"displayName\":\"Ada L\",\"givenName\":\"Ada\",\"familyName\":\"Lovelace\"}}",
@@ -68,13 +68,13 @@ fn run(url: &str, storage: &str, nonce: u128) -> jump::Result<()> {
         // An async call: a Pending to wait on, cancel or .await (a Future; dropped unfinished, it cancels
         // the call); the completion runs on libjump's thread.
         let signed_in = client.sign_in_async(&email, PASSWORD)?.wait()?;
-        println!("signed in as {}", signed_in.str_of("uuid").unwrap_or_default());
+        println!("signed in as {}", signed_in.uuid);
 
         let record = client.record()?;
         println!("givenName: {}", record.get_string("/givenName")?.unwrap_or_default());
         record.set_string("/aboutMe", Some("Written by the Rust quickstart"))?;
         let synced = client.sync_async()?.wait()?;
-        println!("synced: {}", synced.get("changed").map(|c| c.to_string()).unwrap_or_default());
+        println!("synced: {:?}", synced.changed);
     }
     // A new client on the same storage: the session was saved.
     let client = Client::new(&config(url, storage)?)?;

@@ -57,9 +57,9 @@ fn backend_login(api: &str, app_user: &str) -> Result<String, Status> {
     if let Ok(info) = jump::decode_sign_in_token(&token) {
         println!(
             "the token is for {} ({}, {})",
-            info.str_of("user_id").unwrap_or_default(),
-            info.str_of("environment").unwrap_or_default(),
-            info.str_of("region").unwrap_or_default()
+            info.user_id,
+            info.environment.as_str(),
+            info.region.as_str()
         );
     }
     Ok(format!("{{\"type\":\"sign_in_token\",\"sign_in_token\":{}}}", jump::json::quote(&token)))
@@ -69,17 +69,17 @@ fn first_run(api: &str, storage: &str, app_user: &str) -> jump::Result<()> {
     let client = client(api, storage)?;
     let identified = client.identify_external_user(app_user, |user| backend_login(api, user))?;
     let status = client.status()?;
-    let user_id = status.str_of("user_id").unwrap_or_default();
-    println!("identify: {}; signed in as {}", identified.str_of("action").unwrap_or_default(), user_id);
+    let user_id = status.user_id.unwrap_or_default();
+    println!("identify: {}; signed in as {}", identified.action.as_str(), user_id);
     let credentials = client.credentials_async(Duration::from_secs(60), false)?.wait()?;
-    println!("credential: {}", credentials.str_of("kind").unwrap_or_default());
+    println!("credential: {}", credentials.kind.as_str());
     let put = client.request(
         "PUT",
         &format!("/v2/user/{}/profile", user_id),
         Some("{\"Content-Type\":\"application/json\"}"),
         Some(b"{\"visits\":1}"),
     )?;
-    println!("saved the profile: HTTP {}", put.get("status").map(|s| s.to_string()).unwrap_or_default());
+    println!("saved the profile: HTTP {}", put.status);
     Ok(())
 }
 
@@ -87,10 +87,10 @@ fn restart(api: &str, storage: &str, app_user: &str) -> jump::Result<()> {
     let client = client(api, storage)?;
     // The saved session is this app user's: no credential needed, so authenticate is not called.
     let again = client.identify_external_user(app_user, |_| Err(Status::Unsupported))?;
-    let user_id = client.status()?.str_of("user_id").unwrap_or_default();
+    let user_id = client.status()?.user_id.unwrap_or_default();
     let profile = client.request("GET", &format!("/v2/user/{}/profile", user_id), None, None)?;
-    println!("after restart: identify {}; profile {}", again.str_of("action").unwrap_or_default(), profile.str_of("body").unwrap_or_default());
+    println!("after restart: identify {}; profile {}", again.action.as_str(), profile.body.unwrap_or_default());
     client.sign_out()?;
-    println!("signed out: {}", !client.status()?.get("signed_in").and_then(|v| v.as_bool()).unwrap_or(true));
+    println!("signed out: {}", !client.status()?.signed_in);
     Ok(())
 }

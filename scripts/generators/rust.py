@@ -4,6 +4,9 @@
                                       (the _jansson ones too: json_t is an opaque type, as in jump.h)
   bindings/rust/jump/src/status.rs    the safe crate's Status enum: every failing jump_status (JUMP_OK is the Ok of
                                       jump::Result), Unknown(i32) for a newer code, its name and meaning
+  bindings/rust/jump/src/config_keys_generated.rs   the safe crate's `jump::config_keys`: one `&str` constant
+                                      per config key (REQUEST_TIMEOUT_MS = "requestTimeoutMs"), its meaning, type,
+                                      allowed values, range and default as its doc comment, and ALL
 Everything else in bindings/rust is hand-written and uses these names."""
 
 from typing import Any, Callable, Dict, List, Tuple
@@ -194,8 +197,78 @@ def status_enum(common: Any) -> Callable[[Dict[str, Any]], str]:
     return make
 
 
+def config_docs() -> Any:
+    """config_docs.py, beside this file (the backends are loaded by path): the "Type: ... Default: ..." facts of
+    a key, worded as jump.h's config-key region words them."""
+    import importlib.util
+    import os
+    spec = importlib.util.spec_from_file_location("jump_generator_config_docs_for_rust",
+                                                  os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                                               "config_docs.py"))
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def key_constant(key: str) -> str:
+    """captureDomain -> CAPTURE_DOMAIN, signInTokenApiBaseUrl -> SIGN_IN_TOKEN_API_BASE_URL (as Java's ConfigKey)."""
+    out = ""
+    for i, ch in enumerate(key):
+        if ch.isupper() and i and not key[i - 1].isupper():
+            out += "_"
+        out += ch.upper()
+    return out
+
+
+def markdown_text(text: str) -> str:
+    """Plain text as rustdoc (Markdown) text: the characters Markdown or rustdoc would read as markup escaped
+    (brackets would be intra-doc links, <x> an HTML tag, * emphasis, ` code; a _ inside a word is no emphasis);
+    a URL as code (rustdoc's bare_urls lint)."""
+    import re
+    text = "".join("\\" + ch if ch in "\\`*[]<>" else ch for ch in text)
+    return re.sub(r"(\"https?://[^\s\"\\]+\"|\bhttps?://[^\s\"',;)\\]+)", r"`\1`", text)
+
+
+def config_keys(common: Any) -> Callable[[Dict[str, Any]], str]:
+    def make(api: Dict[str, Any]) -> str:
+        docs = config_docs()
+        keys = api["config_keys"]
+        names = [key_constant(k["name"]) for k in keys]
+        if len(set(names)) != len(names):
+            raise SystemExit("generate-bindings: two config keys have the same Rust constant")
+        out = [
+            "// " + common.GENERATED,
+            "//! The config keys of jump.h as constants, for [`Config`](crate::Config)'s setters and",
+            "//! [`Config::from_json`](crate::Config::from_json)'s JSON (include/jump_api.json's \"config_keys\"):",
+            "//! each says what the key means, its type, allowed values or range, and its default.",
+            "//!",
+            "//! ```",
+            "//! use jump::config_keys::{REQUEST_TIMEOUT_MS, STORAGE_DIRECTORY};",
+            "//! # fn main() -> jump::Result<()> {",
+            "//! let mut config = jump::Config::new()?;",
+            "//! config.set_string(STORAGE_DIRECTORY, Some(\":memory:\"))?.set_int(REQUEST_TIMEOUT_MS, 20000)?;",
+            "//! assert_eq!(config.to_json()?.get(REQUEST_TIMEOUT_MS).and_then(|v| v.as_i64()), Some(20000));",
+            "//! assert!(jump::config_keys::ALL.contains(&\"requestTimeoutMs\"));",
+            "//! # Ok(())",
+            "//! # }",
+            "//! ```",
+        ]
+        for k, name in zip(keys, names):
+            facts = "Type: %s. Default: %s." % (docs.kind(k), docs.default(k))
+            out += ["", "/// %s" % markdown_text(docs.sentence(k["meaning"].replace("\n", " "))),
+                    "///", "/// Key `%s`. %s" % (k["name"], markdown_text(facts)),
+                    "pub const %s: &str = \"%s\";" % (name, k["name"])]
+        out += ["", "/// Every key above, in jump.h's order.", "pub const ALL: [&str; %d] = [" % len(names)]
+        out += ["    %s," % n for n in names]
+        out += ["];"]
+        return "\n".join(out) + "\n"
+    return make
+
+
 def outputs(common: Any) -> List[Tuple[str, Callable[[Dict[str, Any]], str]]]:
     return [
         ("bindings/rust/jump-sys/src/lib.rs", sys_crate(common)),
         ("bindings/rust/jump/src/status.rs", status_enum(common)),
+        ("bindings/rust/jump/src/config_keys_generated.rs", config_keys(common)),
     ]

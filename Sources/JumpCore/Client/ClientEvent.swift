@@ -10,6 +10,8 @@ public enum ClientEvent: Sendable, Equatable {
     case statusChanged(TokenStatus)
     /// The server no longer knows the token user (deleted or disabled): everything was signed out.
     case userInvalidated(userID: String?)
+    /// Another saved account became the active one (`accounts` "multiple"): a switch, or another user's sign-in.
+    case accountSwitched(uuid: String?)
 
     public var json: JSON {
         var o: [String: JSON] = ["version": 1, "kind": "event"]
@@ -30,6 +32,8 @@ public enum ClientEvent: Sendable, Equatable {
             o["event"] = "status_changed"; o["status"] = status.json
         case .userInvalidated(let userID):
             o["event"] = "user_invalidated"; o["user_id"] = .optional(userID)
+        case .accountSwitched(let uuid):
+            o["event"] = "account_switched"; o["uuid"] = .optional(uuid)
         }
         return .object(o)
     }

@@ -14,7 +14,10 @@ public final class JumpClient: Sendable {
     let settings: ClientSettings
     let transport: any Transport
     let events = EventSink()
-    public let capture: CaptureSession
+    /// The Capture sessions of the saved accounts (one unless `accounts` is "multiple").
+    let accounts: CaptureAccounts
+    /// The active account's Capture session: where the client's Capture calls go.
+    public var capture: CaptureSession { accounts.active }
     public let tokens: TokenSession
     public let engage: EngageSession
     /// A token captured from a web login (memory only).
@@ -40,12 +43,20 @@ public final class JumpClient: Sendable {
         let transport: any Transport = retrying
         self.transport = transport
         let storage = try ClientStorage(settings: settings.storage, host: storage)
-        capture = try CaptureSession(settings: settings.capture, engage: settings.engage, transport: transport, storage: storage,
-                                     events: events, clock: retrying.clock)
+        let (captureSettings, engageSettings, events, clock) = (settings.capture, settings.engage, events, retrying.clock)
+        accounts = try CaptureAccounts(
+            multiple: settings.multipleAccounts,
+            index: AccountIndexStore(entry: storage.entry(captureSettings.accountIndexFileName),
+                                     lockTimeoutMs: captureSettings.requestTimeoutMs),
+            events: events
+        ) { slot throws(JumpError) in
+            try CaptureSession(settings: captureSettings.forAccount(slot), engage: engageSettings, transport: transport,
+                               storage: storage, events: events, clock: clock)
+        }
         tokens = TokenSession(settings: settings.tokens, transport: transport, storage: storage, events: events)
         engage = EngageSession(settings: settings.engage, socialFileName: settings.capture.socialFileName,
                                transport: transport, storage: storage)
-        let signOutAll = SignOutAll(capture: capture, tokens: tokens, engage: engage, events: events)
+        let signOutAll = SignOutAll(accounts: accounts, tokens: tokens, engage: engage, events: events)
         self.signOutAll = signOutAll
         // Weak, so the client is not kept alive by its own token session; and to the sign-out object, not to
         // the client: a weak reference gives its target a refcount side table, which makes every retain and
@@ -101,13 +112,13 @@ public final class JumpClient: Sendable {
 
 /// JumpClient.signOut, on the client's parts rather than the client (see JumpClient.init).
 final class SignOutAll: Sendable {
-    let capture: CaptureSession
+    let accounts: CaptureAccounts
     let tokens: TokenSession
     let engage: EngageSession
     let events: EventSink
 
-    init(capture: CaptureSession, tokens: TokenSession, engage: EngageSession, events: EventSink) {
-        self.capture = capture
+    init(accounts: CaptureAccounts, tokens: TokenSession, engage: EngageSession, events: EventSink) {
+        self.accounts = accounts
         self.tokens = tokens
         self.engage = engage
         self.events = events
@@ -118,7 +129,11 @@ final class SignOutAll: Sendable {
         var uuid: String?
         var hadTokens = false
         var revocable: TokenGrant?
-        do throws(JumpError) { uuid = try capture.signOut() } catch { failure = error }
+        do throws(JumpError) {
+            let capture = accounts.active
+            uuid = try capture.signOut()
+            try accounts.activeSignedOut(capture)
+        } catch { failure = error }
         do throws(JumpError) { (hadTokens, revocable) = try tokens.signOut() } catch { failure = failure ?? error }
         do throws(JumpError) { try engage.signOut() } catch { failure = failure ?? error }
         if let failure { throw failure }

@@ -16,6 +16,9 @@ struct CaptureSettings: Sendable {
     let requestTimeoutMs: Int
     /// A schema file given in the configuration (captureSchemaFile).
     let schemaFile: String?
+    /// Which saved account's session this is (`accounts` "multiple"): "" for the first, whose entries keep the
+    /// names a single-account client has always used (StorageEntryNames).
+    private(set) var account = ""
 
     init(_ config: JumpConfig, emulator: EmulatorHost?) throws(JumpError) {
         base = try CaptureSettings.server(config, .captureDomain, emulator)
@@ -31,6 +34,13 @@ struct CaptureSettings: Sendable {
         refreshMarginSeconds = config.int(.tokenRefreshMarginSeconds)
         requestTimeoutMs = Int(config.int(.requestTimeoutMs))
         schemaFile = config.string(.captureSchemaFile)
+    }
+
+    /// The same settings for another saved account's session (its own entries on storage).
+    func forAccount(_ slot: String) -> CaptureSettings {
+        var other = self
+        other.account = slot
+        return other
     }
 
     /// A URL key's server: the emulator's when the switch is on, nil when the key is unset.

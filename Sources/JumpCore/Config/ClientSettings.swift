@@ -12,6 +12,8 @@ struct ClientSettings: Sendable {
     let webLoginCookieName: String
     /// The deadline of each whole call (CallDeadline); 0: none.
     let operationTimeoutMs: Int
+    /// `accounts` "multiple": several users stay signed in, one of them active (CaptureAccounts).
+    let multipleAccounts: Bool
 
     init(_ config: JumpConfig) throws(JumpError) {
         let emulator = try EmulatorHost(config)
@@ -22,6 +24,7 @@ struct ClientSettings: Sendable {
         transport = try TransportSettings(config, emulator: emulator)
         webLoginCookieName = config.defaulted(.webLoginCookieName)
         operationTimeoutMs = Int(config.int(.operationTimeoutMs))
+        multipleAccounts = config.defaulted(.accounts) == "multiple"
     }
 }
 

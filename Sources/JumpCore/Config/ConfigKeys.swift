@@ -12,7 +12,7 @@ enum ConfigKey: String, CaseIterable, Sendable {
     case engageDevice, userAgentApp, emulatorHost
     case storageDirectory, secretStore, connectTimeoutMs, requestTimeoutMs, operationTimeoutMs, tokenRefreshMarginSeconds
     case maxResponseBytes
-    case maxRetries, proxy, caFile, pinnedPublicKeys
+    case maxRetries, proxy, caFile, pinnedPublicKeys, accounts
 
     enum Kind { case string, bool, int, object, list }
 
@@ -57,6 +57,7 @@ enum ConfigKey: String, CaseIterable, Sendable {
         case .apiKeyHeader: return "x-jump-api-key"
         case .webLoginCookieName: return "oauth_token"
         case .secretStore: return "auto"
+        case .accounts: return "single"
         default: return nil
         }
     }
@@ -75,6 +76,8 @@ enum ConfigKey: String, CaseIterable, Sendable {
         // Where secrets go with storageDirectory (ClientStorage): the Secret Service when it answers, else
         // files ("auto"); the Secret Service or JUMP_E_STORAGE; files, as before the Secret Service.
         case .secretStore: return ["auto", "secret-service", "file"]
+        // One signed-in user per client, as always; or several, one of them active (CaptureAccounts).
+        case .accounts: return ["single", "multiple"]
         default: return nil
         }
     }

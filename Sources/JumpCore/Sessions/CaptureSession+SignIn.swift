@@ -105,10 +105,32 @@ extension CaptureSession {
             throw JumpError(.server, "the sign-in response has no capture_user record")
         }
         let expiresAt = expiryTime(fromExpiresIn: body["expires_in"])
-        var session = Session(sessionID: Secrets.sessionID(), accessToken: token, refreshSecret: refreshSecret,
+        let session = Session(sessionID: Secrets.sessionID(), accessToken: token, refreshSecret: refreshSecret,
                               accessTokenExpiresAt: expiresAt, reauthenticationRequired: false, record: UserRecord(server: record))
         let isNew = assumeNew || (body["is_new"]?.boolValue ?? false)
+        // With several accounts, the session goes to its user's account: a saved one, this one when it is
+        // empty, or a new one (CaptureAccounts); it becomes the active account once adopted.
+        let routing = accountRouting.target
+        let target = try routing?.sessionToAdopt(uuid: session.record.uuid, signingInOn: self) ?? self
+        let (result, conflicts) = try target.adopt(session, isNew: isNew, authorizationCode: body["authorization_code"]?.stringValue)
+        routing?.adopted(target)
+        if !conflicts.isEmpty {
+            throw JumpError(.conflict, "signed in, and the edits not yet synced were kept, but \(conflicts.count) of them also "
+                            + "changed on the server (\(conflicts.map(\.path.description).joined(separator: ", "))): the local "
+                            + "values were kept; revert them to take the server's, or sync to send them",
+                            detail: ["conflicts": .array(conflicts.map(\.json)), "signed_in": true, "uuid": .optional(result.uuid),
+                                     "is_new": .bool(isNew), "kept_changes": .array(result.keptChanges.map(JSON.string))])
+        }
+        return result
+    }
+
+    /// Makes `session` this session's, taking over what the previous one leaves (takeOverPreviousSession), and
+    /// tells the app. Returns the result and the conflicts between kept edits and the fresh record.
+    private func adopt(_ session: Session, isNew: Bool, authorizationCode: String?) throws(JumpError)
+        -> (SignInResult, [UserRecord.Conflict]) {
+        var session = session
         let uuid = session.record.uuid
+        let record = session.record.current
         let (conflicts, kept) = try state.withLock { s throws(JumpError) -> ([UserRecord.Conflict], [String]) in
             let (carried, entry) = try takeOverPreviousSession(&s, uuid: uuid)
             var conflicts: [UserRecord.Conflict] = []
@@ -129,16 +151,7 @@ extension CaptureSession {
             return (conflicts, kept)
         }
         emit(.signedIn(uuid: uuid, isNew: isNew))
-        let result = SignInResult(isNew: isNew, uuid: uuid, authorizationCode: body["authorization_code"]?.stringValue,
-                                  keptChanges: kept)
-        if !conflicts.isEmpty {
-            throw JumpError(.conflict, "signed in, and the edits not yet synced were kept, but \(conflicts.count) of them also "
-                            + "changed on the server (\(conflicts.map(\.path.description).joined(separator: ", "))): the local "
-                            + "values were kept; revert them to take the server's, or sync to send them",
-                            detail: ["conflicts": .array(conflicts.map(\.json)), "signed_in": true, "uuid": .optional(uuid),
-                                     "is_new": .bool(isNew), "kept_changes": .array(kept.map(JSON.string))])
-        }
-        return result
+        return (SignInResult(isNew: isNew, uuid: uuid, authorizationCode: authorizationCode, keptChanges: kept), conflicts)
     }
 
     /// What becomes of the session a sign-in replaces: the same user's record comes along with its unsynced

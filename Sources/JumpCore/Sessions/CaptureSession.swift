@@ -28,6 +28,8 @@ public final class CaptureSession: Sendable {
     let flowGate: Gate
     /// This client's name on the refreshes it sends (RefreshOwner).
     let refreshClientID = RefreshOwner.makeClientID()
+    /// The client's accounts, with several (`accounts` "multiple"): where a sign-in's session goes.
+    let accountRouting = AccountRoutingLink()
 
     init(settings: CaptureSettings, engage: EngageSettings, transport: any Transport, storage: ClientStorage,
          events: EventSink, clock: ServerClock = ServerClock()) throws(JumpError) {
@@ -80,6 +82,23 @@ public final class CaptureSession: Sendable {
                 restoreError: s.restoreError, storageError: s.stored.storageError, quarantine: s.stored.quarantine,
                 flowVersion: s.flow?.version, secretStore: storage.placement, clockOffsetSeconds: captureClockOffset)
         }
+    }
+
+    /// Who this session's user is, for the list of saved accounts; nil when no user is signed in.
+    /// Never waits for a save (`answer`).
+    func accountSummary() -> AccountSummary? {
+        answer { s in
+            guard let session = s.session, let uuid = session.record.uuid else { return nil }
+            return AccountSummary(uuid: uuid, email: session.record.email,
+                                  displayName: session.record.current["displayName"]?.stringValue,
+                                  reauthenticationRequired: session.reauthenticationRequired)
+        }
+    }
+
+    struct AccountSummary: Sendable {
+        let uuid: String
+        let email, displayName: String?
+        let reauthenticationRequired: Bool
     }
 
     /// The session, or the reason there is none (an unreadable store is not "signed out").

@@ -5,8 +5,14 @@ import Glibc
 /// session. One installation (client id and Capture server) has its own names, so two apps, or one app's
 /// production and emulator configurations, never read each other's entries.
 extension CaptureSettings {
-    /// A file name unique to this app installation's Capture client, safe on any file system.
-    var sessionFileName: String { "session-\(installationName).json" }
+    /// A file name unique to this app installation's Capture client (and saved account), safe on any file system.
+    var sessionFileName: String { "session-\(installationName)\(accountPart).json" }
+
+    /// "" for the first account (a single-account client's names), else "-account-<slot>".
+    private var accountPart: String { account.isEmpty ? "" : "-account-\(account)" }
+
+    /// The index of the saved accounts (`accounts` "multiple", AccountIndex): one per installation.
+    var accountIndexFileName: String { "accounts-\(installationName).json" }
 
     /// Names this installation's entries: the Capture client when there is one, else the token scheme's.
     var installationName: String {
@@ -24,7 +30,7 @@ extension CaptureSettings {
     var schemaFileName: String { "schema-\(installationName).json" }
 
     /// The index of sessions set aside (see QuarantineEntry); each one's entries are named after it.
-    var quarantineFileName: String { "quarantine-\(installationName).json" }
+    var quarantineFileName: String { "quarantine-\(installationName)\(accountPart).json" }
     func quarantinedName(_ id: String, of entry: String) -> String { "quarantined-\(id)-\(entry)" }
 
     var flowFileName: String {

@@ -8,6 +8,9 @@ enum Secrets {
     /// A session id minted at every sign-in: 32 hex characters, so two sessions never share one.
     static func sessionID() -> String { randomHex(bytes: 16) }
 
+    /// Names a new saved account's entries (CaptureAccounts): random, so two processes never pick the same.
+    static func accountSlot() -> String { randomHex(bytes: 6) }
+
     /// One getrandom call for all the bytes (a random value per byte would make a system call each); the
     /// generator (the same source) only if that call is refused.
     private static func randomHex(bytes count: Int) -> String {

@@ -168,7 +168,7 @@ namespace Jump
     public partial class JumpServerException
     {
         /// <summary>"results" of a failed share: each provider's outcome (empty for other server errors).</summary>
-        public IReadOnlyDictionary<string, ShareOutcome> ShareResults { get { return ShareOutcome.MapOf(Json.Get(Detail, "results")); } }
+        public IReadOnlyDictionary<string, ShareOutcome> ShareResults { get { return ResultReader.Map(Json.Get(Detail, "results"), o => new ShareOutcome(o, null)) ?? new Dictionary<string, ShareOutcome>(); } }
     }
 
     /// <remarks>Sign in the existing way and hand MergeToken back: SignInMerge when ExistingProvider is

@@ -418,7 +418,7 @@ namespace Jump
         {
             var handler = Event;
             if (handler == null) return;
-            try { handler(this, new JumpEventArgs(Json.Get(doc, "event") as string, Json.Get(doc, "uuid") as string, text)); }
+            try { handler(this, new JumpEventArgs(text)); }
             catch (Exception e) { LastEventError = e; } // a handler's bug must not stop the pump
         }
 

@@ -127,7 +127,7 @@ namespace Jump
         /// JumpInvalidArgumentException.</summary>
         /// <param name="socialRegistrationToken">JumpRegistrationRequiredException.SocialRegistrationToken.</param>
         /// <param name="attributes">Record attributes.</param>
-        public SocialResult RegisterSocial(string socialRegistrationToken, IDictionary<string, object> attributes)
+        public SignInResult RegisterSocial(string socialRegistrationToken, IDictionary<string, object> attributes)
         {
             return RegisterSocial(socialRegistrationToken, attributes == null ? null : Json.Write(attributes));
         }
@@ -135,19 +135,19 @@ namespace Jump
         /// <summary>RegisterSocial with the attributes as JSON text (an object).</summary>
         /// <param name="socialRegistrationToken">JumpRegistrationRequiredException.SocialRegistrationToken.</param>
         /// <param name="attributesJson">Record attributes as a JSON object.</param>
-        public SocialResult RegisterSocial(string socialRegistrationToken, string attributesJson)
+        public SignInResult RegisterSocial(string socialRegistrationToken, string attributesJson)
         {
             IntPtr p;
             int status = Native.jump_client_register_social(_handle, Utf8.Encode(socialRegistrationToken, "socialRegistrationToken"),
                 Utf8.Encode(attributesJson, "attributesJson"), out p);
-            return new SocialResult(TakeResult(status, p));
+            return new SignInResult(TakeResult(status, p));
         }
 
         /// <summary>Asynchronous <see cref="RegisterSocial(string, IDictionary{string, object})"/>.</summary>
         /// <param name="socialRegistrationToken">The registration token.</param>
         /// <param name="attributes">Record attributes.</param>
         /// <param name="cancellationToken">Cancels the request: the Task ends Canceled.</param>
-        public Task<SocialResult> RegisterSocialAsync(string socialRegistrationToken, IDictionary<string, object> attributes,
+        public Task<SignInResult> RegisterSocialAsync(string socialRegistrationToken, IDictionary<string, object> attributes,
             CancellationToken cancellationToken = default(CancellationToken))
         {
             return RegisterSocialAsync(socialRegistrationToken, () => attributes == null ? null : Json.Write(attributes), cancellationToken);
@@ -157,34 +157,34 @@ namespace Jump
         /// <param name="socialRegistrationToken">The registration token.</param>
         /// <param name="attributesJson">Record attributes as a JSON object.</param>
         /// <param name="cancellationToken">Cancels the request: the Task ends Canceled.</param>
-        public Task<SocialResult> RegisterSocialAsync(string socialRegistrationToken, string attributesJson,
+        public Task<SignInResult> RegisterSocialAsync(string socialRegistrationToken, string attributesJson,
             CancellationToken cancellationToken = default(CancellationToken))
         {
             return RegisterSocialAsync(socialRegistrationToken, () => attributesJson, cancellationToken);
         }
 
-        Task<SocialResult> RegisterSocialAsync(string socialRegistrationToken, Func<string> attributesJson, CancellationToken cancellationToken)
+        Task<SignInResult> RegisterSocialAsync(string socialRegistrationToken, Func<string> attributesJson, CancellationToken cancellationToken)
         {
             return Start(cancellationToken, () =>
             {
                 byte[] t = Utf8.Encode(socialRegistrationToken, "socialRegistrationToken"), a = Utf8.Encode(attributesJson(), "attributesJson");
                 return (out JumpRequestHandle r) =>
                     Native.jump_client_register_social_async(_handle, t, a, IntPtr.Zero, IntPtr.Zero, IntPtr.Zero, out r);
-            }, json => new SocialResult(json));
+            }, json => new SignInResult(json));
         }
 
         /// <summary>SignIn that also merges the identity of mergeToken (JumpMergeRequiredException with
-        /// ExistingProvider "capture") into the account; <see cref="SocialResult.Merged"/> is true on success. A
+        /// ExistingProvider "capture") into the account; <see cref="SignInResult.Merged"/> is true on success. A
         /// wrong password: JumpBadCredentialsException, and the merge token stays good.</summary>
         /// <param name="user">The account's email or user name.</param>
         /// <param name="password">Its password.</param>
         /// <param name="mergeToken">JumpMergeRequiredException.MergeToken.</param>
-        public SocialResult SignInMerge(string user, string password, string mergeToken)
+        public SignInResult SignInMerge(string user, string password, string mergeToken)
         {
             IntPtr p;
             int status = Native.jump_client_sign_in_merge(_handle, Utf8.Encode(user, "user"), Utf8.Encode(password, "password"),
                 Utf8.Encode(mergeToken, "mergeToken"), out p);
-            return new SocialResult(TakeResult(status, p));
+            return new SignInResult(TakeResult(status, p));
         }
 
         /// <summary>Asynchronous <see cref="SignInMerge"/>.</summary>
@@ -192,7 +192,7 @@ namespace Jump
         /// <param name="password">Its password.</param>
         /// <param name="mergeToken">JumpMergeRequiredException.MergeToken.</param>
         /// <param name="cancellationToken">Cancels the request: the Task ends Canceled.</param>
-        public Task<SocialResult> SignInMergeAsync(string user, string password, string mergeToken,
+        public Task<SignInResult> SignInMergeAsync(string user, string password, string mergeToken,
             CancellationToken cancellationToken = default(CancellationToken))
         {
             return Start(cancellationToken, () =>
@@ -200,14 +200,14 @@ namespace Jump
                 byte[] u = Utf8.Encode(user, "user"), p = Utf8.Encode(password, "password"), m = Utf8.Encode(mergeToken, "mergeToken");
                 return (out JumpRequestHandle r) =>
                     Native.jump_client_sign_in_merge_async(_handle, u, p, m, IntPtr.Zero, IntPtr.Zero, IntPtr.Zero, out r);
-            }, json => new SocialResult(json));
+            }, json => new SignInResult(json));
         }
 
         /// <summary>The signed-in user's linked identities, from the record's profiles (no network).</summary>
         public IReadOnlyList<LinkedProfile> GetLinkedProfiles()
         {
             IntPtr p;
-            return LinkedProfile.ListOf(TakeResult(Native.jump_client_linked_profiles(_handle, out p), p));
+            return ResultReader.List(Json.Parse(TakeResult(Native.jump_client_linked_profiles(_handle, out p), p)), o => new LinkedProfile(o, null)) ?? new LinkedProfile[0];
         }
 
         /// <summary>Unlinks an identity from the signed-in user, then fetches the record. The last identity of an

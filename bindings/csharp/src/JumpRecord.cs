@@ -161,6 +161,10 @@ namespace Jump
             return JumpClient.TakeResult(Native.jump_record_changes(_handle, out p), p);
         }
 
+        /// <summary>The unsynced changes, typed: the paths, the root's entity.update attributes and the requests a
+        /// sync would send now.</summary>
+        public RecordChanges Changes() { return new RecordChanges(ChangesJson()); }
+
         /// <summary>The paths with unsynced changes ("changed" of <see cref="ChangesJson"/>).</summary>
         public string[] ChangedPaths() { return Json.GetStrings(Json.Parse(ChangesJson()), "changed"); }
 

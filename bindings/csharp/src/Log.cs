@@ -32,6 +32,14 @@ namespace Jump
             }
         }
 
+        /// <summary>SetHandler with each line typed (<see cref="LogLine"/>: Level, Message; Json keeps the text).
+        /// null removes it.</summary>
+        /// <param name="handler">Called with each line, on any thread, concurrently.</param>
+        public static void SetLineHandler(Action<LogLine> handler)
+        {
+            SetHandler(handler == null ? (Action<string>)null : json => handler(new LogLine(json)));
+        }
+
         [MonoPInvokeCallback(typeof(Native.Callback))]
         static void OnLog(IntPtr userdata, IntPtr json)
         {

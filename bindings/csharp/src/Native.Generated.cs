@@ -99,6 +99,14 @@ namespace Jump
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
         internal static extern int jump_client_sign_in_async(JumpClientHandle client, byte[] user, byte[] password, IntPtr callback, IntPtr userdata, IntPtr userdataFree, out JumpRequestHandle outRequest);
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern int jump_client_accounts(JumpClientHandle client, out IntPtr outJson);
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern int jump_client_switch_account(JumpClientHandle client, byte[] uuid);
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern int jump_client_switch_account_async(JumpClientHandle client, byte[] uuid, IntPtr callback, IntPtr userdata, IntPtr userdataFree, out JumpRequestHandle outRequest);
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern int jump_client_remove_account(JumpClientHandle client, byte[] uuid);
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
         internal static extern int jump_client_sign_out(JumpClientHandle client);
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
         internal static extern int jump_client_record(JumpClientHandle client, out JumpRecordHandle @out);

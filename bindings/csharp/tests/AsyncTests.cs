@@ -1,6 +1,7 @@
 // AsyncTests.cs - the C# binding's async calls: their delivery (pumped or not), cancellation, Dispose while
 // calls are pending or racing, event handlers that throw or dispose, and the finalizer. Run by run-tests.sh.
 using System;
+using System.Linq;
 using System.Collections.Generic;
 using System.Diagnostics;
 using System.IO;
@@ -49,7 +50,7 @@ namespace Jump.Tests
                     Await(c.SignInAsync(account.Key, Password));
                     using (var record = c.Record()) record.SetString("/aboutMe", "async edit");
                     var result = Await(c.SyncAsync());
-                    Assert.True(Array.IndexOf(result.Changed, "/aboutMe") >= 0, "synced paths: " + result.Json);
+                    Assert.True(result.Changed.Contains("/aboutMe"), "synced paths: " + result.Json);
                     Assert.True(synced.Wait(5000), "record_synced event");
                     Assert.True(emu.Admin("GET", "/emulator/users/" + account.Value).Contains("async edit"), "the server has the edit");
                 }
@@ -186,7 +187,7 @@ namespace Jump.Tests
                     using (var record = c.Record()) record.SetString("/aboutMe", "after a handler bug");
                     var sync = c.SyncAsync();
                     Harness.PumpUntil(c, sync);
-                    Assert.True(sync.Result.Changed.Length > 0, "the pump went on");
+                    Assert.True(sync.Result.Changed.Count > 0, "the pump went on");
                 }
             }
 

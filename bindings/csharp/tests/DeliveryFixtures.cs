@@ -101,7 +101,7 @@ namespace Jump.Tests
                     using (var cts = new CancellationTokenSource()) // a token that can cancel, never cancelled
                     {
                         var r = await c.SyncAsync(cts.Token);
-                        Assert.True(Array.IndexOf(r.Changed, "/aboutMe") >= 0, "synced paths: " + r.Json);
+                        Assert.True(r.Changed.Contains("/aboutMe"), "synced paths: " + r.Json);
                     }
                 } },
                 { "FetchRecordAsync(CancellationToken)", async owned =>

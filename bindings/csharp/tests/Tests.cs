@@ -1,5 +1,6 @@
 // Tests.cs - the C# binding's tests, against a real jump-emulator (no mocks). Run by run-tests.sh.
 using System;
+using System.Linq;
 using System.Collections.Generic;
 using System.Diagnostics;
 using System.IO;
@@ -26,6 +27,7 @@ namespace Jump.Tests
             typeof(LoopbackTests),          // LoopbackTests.cs
             typeof(SignInTokenTests),       // SignInTokenTests.cs
             typeof(CredentialTests),        // CredentialTests.cs
+            typeof(ResultTests),            // ResultTests.cs
             typeof(FormTests),              // FormTests.cs
             typeof(RecordTests),            // RecordTests.cs
             typeof(StorageTests),           // StorageTests.cs
@@ -215,7 +217,7 @@ namespace Jump.Tests
                         Assert.Equal("héllo from C# ✓", record.GetString("/aboutMe"), "local edit (UTF-8)");
                         Assert.True(c.State.UnsyncedChanges, "unsynced");
                         var sync = c.Sync();
-                        Assert.True(Array.IndexOf(sync.Changed, "/aboutMe") >= 0, "synced paths: " + sync.Json);
+                        Assert.True(sync.Changed.Contains("/aboutMe"), "synced paths: " + sync.Json);
                         Assert.True(!c.State.UnsyncedChanges, "nothing unsynced");
                         Assert.Throws<JumpNotFoundException>(() => record.GetString("/noSuchAttribute"), "missing path");
                     }
@@ -247,19 +249,30 @@ namespace Jump.Tests
             [JumpTest]
             public static void config_keys_and_json_constructor()
             {
+                using (var defaults = new JumpConfig())
+                {
+                    // the generated constants (jump_api.json's config_keys) are exactly the keys libjump knows
+                    var known = new List<string>(((Dictionary<string, object>)Json.Parse(defaults.ToJson())).Keys);
+                    var all = new List<string>(ConfigKeys.All);
+                    known.Sort(StringComparer.Ordinal);
+                    all.Sort(StringComparer.Ordinal);
+                    Assert.Equal(string.Join(",", known), string.Join(",", all), "ConfigKeys.All against the library's keys");
+                    Assert.Equal("requestTimeoutMs", ConfigKeys.RequestTimeoutMs, "ConfigKeys.RequestTimeoutMs");
+                }
                 using (var config = new JumpConfig())
                 {
-                    config.Set("captureDomain", emu.Url).Set("captureClientId", "jump-default-client")
-                          .Set("requestTimeoutMs", 5000L).Set("captureEnableThinRegistration", false)
-                          .Set("storageDirectory", ":memory:");
+                    config.Set(ConfigKeys.CaptureDomain, emu.Url).Set(ConfigKeys.CaptureClientId, "jump-default-client")
+                          .Set(ConfigKeys.RequestTimeoutMs, 5000L).Set(ConfigKeys.CaptureEnableThinRegistration, false)
+                          .Set(ConfigKeys.StorageDirectory, ":memory:");
                     var settings = Json.Parse(config.ToJson());
-                    Assert.Equal(5000L, Json.Get(settings, "requestTimeoutMs"), "requestTimeoutMs");
+                    Assert.Equal(5000L, Json.Get(settings, ConfigKeys.RequestTimeoutMs), "requestTimeoutMs");
                     Assert.Throws<JumpInvalidArgumentException>(() => config.Set("noSuchKey", "x"), "unknown key");
-                    Assert.Throws<JumpInvalidArgumentException>(() => config.Set("requestTimeoutMs", "soon"), "wrong type");
+                    Assert.Throws<JumpInvalidArgumentException>(() => config.Set(ConfigKeys.RequestTimeoutMs, "soon"), "wrong type");
                 }
                 string json = Json.Write(new Dictionary<string, object> {
-                    { "captureDomain", emu.Url }, { "captureClientId", "jump-default-client" }, { "captureAppId", "default-app" },
-                    { "captureFlowName", "standard" }, { "captureFlowDomain", emu.Url }, { "storageDirectory", ":memory:" } });
+                    { ConfigKeys.CaptureDomain, emu.Url }, { ConfigKeys.CaptureClientId, "jump-default-client" },
+                    { ConfigKeys.CaptureAppId, "default-app" }, { ConfigKeys.CaptureFlowName, "standard" },
+                    { ConfigKeys.CaptureFlowDomain, emu.Url }, { ConfigKeys.StorageDirectory, ":memory:" } });
                 var account = NewAccount();
                 using (var c = new JumpClient(json)) Assert.Equal(account.Value, c.SignIn(account.Key, Password).Uuid, "uuid");
                 Assert.Throws<JumpInvalidArgumentException>(() => new JumpClient("{\"storageDirectory\":3}"), "bad config JSON type");

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"regexp"
 	"sort"
 	"time"
@@ -12,7 +11,7 @@ import (
 	"libjump.io/jump"
 )
 
-func (s *scenario) register(c *jump.Client) (object, error) {
+func (s *scenario) register(c *jump.Client) (*jump.SignInResult, error) {
 	return c.RegisterTraditional(bg, s.obj("user"), s.str("password"))
 }
 
@@ -24,13 +23,13 @@ func registerSignInBadPassword(s *scenario) (object, error) {
 	defer a.Close()
 	out := object{}
 	reg, err := s.register(a)
-	out["register"] = object{"status": status(err), "is_new": reg["is_new"], "signed_in": a.IsSignedIn()}
-	u := reg["uuid"]
+	out["register"] = object{"status": status(err), "is_new": known(err, orEmpty(reg).IsNew), "signed_in": a.IsSignedIn()}
+	u := orEmpty(reg).UUID
 	err = a.SignOut(bg)
 	out["sign_out"] = object{"status": status(err), "signed_in": a.IsSignedIn()}
 	user := s.obj("user")[s.str("sign_in_with")].(string)
 	in, err := a.SignIn(bg, user, s.str("password"))
-	out["sign_in"] = object{"status": status(err), "is_new": in["is_new"], "same_uuid": known(err, in["uuid"] == u && u != nil),
+	out["sign_in"] = object{"status": status(err), "is_new": known(err, orEmpty(in).IsNew), "same_uuid": known(err, orEmpty(in).UUID == u && u != ""),
 		"signed_in": a.IsSignedIn()}
 	out["record_email"] = recordString(a, "/email")
 	_, err = a.SignIn(bg, user, s.str("wrong_password"))
@@ -61,23 +60,23 @@ func editSyncPluralAppend(s *scenario) (object, error) {
 		return nil, err
 	}
 	res, err := c.Sync(bg)
-	out["sync_edit"] = object{"status": status(err), "changed": res["changed"]}
+	out["sync_edit"] = object{"status": status(err), "changed": known(err, orEmpty(res).Changed)}
 	path, err := r.Append(plural, appendIn["element"])
 	if err != nil {
 		return nil, err
 	}
 	out["append_path"] = path
 	res, err = c.Sync(bg)
-	renamed, _ := res["renamed"].(map[string]any)
+	renamed := orEmpty(res).Renamed
 	from := []string{}
 	toServer := len(renamed) > 0
 	for k, v := range renamed {
 		from = append(from, k)
-		m := serverElement.FindStringSubmatch(fmt.Sprint(v))
+		m := serverElement.FindStringSubmatch(v)
 		toServer = toServer && m != nil && m[1] == plural
 	}
 	sort.Strings(from)
-	out["sync_append"] = object{"status": status(err), "changed": res["changed"], "renamed_from": known(err, from),
+	out["sync_append"] = object{"status": status(err), "changed": known(err, orEmpty(res).Changed), "renamed_from": known(err, from),
 		"renamed_to_server_id": known(err, toServer)}
 	out["fetch"] = object{"status": status(c.FetchRecord(bg))}
 	out["edited_value"] = recordString(c, editPath)
@@ -94,8 +93,8 @@ func editSyncPluralAppend(s *scenario) (object, error) {
 	}
 	out["plural_members"] = known(pathsErr, members)
 	out["element_paths_are_renamed"] = known(pathsErr, renamedInOrder)
-	state, _ := c.State()
-	out["unsynced_changes"] = state["unsynced_changes"]
+	state, err := c.State()
+	out["unsynced_changes"] = known(err, orEmpty(state).UnsyncedChanges)
 	return out, nil
 }
 
@@ -161,7 +160,7 @@ func signOutRestart(s *scenario) (object, error) {
 		return nil, err
 	}
 	state, err := b.State()
-	out["restored"] = object{"signed_in": b.IsSignedIn(), "same_uuid": known(err, state["uuid"] == reg["uuid"] && reg["uuid"] != nil),
+	out["restored"] = object{"signed_in": b.IsSignedIn(), "same_uuid": known(err, orEmpty(state).UUID == orEmpty(reg).UUID && orEmpty(reg).UUID != ""),
 		"record_email": recordString(b, "/email")}
 	err = b.SignOut(bg)
 	out["sign_out"] = object{"status": status(err), "signed_in": b.IsSignedIn()}
@@ -196,21 +195,23 @@ func signInTokenSession(s *scenario) (object, error) {
 	}
 	out := object{}
 	decoded, err := jump.DecodeSignInToken(token)
-	out["decode"] = object{"status": status(err), "user_id_matches": known(err, decoded["user_id"] == id),
-		"environment": decoded["environment"], "region": decoded["region"]}
+	info := orEmpty(decoded)
+	out["decode"] = object{"status": status(err), "user_id_matches": known(err, info.UserID == id),
+		"environment": known(err, info.Environment), "region": known(err, info.Region)}
 	c, err := s.client()
 	if err != nil {
 		return nil, err
 	}
 	defer c.Close()
-	signedIn := func() any { st, _ := c.Status(); return st["signed_in"] }
+	signedIn := func() any { st, err := c.Status(); return known(err, orEmpty(st).SignedIn) }
 	out["before"] = object{"signed_in": signedIn()}
 	res, err := c.SignInWithToken(bg, token)
-	out["sign_in"] = object{"status": status(err), "user_id_matches": known(err, res["user_id"] == id), "changed": res["changed"],
-		"migrated": res["migrated"]}
+	out["sign_in"] = object{"status": status(err), "user_id_matches": known(err, orEmpty(res).UserID == id),
+		"changed": known(err, orEmpty(res).Changed), "migrated": known(err, orEmpty(res).Migrated)}
 	st, err := c.Status()
-	out["status"] = object{"signed_in": st["signed_in"], "use_sign_in_token": st["use_sign_in_token"],
-		"use_api_key": st["use_api_key"], "user_id_matches": known(err, st["user_id"] == id)}
+	sts := orEmpty(st)
+	out["status"] = object{"signed_in": known(err, sts.SignedIn), "use_sign_in_token": known(err, sts.UseSignInToken),
+		"use_api_key": known(err, sts.UseAPIKey), "user_id_matches": known(err, sts.UserID == id)}
 	profile := s.str("profile_path")
 	body, _ := json.Marshal(s.in("profile"))
 	put, err := c.Request(bg, "PUT", profile, map[string]string{"Content-Type": "application/json"}, body)
@@ -219,7 +220,7 @@ func signInTokenSession(s *scenario) (object, error) {
 	var data any
 	if get != nil {
 		var parsed map[string]any
-		if json.Unmarshal(get.Body, &parsed) == nil {
+		if json.Unmarshal(get.Bytes(), &parsed) == nil {
 			data = parsed["data"]
 		}
 	}
@@ -229,13 +230,13 @@ func signInTokenSession(s *scenario) (object, error) {
 		return nil, err
 	}
 	res, err = c.SignInWithToken(bg, again)
-	out["sign_in_again"] = object{"status": status(err), "changed": res["changed"]}
+	out["sign_in_again"] = object{"status": status(err), "changed": known(err, orEmpty(res).Changed)}
 	out["sign_out"] = object{"status": status(c.SignOut(bg))}
 	out["after_sign_out"] = object{"signed_in": signedIn()}
 	return out, nil
 }
 
-func httpStatus(r *jump.Response) any {
+func httpStatus(r *jump.HTTPResponse) any {
 	if r == nil {
 		return nil
 	}
@@ -307,6 +308,14 @@ func statusErrors(s *scenario) (object, error) {
 }
 
 // known is a value the runner worked out, or null when the call that gives it failed (the README's rule).
+// orEmpty is v, or an empty T when the call failed and returned nil (its facts are then null through known).
+func orEmpty[T any](v *T) *T {
+	if v == nil {
+		return new(T)
+	}
+	return v
+}
+
 func known(err error, v any) any {
 	if err != nil {
 		return nil

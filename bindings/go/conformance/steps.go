@@ -108,7 +108,7 @@ func playSteps(s *scenario) (out object, err error) {
 			f := stepStatus(step, err)
 			f["changed"] = nil
 			if err == nil {
-				f["changed"] = res["changed"]
+				f["changed"] = res.Changed
 			}
 			fact = f
 		case "fetch":

@@ -263,6 +263,53 @@ static jlong JNICALL jj_client_sign_in_async(JNIEnv *env, jclass cls, jlong clie
     return result;
 }
 
+static jbyteArray JNICALL jj_client_accounts(JNIEnv *env, jclass cls, jlong client) {
+    (void)cls;
+    jbyteArray result = 0;
+    char * out_value = NULL;
+    jump_status s = jump_client_accounts((jump_client *)(intptr_t)client, &out_value);
+    if (s != JUMP_OK) {
+        jj_throw_status(env, s);
+    } else result = jj_take_string(env, out_value);
+    return result;
+}
+
+static void JNICALL jj_client_switch_account(JNIEnv *env, jclass cls, jlong client, jbyteArray uuid) {
+    (void)cls;
+    jj_text t_uuid;
+    if (!jj_text_get(env, uuid, &t_uuid)) { return; }
+    jump_status s = jump_client_switch_account((jump_client *)(intptr_t)client, t_uuid.data);
+    if (s != JUMP_OK) {
+        jj_throw_status(env, s);
+    }
+    jj_text_release(&t_uuid);
+}
+
+static jlong JNICALL jj_client_switch_account_async(JNIEnv *env, jclass cls, jlong client, jbyteArray uuid, jobject callback) {
+    (void)cls;
+    jlong result = 0;
+    jump_request * out_value = NULL;
+    jj_text t_uuid;
+    if (!jj_text_get(env, uuid, &t_uuid)) { return 0; }
+    void *ud = jj_callback_new(env, callback);
+    if (callback != NULL && ud == NULL) { jj_text_release(&t_uuid); return 0; }
+    jump_status s = jump_client_switch_account_async((jump_client *)(intptr_t)client, t_uuid.data, ud ? jj_on_document : NULL, ud, ud ? jj_callback_free : NULL, &out_value);
+    result = s == JUMP_OK ? (jlong)(intptr_t)out_value : 0;
+    jj_text_release(&t_uuid);
+    return result;
+}
+
+static void JNICALL jj_client_remove_account(JNIEnv *env, jclass cls, jlong client, jbyteArray uuid) {
+    (void)cls;
+    jj_text t_uuid;
+    if (!jj_text_get(env, uuid, &t_uuid)) { return; }
+    jump_status s = jump_client_remove_account((jump_client *)(intptr_t)client, t_uuid.data);
+    if (s != JUMP_OK) {
+        jj_throw_status(env, s);
+    }
+    jj_text_release(&t_uuid);
+}
+
 static void JNICALL jj_client_sign_out(JNIEnv *env, jclass cls, jlong client) {
     (void)cls;
     jump_status s = jump_client_sign_out((jump_client *)(intptr_t)client);
@@ -1221,6 +1268,10 @@ const JNINativeMethod jj_generated_methods[] = {
     {"jump_client_register_traditional_async", "(J[B[BLio/libjump/NativeCallback;)J", (void *)jj_client_register_traditional_async},
     {"jump_client_sign_in", "(J[B[B)[B", (void *)jj_client_sign_in},
     {"jump_client_sign_in_async", "(J[B[BLio/libjump/NativeCallback;)J", (void *)jj_client_sign_in_async},
+    {"jump_client_accounts", "(J)[B", (void *)jj_client_accounts},
+    {"jump_client_switch_account", "(J[B)V", (void *)jj_client_switch_account},
+    {"jump_client_switch_account_async", "(J[BLio/libjump/NativeCallback;)J", (void *)jj_client_switch_account_async},
+    {"jump_client_remove_account", "(J[B)V", (void *)jj_client_remove_account},
     {"jump_client_sign_out", "(J)V", (void *)jj_client_sign_out},
     {"jump_client_record", "(J)J", (void *)jj_client_record},
     {"jump_client_fetch_record", "(J)V", (void *)jj_client_fetch_record},

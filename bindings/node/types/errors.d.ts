@@ -3,6 +3,7 @@
 // Hand-written; keep in step with lib/*.js (test/typescript.test.js compiles them with tsc --strict).
 import type { JsonValue } from './config';
 import type { ShareOutcome } from './social';
+import type { ErrorDetail as GeneratedErrorDetail, ServerAnswer as GeneratedServerAnswer } from './results.generated';
 
 /** The name of a jump_status failure: a JumpError's code. */
 export type StatusName =
@@ -26,21 +27,14 @@ export type StatusName =
   | 'JUMP_E_CONFLICT'
   | 'JUMP_E_ALREADY_SIGNED_IN';
 
-/** Capture's error answer, in Capture's words. */
-export interface ServerAnswer {
-  code?: number;
-  error?: string;
-  error_description?: string;
-  http_status?: number;
+/** Capture's error answer, in Capture's words (the server_answer document, and whatever else Capture said). */
+export interface ServerAnswer extends GeneratedServerAnswer {
   [key: string]: unknown;
 }
 
-/** libjump's error detail (jump_error_last() or a completion's "error") with camelCase keys. */
-export interface ErrorDetail {
-  status: number;
-  statusName: string;
-  message: string;
-  reason?: string;
+/** libjump's error detail (jump_error_last() or a completion's "error"; the error_detail document) with camelCase
+ * keys, and the keys one function adds (jump.h). */
+export interface ErrorDetail extends Omit<GeneratedErrorDetail, 'server'> {
   server?: ServerAnswer;
   [key: string]: unknown;
 }

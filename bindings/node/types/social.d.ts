@@ -1,39 +1,24 @@
 // Social sign-in, Engage and sharing: part of the Node.js binding's types, re-exported by ../index.d.ts.
 // Hand-written; keep in step with lib/*.js (test/typescript.test.js compiles them with tsc --strict).
 import type { CallOptions, JsonValue } from './config';
+import type { SocialOutcome, SocialProviders } from './results.generated';
 
-/** A social sign-in's outcome with Capture configured (jump.h "Social outcomes"). */
-export interface CaptureSocialResult {
-  outcome: 'signed_in' | 'registered' | 'linked';
-  provider: string;
-  isNew: boolean;
-  uuid: string;
-  authorizationCode: string | null;
-  /** A mergeToken identity was added to the account. */
-  merged: boolean;
-  /** The social identity, or null when Engage gave no profile. */
-  identifier: string | null;
-}
+// The results are generated from include/jump_api.json (results.generated.d.ts): re-exported here under the names
+// the binding has always used.
+export type {
+  SocialOutcome, SocialBegin, SocialProviders, SignInProvider, SharingProvider, TokenUrlResponse, Cookie,
+  LinkedProfile, ShareResult, ShareOutcome, ShareContent, ShareEmail, ShareSms, EngageConfigResult
+} from './results.generated';
 
-/** A social sign-in's outcome with Engage only (no captureDomain). */
-export interface EngageSocialResult {
-  outcome: 'authenticated';
-  provider: string;
-  /** The Engage token: a secret. */
-  token: string | null;
-  deviceToken: string | null;
-  /** Engage's profile, with Engage's own keys. */
-  profile: { [key: string]: JsonValue } | null;
-  /** The app's token URL's answer (engageTokenUrl), or null. */
-  tokenUrlResponse: {
-    status: number;
-    headers: Array<[string, string]>;
-    cookies: Array<{ name: string; value: string; domain?: string; path?: string }>;
-    body: string | null;
-    /** The body when it is not UTF-8 text. */
-    bodyBase64?: string;
-  } | null;
-}
+/** The providers(): the social_providers document. */
+export type Providers = SocialProviders;
+
+/** A social sign-in's outcome with Capture configured (jump.h "Social outcomes"): the social_outcome document
+ * narrowed by its outcome. */
+export type CaptureSocialResult = SocialOutcome & { outcome: 'signed_in' | 'registered' | 'linked' };
+
+/** A social sign-in's outcome with Engage only (no captureDomain): token, deviceToken, profile, tokenUrlResponse. */
+export type EngageSocialResult = SocialOutcome & { outcome: 'authenticated' };
 
 export type SocialResult = CaptureSocialResult | EngageSocialResult;
 
@@ -64,39 +49,6 @@ export interface SocialLoopbackOptions extends Omit<SocialBeginOptions, 'redirec
   timeoutMs?: number;
 }
 
-/** socialBegin's answer: open url; the sign-in ends on a URL starting with completionPrefix. */
-export interface SocialBegin {
-  url: string;
-  state: string;
-  completion: 'device' | 'redirect';
-  completionPrefix: string;
-}
-
-export interface Providers {
-  /** The server's order, the app's custom providers (engageCustomProviders) last. */
-  signIn: Array<{
-    name: string;
-    friendlyName: string;
-    requiresInput: boolean;
-    inputPrompt: string | null;
-    inputLabel: string | null;
-    custom: null | 'openid' | 'saml';
-  }>;
-  /** Sharing providers; properties are Engage's social_sharing_properties, with Engage's names. */
-  sharing: Array<{ name: string; friendlyName: string; properties: { [key: string]: JsonValue } }>;
-  hideTagline: boolean;
-}
-
-export interface LinkedProfile {
-  identifier: string;
-  domain: string | null;
-  provider: string | null;
-  displayName: string | null;
-  email: string | null;
-  /** The record path of the profile, e.g. "/profiles#3". */
-  path: string;
-}
-
 /** An activity to share, in Engage's words (its keys are Engage's: user_generated_content, action_links). */
 export interface Activity {
   action: string;
@@ -114,32 +66,3 @@ export interface Activity {
   [key: string]: JsonValue | undefined;
 }
 
-/** One provider's outcome of a share. */
-export type ShareOutcome =
-  | { ok: true; method: 'activity' | 'set_status' }
-  | {
-      ok: false;
-      errorClass:
-        | 'invalid_parameter'
-        | 'reauthenticate'
-        | 'rate_limit'
-        | 'media'
-        | 'duplicate'
-        | 'character_limit'
-        | 'provider'
-        | 'not_signed_in'
-        | 'failed';
-      code?: number;
-      message?: string;
-    };
-
-export interface ShareResult {
-  /** Keyed by provider name, as given. */
-  results: { [provider: string]: ShareOutcome };
-}
-
-export interface ShareContent {
-  /** urls: long URL -> short URL (the long one when shortening failed). */
-  email: { subject: string; body: string; urls: { [url: string]: string } };
-  sms: { message: string; urls: { [url: string]: string } };
-}

@@ -12,6 +12,7 @@ import json
 from typing import Any, Callable, Optional
 
 from . import _native
+from ._client_accounts import _AccountMethods
 from ._client_base import EventCallback, LogCallback, _live_clients
 from ._client_events import _EventMethods
 from ._client_forms import _FormMethods
@@ -25,7 +26,8 @@ from .errors import check, last_error
 __all__ = ["Client", "EventCallback", "LogCallback", "set_log_callback"]
 
 
-class Client(_SessionMethods, _TokenMethods, _FormMethods, _SocialMethods, _SharingMethods, _EventMethods):
+class Client(_SessionMethods, _TokenMethods, _FormMethods, _SocialMethods, _SharingMethods, _AccountMethods,
+             _EventMethods):
     """A libjump client.
 
     ``Client(config)`` takes a :class:`~jump.config.Config` or a mapping of config keys; it restores the

@@ -106,7 +106,7 @@ impl Context {
         Ok(counters.get("counters").and_then(|m| m.get(&self.text(name_key))).and_then(Value::as_i64).unwrap_or(0))
     }
 
-    fn register(&self, client: &Client) -> jump::Result<Value> {
+    fn register(&self, client: &Client) -> jump::Result<jump::SignInResult> {
         client.register_traditional(&self.input("user").to_string(), &self.text("password"))
     }
 }
@@ -118,22 +118,22 @@ fn record_email(client: &Client) -> Value {
 fn register_sign_in_bad_password(cx: &Context, out: &mut Outcome) -> Result<(), String> {
     let a = cx.client().map_err(|e| e.to_string())?;
     let reg = cx.register(&a);
-    let u = reg.as_ref().ok().and_then(|r| r.str_of("uuid"));
-    out.push(("register".into(), obj(&[("status", status_of(&reg)), ("is_new", reg.as_ref().ok().and_then(|r| r.get("is_new").cloned()).unwrap_or(Value::Null)), ("signed_in", b(a.is_signed_in()))])));
+    let u = reg.as_ref().ok().map(|r| r.uuid.clone());
+    out.push(("register".into(), obj(&[("status", status_of(&reg)), ("is_new", reg.as_ref().ok().map_or(Value::Null, |r| b(r.is_new))), ("signed_in", b(a.is_signed_in()))])));
     let so = a.sign_out();
     out.push(("sign_out".into(), obj(&[("status", status_of(&so)), ("signed_in", b(a.is_signed_in()))])));
     let user = cx.input("user").str_of(&cx.text("sign_in_with")).unwrap_or_default();
     let si = a.sign_in(&user, &cx.text("password"));
-    let same = si.as_ref().ok().and_then(|r| r.str_of("uuid")).is_some() && si.as_ref().ok().and_then(|r| r.str_of("uuid")) == u;
-    out.push(("sign_in".into(), obj(&[("status", status_of(&si)), ("is_new", si.as_ref().ok().and_then(|r| r.get("is_new").cloned()).unwrap_or(Value::Null)), ("same_uuid", b(same)), ("signed_in", b(a.is_signed_in()))])));
+    let same = si.as_ref().ok().map(|r| r.uuid.clone()).is_some() && si.as_ref().ok().map(|r| r.uuid.clone()) == u;
+    out.push(("sign_in".into(), obj(&[("status", status_of(&si)), ("is_new", si.as_ref().ok().map_or(Value::Null, |r| b(r.is_new))), ("same_uuid", b(same)), ("signed_in", b(a.is_signed_in()))])));
     out.push(("record_email".into(), record_email(&a)));
     let wrong = a.sign_in(&user, &cx.text("wrong_password"));
     out.push(("wrong_password".into(), obj(&[("status", status_of(&wrong)), ("signed_in", b(a.is_signed_in()))])));
     Ok(())
 }
 
-fn changed_of(r: &jump::Result<Value>) -> Value {
-    r.as_ref().ok().and_then(|v| v.get("changed").cloned()).unwrap_or(Value::Array(vec![]))
+fn changed_of(r: &jump::Result<jump::SyncResult>) -> Value {
+    Value::Array(r.as_ref().map(|v| v.changed.iter().map(|p| s(p)).collect()).unwrap_or_default())
 }
 
 fn edit_sync_plural_append(cx: &Context, out: &mut Outcome) -> Result<(), String> {
@@ -151,11 +151,7 @@ fn edit_sync_plural_append(cx: &Context, out: &mut Outcome) -> Result<(), String
     let appended = record.append(&plural, &element).map_err(|e| e.to_string())?;
     out.push(("append_path".into(), s(&appended)));
     let synced = c.sync();
-    let renamed = synced.as_ref().ok().and_then(|v| v.get("renamed").cloned()).unwrap_or(Value::Object(vec![]));
-    let pairs: Vec<(String, String)> = match &renamed {
-        Value::Object(m) => m.iter().map(|(k, v)| (k.clone(), v.as_str().unwrap_or_default().to_owned())).collect(),
-        _ => vec![],
-    };
+    let pairs: Vec<(String, String)> = synced.as_ref().map(|v| v.renamed.clone().into_iter().collect()).unwrap_or_default();
     let mut from: Vec<String> = pairs.iter().map(|(k, _)| k.clone()).collect();
     from.sort();
     let server_ids = pairs.iter().all(|(_, v)| {
@@ -174,7 +170,7 @@ fn edit_sync_plural_append(cx: &Context, out: &mut Outcome) -> Result<(), String
     let renamed_to: Vec<String> = pairs.iter().map(|(_, v)| v.clone()).collect();
     out.push(("element_paths_are_renamed".into(), b(paths == renamed_to)));
     let state = c.state().map_err(|e| e.to_string())?;
-    out.push(("unsynced_changes".into(), state.get("unsynced_changes").cloned().unwrap_or(Value::Null)));
+    out.push(("unsynced_changes".into(), b(state.unsynced_changes)));
     Ok(())
 }
 
@@ -211,11 +207,11 @@ fn passing_server_error(cx: &Context, out: &mut Outcome) -> Result<(), String> {
 fn sign_out_restart(cx: &Context, out: &mut Outcome) -> Result<(), String> {
     let a = cx.client().map_err(|e| e.to_string())?;
     let reg = cx.register(&a);
-    let u = reg.as_ref().ok().and_then(|r| r.str_of("uuid"));
+    let u = reg.as_ref().ok().map(|r| r.uuid.clone());
     out.push(("first".into(), obj(&[("status", status_of(&reg)), ("signed_in", b(a.is_signed_in()))])));
     drop(a);
     let restored = cx.client().map_err(|e| e.to_string())?;
-    let uuid = restored.state().ok().and_then(|st| st.str_of("uuid"));
+    let uuid = restored.state().ok().and_then(|st| st.uuid);
     out.push(("restored".into(), obj(&[("signed_in", b(restored.is_signed_in())), ("same_uuid", b(uuid.is_some() && uuid == u)), ("record_email", record_email(&restored))])));
     let so = restored.sign_out();
     out.push(("sign_out".into(), obj(&[("status", status_of(&so)), ("signed_in", b(restored.is_signed_in()))])));
@@ -226,7 +222,7 @@ fn sign_out_restart(cx: &Context, out: &mut Outcome) -> Result<(), String> {
 }
 
 fn token_signed_in(c: &Client) -> Value {
-    c.status().ok().and_then(|st| st.get("signed_in").cloned()).unwrap_or(Value::Null)
+    c.status().ok().map_or(Value::Null, |st| b(st.signed_in))
 }
 
 fn sign_in_token_session(cx: &mut Context, out: &mut Outcome) -> Result<(), String> {
@@ -235,28 +231,27 @@ fn sign_in_token_session(cx: &mut Context, out: &mut Outcome) -> Result<(), Stri
     let token = cx.admin("mint")?.as_str().ok_or("no sign_in_token")?.to_owned();
     let decoded = jump::decode_sign_in_token(&token);
     let d = decoded.as_ref().ok();
-    out.push(("decode".into(), obj(&[("status", status_of(&decoded)), ("user_id_matches", b(d.and_then(|v| v.str_of("user_id")).as_deref() == Some(user.as_str()))),
-        ("environment", d.and_then(|v| v.get("environment").cloned()).unwrap_or(Value::Null)), ("region", d.and_then(|v| v.get("region").cloned()).unwrap_or(Value::Null))])));
+    out.push(("decode".into(), obj(&[("status", status_of(&decoded)), ("user_id_matches", b(d.map(|v| v.user_id.as_str()) == Some(user.as_str()))),
+        ("environment", d.map_or(Value::Null, |v| s(v.environment.as_str()))), ("region", d.map_or(Value::Null, |v| s(v.region.as_str())))])));
     let c = cx.client().map_err(|e| e.to_string())?;
     out.push(("before".into(), obj(&[("signed_in", token_signed_in(&c))])));
     let si = c.sign_in_with_token(&token);
     let r = si.as_ref().ok();
-    out.push(("sign_in".into(), obj(&[("status", status_of(&si)), ("user_id_matches", b(r.and_then(|v| v.str_of("user_id")).as_deref() == Some(user.as_str()))),
-        ("changed", r.and_then(|v| v.get("changed").cloned()).unwrap_or(Value::Null)), ("migrated", r.and_then(|v| v.get("migrated").cloned()).unwrap_or(Value::Null))])));
+    out.push(("sign_in".into(), obj(&[("status", status_of(&si)), ("user_id_matches", b(r.map(|v| v.user_id.as_str()) == Some(user.as_str()))),
+        ("changed", r.map_or(Value::Null, |v| b(v.changed))), ("migrated", r.map_or(Value::Null, |v| b(v.migrated)))])));
     let st = c.status().map_err(|e| e.to_string())?;
-    let field = |k: &str| st.get(k).cloned().unwrap_or(Value::Null);
-    out.push(("status".into(), obj(&[("signed_in", field("signed_in")), ("use_sign_in_token", field("use_sign_in_token")), ("use_api_key", field("use_api_key")),
-        ("user_id_matches", b(st.str_of("user_id").as_deref() == Some(user.as_str())))])));
+    out.push(("status".into(), obj(&[("signed_in", b(st.signed_in)), ("use_sign_in_token", b(st.use_sign_in_token)), ("use_api_key", b(st.use_api_key)),
+        ("user_id_matches", b(st.user_id.as_deref() == Some(user.as_str())))])));
     let path = cx.text("profile_path");
     let put = c.request("PUT", &path, Some("{\"Content-Type\":\"application/json\"}"), Some(cx.input("profile").to_string().as_bytes()));
-    let http = |r: &jump::Result<Value>| r.as_ref().ok().and_then(|v| v.get("status").cloned()).unwrap_or(Value::Null);
+    let http = |r: &jump::Result<jump::HttpResponse>| r.as_ref().ok().map_or(Value::Null, |v| n(v.status));
     out.push(("put".into(), obj(&[("status", status_of(&put)), ("http_status", http(&put))])));
     let got = c.request("GET", &path, None, None);
-    let data = got.as_ref().ok().and_then(|v| v.str_of("body")).and_then(|body| json::parse(&body)).and_then(|v| v.get("data").cloned()).unwrap_or(Value::Null);
+    let data = got.as_ref().ok().and_then(|v| v.body.as_deref()).and_then(json::parse).and_then(|v| v.get("data").cloned()).unwrap_or(Value::Null);
     out.push(("get".into(), obj(&[("status", status_of(&got)), ("http_status", http(&got)), ("data", data)])));
     let token2 = cx.admin("mint")?.as_str().ok_or("no sign_in_token")?.to_owned();
     let again = c.sign_in_with_token(&token2);
-    out.push(("sign_in_again".into(), obj(&[("status", status_of(&again)), ("changed", again.as_ref().ok().and_then(|v| v.get("changed").cloned()).unwrap_or(Value::Null))])));
+    out.push(("sign_in_again".into(), obj(&[("status", status_of(&again)), ("changed", again.as_ref().ok().map_or(Value::Null, |v| b(v.changed)))])));
     let so = c.sign_out();
     out.push(("sign_out".into(), obj(&[("status", status_of(&so))])));
     out.push(("after_sign_out".into(), obj(&[("signed_in", token_signed_in(&c))])));
@@ -432,7 +427,7 @@ fn play_steps(cx: &Context, out: &mut Outcome) -> Result<(), String> {
             "sync" => {
                 let r = c()?.sync();
                 let mut f = step_status(&step, &r);
-                f.push(("changed".into(), r.as_ref().ok().and_then(|v| v.get("changed").cloned()).unwrap_or(Value::Null)));
+                f.push(("changed".into(), r.as_ref().ok().map_or(Value::Null, |v| Value::Array(v.changed.iter().map(|p| s(p)).collect()))));
                 Value::Object(f)
             }
             "fetch" => Value::Object(step_status(&step, &c()?.fetch_record())),
@@ -441,7 +436,7 @@ fn play_steps(cx: &Context, out: &mut Outcome) -> Result<(), String> {
                 let body = step.str_of("body");
                 let r = c()?.request(&text("method"), &text("path"), headers.as_deref(), body.as_deref().map(str::as_bytes));
                 let mut f = step_status(&step, &r);
-                f.push(("http_status".into(), r.as_ref().ok().and_then(|v| v.get("status").cloned()).unwrap_or(Value::Null)));
+                f.push(("http_status".into(), r.as_ref().ok().map_or(Value::Null, |v| n(v.status))));
                 Value::Object(f)
             }
             "set" => {

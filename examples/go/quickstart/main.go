@@ -42,7 +42,7 @@ func main() {
 	registered, err := client.RegisterTraditional(ctx, map[string]any{"email": email, "givenName": "Ada",
 		"familyName": "Lovelace", "displayName": "Ada L"}, password)
 	check("register", err)
-	fmt.Printf("registered %s (uuid %v)\n", email, registered["uuid"])
+	fmt.Printf("registered %s (uuid %v)\n", email, registered.UUID)
 
 	check("sign out", client.SignOut(ctx))
 	_, err = client.SignIn(ctx, email, "not the password")
@@ -59,7 +59,7 @@ func main() {
 	check("edit", record.SetString("/aboutMe", "Written by the Go quickstart"))
 	synced, err := client.Sync(ctx)
 	check("sync", err)
-	fmt.Printf("synced %v in %v request(s)\n", synced["changed"], synced["requests"])
+	fmt.Printf("synced %v in %v request(s)\n", synced.Changed, synced.Requests)
 	record.Close()
 	client.Close()
 

@@ -47,22 +47,23 @@ func main() {
 	switch {
 	case errors.Is(err, jump.ErrRegistrationRequired) && errors.As(err, &jerr):
 		// Two-step registration: what the provider told, as the registration's attributes.
-		token, _ := jerr.Detail["social_registration_token"].(string)
+		token := jerr.Document().SocialRegistrationToken
 		fmt.Println("no account has this identity yet: registering it")
-		result, err = client.RegisterSocial(ctx, token, jerr.Detail["prereg_record"])
+		registered, err := client.RegisterSocial(ctx, token, jerr.Detail["prereg_record"])
 		check("register", err)
+		result = &jump.SocialOutcome{Outcome: jump.SocialOutcomeOutcomeRegistered, Provider: *provider, UUID: registered.UUID}
 	case errors.Is(err, jump.ErrMergeRequired) && errors.As(err, &jerr):
-		fail("this email already has an account (it signs in with %v): sign in with it to merge", jerr.Detail["existing_provider"])
+		fail("this email already has an account (it signs in with %v): sign in with it to merge", jerr.Document().ExistingProvider)
 	case errors.Is(err, jump.ErrCancelled):
 		fail("the sign-in was cancelled")
 	default:
 		check("sign in", err)
 	}
-	fmt.Printf("signed in with %v: outcome %v, uuid %v\n", *provider, result["outcome"], result["uuid"])
+	fmt.Printf("signed in with %v: outcome %v, uuid %v\n", *provider, result.Outcome, result.UUID)
 	profiles, err := client.LinkedProfiles()
 	check("linked profiles", err)
 	for _, p := range profiles {
-		fmt.Printf("linked identity: %v (%v)\n", p["provider"], p["display_name"])
+		fmt.Printf("linked identity: %v (%v)\n", p.Provider, p.DisplayName)
 	}
 }
 

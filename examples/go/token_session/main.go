@@ -33,7 +33,7 @@ func main() {
 	token, _ := backend(*emulator, *teamKey, "/v2/user/"+userID+"/sign_in_token", map[string]any{})["sign_in_token"].(string)
 	decoded, err := jump.DecodeSignInToken(token)
 	check("decode", err)
-	fmt.Printf("a sign-in token for user %v (%v, %v)\n", decoded["user_id"], decoded["environment"], decoded["region"])
+	fmt.Printf("a sign-in token for user %v (%v, %v)\n", decoded.UserID, decoded.Environment, decoded.Region)
 
 	// The app's part.
 	client, err := jump.Open(map[string]any{jump.KeySignInTokenAuthBaseURL: *emulator,
@@ -42,10 +42,10 @@ func main() {
 	defer client.Close()
 	result, err := client.SignInWithToken(ctx, token)
 	check("sign in with the token", err)
-	fmt.Printf("signed in as %v (changed %v)\n", result["user_id"], result["changed"])
+	fmt.Printf("signed in as %v (changed %v)\n", result.UserID, result.Changed)
 	status, err := client.Status()
 	check("status", err)
-	fmt.Printf("status: signed_in %v, use_sign_in_token %v\n", status["signed_in"], status["use_sign_in_token"])
+	fmt.Printf("status: signed_in %v, use_sign_in_token %v\n", status.SignedIn, status.UseSignInToken)
 	// Authorized requests: the client adds the session's bearer token (refreshed first when it expires).
 	profile := "/v2/user/" + userID + "/profile"
 	response, err := client.Request(ctx, "PUT", profile, map[string]string{"Content-Type": "application/json"},

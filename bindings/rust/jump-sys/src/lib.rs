@@ -196,6 +196,14 @@ extern "C" {
     pub fn jump_client_sign_in(client: *mut jump_client, user: *const c_char, password: *const c_char, out_result: *mut *mut c_char) -> jump_status;
     /// Asynchronous jump_client_sign_in.
     pub fn jump_client_sign_in_async(client: *mut jump_client, user: *const c_char, password: *const c_char, callback: jump_callback, userdata: *mut c_void, userdata_free: jump_free_fn, out_request: *mut *mut jump_request) -> jump_status;
+    /// The saved accounts as JSON (see documents.saved_accounts), the most recently used first.
+    pub fn jump_client_accounts(client: *mut jump_client, out_json: *mut *mut c_char) -> jump_status;
+    /// Makes the saved account of uuid the active one, without a password; refreshes its token first when it is stale.
+    pub fn jump_client_switch_account(client: *mut jump_client, uuid: *const c_char) -> jump_status;
+    /// Asynchronous jump_client_switch_account.
+    pub fn jump_client_switch_account_async(client: *mut jump_client, uuid: *const c_char, callback: jump_callback, userdata: *mut c_void, userdata_free: jump_free_fn, out_request: *mut *mut jump_request) -> jump_status;
+    /// Signs the saved account of uuid out and erases its session, journal, quarantine and secrets; the others stay signed in.
+    pub fn jump_client_remove_account(client: *mut jump_client, uuid: *const c_char) -> jump_status;
     /// Signs out of everything (session, credential, gist, external user) in memory and on storage, then revokes the refresh token (best effort).
     pub fn jump_client_sign_out(client: *mut jump_client) -> jump_status;
     /// A view of the signed-in user's record (see jump_record).

@@ -7,8 +7,8 @@ use std::ptr;
 
 use crate::config::Config;
 use crate::error::{check, Result};
-use crate::ffi::{c, c_opt, out_json, ptr_of};
-use crate::json::Value;
+use crate::ffi::{c, c_opt, out_doc, ptr_of};
+use crate::results_generated::{ClientState, SignInResult, SyncResult};
 use crate::record::Record;
 use crate::request::{start, Pending};
 use jump_sys as sys;
@@ -29,7 +29,7 @@ pub(crate) type AsyncArgs = (sys::jump_callback, *mut c_void, sys::jump_free_fn,
 ///     .set_string("captureClientId", Some("my-client"))?;
 /// let client = jump::Client::new(&config)?;
 /// match client.sign_in("ada@example.com", "correct horse 1") {
-///     Ok(result) => println!("signed in as {}", result.str_of("uuid").unwrap_or_default()),
+///     Ok(result) => println!("signed in as {}", result.uuid),
 ///     Err(e) if e.status() == jump::Status::BadCredentials => println!("{}", e.message()),
 ///     Err(e) => return Err(e),
 /// }
@@ -63,15 +63,15 @@ impl Client {
     }
 
     /// Starts an _async call with this crate's completion plumbing.
-    pub(crate) fn pend(&self, call: impl FnOnce(AsyncArgs) -> sys::jump_status) -> Result<Pending> {
+    pub(crate) fn pend<T>(&self, call: impl FnOnce(AsyncArgs) -> sys::jump_status) -> Result<Pending<T>> {
         start(|cb, ud, free, out| call((cb, ud, free, out)))
     }
 
-    /// The client's state (jump_client_state: "signed_in", "uuid", "email", "unsynced_changes", ...).
-    pub fn state(&self) -> Result<Value> {
+    /// The client's state (jump_client_state: signed in, uuid, email, unsynced changes, ...).
+    pub fn state(&self) -> Result<ClientState> {
         // SAFETY (every call in this file): self.ptr is alive while &self is; CStrings outlive the call;
         // out-pointers are valid.
-        out_json(|out| unsafe { sys::jump_client_state(self.ptr, out) })
+        out_doc(|out| unsafe { sys::jump_client_state(self.ptr, out) })
     }
 
     /// Whether a user is signed in (memory only, no I/O).
@@ -95,24 +95,24 @@ impl Client {
     }
 
     /// Registers a traditional account (`attributes_json`: a JSON object of record attributes) and
-    /// signs it in: {"is_new":true,"uuid",..}.
-    pub fn register_traditional(&self, attributes_json: &str, password: &str) -> Result<Value> {
+    /// signs it in (`is_new` true).
+    pub fn register_traditional(&self, attributes_json: &str, password: &str) -> Result<SignInResult> {
         let (a, p) = (c(attributes_json)?, c(password)?);
-        out_json(|out| unsafe { sys::jump_client_register_traditional(self.ptr, a.as_ptr(), p.as_ptr(), out) })
+        out_doc(|out| unsafe { sys::jump_client_register_traditional(self.ptr, a.as_ptr(), p.as_ptr(), out) })
     }
 
     /// [`Client::register_traditional`] as a [`Pending`] (await it, or wait on it).
-    pub fn register_traditional_async(&self, attributes_json: &str, password: &str) -> Result<Pending> {
+    pub fn register_traditional_async(&self, attributes_json: &str, password: &str) -> Result<Pending<SignInResult>> {
         let (a, p) = (c(attributes_json)?, c(password)?);
         self.pend(|(cb, ud, free, out)| unsafe {
             sys::jump_client_register_traditional_async(self.ptr, a.as_ptr(), p.as_ptr(), cb, ud, free, out)
         })
     }
 
-    /// Signs in with an email or user name and a password: {"is_new":false,"uuid",..}.
-    pub fn sign_in(&self, user: &str, password: &str) -> Result<Value> {
+    /// Signs in with an email or user name and a password (`is_new` false).
+    pub fn sign_in(&self, user: &str, password: &str) -> Result<SignInResult> {
         let (u, p) = (c(user)?, c(password)?);
-        out_json(|out| unsafe { sys::jump_client_sign_in(self.ptr, u.as_ptr(), p.as_ptr(), out) })
+        out_doc(|out| unsafe { sys::jump_client_sign_in(self.ptr, u.as_ptr(), p.as_ptr(), out) })
     }
 
     /// [`Client::sign_in`] as a [`Pending`]: await it in async code (any executor), or wait on it.
@@ -120,10 +120,10 @@ impl Client {
     /// ```no_run
     /// async fn sign_in(client: &jump::Client) -> jump::Result<String> {
     ///     let result = client.sign_in_async("ada@example.com", "correct horse 1")?.await?;
-    ///     Ok(result.str_of("uuid").unwrap_or_default())
+    ///     Ok(result.uuid)
     /// }
     /// ```
-    pub fn sign_in_async(&self, user: &str, password: &str) -> Result<Pending> {
+    pub fn sign_in_async(&self, user: &str, password: &str) -> Result<Pending<SignInResult>> {
         let (u, p) = (c(user)?, c(password)?);
         self.pend(|(cb, ud, free, out)| unsafe { sys::jump_client_sign_in_async(self.ptr, u.as_ptr(), p.as_ptr(), cb, ud, free, out) })
     }
@@ -146,17 +146,17 @@ impl Client {
     }
 
     /// [`Client::fetch_record`] as a [`Pending`] (await it, or wait on it).
-    pub fn fetch_record_async(&self) -> Result<Pending> {
+    pub fn fetch_record_async(&self) -> Result<Pending<()>> {
         self.pend(|(cb, ud, free, out)| unsafe { sys::jump_client_fetch_record_async(self.ptr, cb, ud, free, out) })
     }
 
-    /// Sends the record's unsynced changes: {"changed":[..],"requests":N,"renamed":{..}}.
-    pub fn sync(&self) -> Result<Value> {
-        out_json(|out| unsafe { sys::jump_client_sync(self.ptr, out) })
+    /// Sends the record's unsynced changes: the paths sent, the number of requests, the renamed elements.
+    pub fn sync(&self) -> Result<SyncResult> {
+        out_doc(|out| unsafe { sys::jump_client_sync(self.ptr, out) })
     }
 
     /// [`Client::sync`] as a [`Pending`] (await it, or wait on it).
-    pub fn sync_async(&self) -> Result<Pending> {
+    pub fn sync_async(&self) -> Result<Pending<SyncResult>> {
         self.pend(|(cb, ud, free, out)| unsafe { sys::jump_client_sync_async(self.ptr, cb, ud, free, out) })
     }
 
@@ -172,7 +172,7 @@ impl Client {
     }
 
     /// [`Client::update_profile`] as a [`Pending`] (await it, or wait on it).
-    pub fn update_profile_async(&self, attributes_json: Option<&str>) -> Result<Pending> {
+    pub fn update_profile_async(&self, attributes_json: Option<&str>) -> Result<Pending<()>> {
         let a = c_opt(attributes_json)?;
         self.pend(|(cb, ud, free, out)| unsafe { sys::jump_client_update_profile_async(self.ptr, ptr_of(&a), cb, ud, free, out) })
     }
@@ -184,7 +184,7 @@ impl Client {
     }
 
     /// [`Client::change_password`] as a [`Pending`] (await it, or wait on it).
-    pub fn change_password_async(&self, current: &str, new: &str) -> Result<Pending> {
+    pub fn change_password_async(&self, current: &str, new: &str) -> Result<Pending<()>> {
         let (a, b) = (c(current)?, c(new)?);
         self.pend(|(cb, ud, free, out)| unsafe {
             sys::jump_client_change_password_async(self.ptr, a.as_ptr(), b.as_ptr(), cb, ud, free, out)
@@ -198,7 +198,7 @@ impl Client {
     }
 
     /// [`Client::forgot_password`] as a [`Pending`] (await it, or wait on it).
-    pub fn forgot_password_async(&self, email: &str) -> Result<Pending> {
+    pub fn forgot_password_async(&self, email: &str) -> Result<Pending<()>> {
         let e = c(email)?;
         self.pend(|(cb, ud, free, out)| unsafe { sys::jump_client_forgot_password_async(self.ptr, e.as_ptr(), cb, ud, free, out) })
     }
@@ -210,7 +210,7 @@ impl Client {
     }
 
     /// [`Client::resend_verification_email`] as a [`Pending`] (await it, or wait on it).
-    pub fn resend_verification_email_async(&self, email: &str) -> Result<Pending> {
+    pub fn resend_verification_email_async(&self, email: &str) -> Result<Pending<()>> {
         let e = c(email)?;
         self.pend(|(cb, ud, free, out)| unsafe {
             sys::jump_client_resend_verification_email_async(self.ptr, e.as_ptr(), cb, ud, free, out)

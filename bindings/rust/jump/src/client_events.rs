@@ -6,13 +6,15 @@ use std::sync::{Arc, Mutex};
 use crate::client::Client;
 use crate::error::{check, Result};
 use crate::ffi::{borrowed, guard, out_string};
-use crate::json::{self, Value};
+use crate::json;
+use crate::results::FromValue;
+use crate::results_generated::{CallbackEnvelope, Event};
 use crate::status::Status;
 use jump_sys as sys;
 
 /// The event callback: runs on libjump's callback thread, one event at a time and in order (so `FnMut`,
-/// and `Send` because that thread is not the caller's).
-pub type EventCallback = Box<dyn FnMut(&Value) + Send>;
+/// and `Send` because that thread is not the caller's). An event this crate cannot decode is not delivered.
+pub type EventCallback = Box<dyn FnMut(&Event) + Send>;
 
 /// The userdata of the event callback. libjump's own thread calls it one event at a time, but a host
 /// dispatcher may run jobs on several threads at once, so the FnMut is reached through a lock: never two
@@ -22,7 +24,7 @@ type EventUserdata = Mutex<EventCallback>;
 unsafe extern "C" fn on_event(userdata: *mut c_void, text: *const c_char) {
     guard((), || {
         let callback = &*(userdata as *const EventUserdata);
-        if let Some(doc) = json::parse(&borrowed(text)) {
+        if let Some(doc) = json::parse(&borrowed(text)).and_then(|v| Event::from_value(&v).ok()) {
             let mut f = callback.lock().unwrap_or_else(|e| e.into_inner());
             f(&doc)
         }
@@ -67,7 +69,7 @@ unsafe extern "C" fn dispatch(context: *mut c_void, job: Option<unsafe extern "C
 }
 
 impl Client {
-    /// Sets the event callback (None removes it): {"kind":"event","event":"signed_in"|..}.
+    /// Sets the event callback (None removes it): an [`Event`] (signed in, signed out, token refreshed, ...).
     pub fn set_event_callback(&self, callback: Option<EventCallback>) -> Result<()> {
         let status = match callback {
             // SAFETY: removing: no userdata.
@@ -112,12 +114,13 @@ impl Client {
         Ok(fd)
     }
 
-    /// The oldest queued document, or None when none waits (never blocks). An async call's completion
-    /// also reaches its [`crate::Pending`] here, on this thread.
-    pub fn next_event(&self) -> Result<Option<Value>> {
+    /// The oldest queued document (a completion or an event: its `kind`; an event decodes to an [`Event`]
+    /// with `Event::from_value(envelope.raw())`), or None when none waits (never blocks). An async call's
+    /// completion also reaches its [`crate::Pending`] here, on this thread.
+    pub fn next_event(&self) -> Result<Option<CallbackEnvelope>> {
         // SAFETY: our handle; out is a valid out-pointer.
         match out_string(|out| unsafe { sys::jump_client_next_event(self.ptr, out) }) {
-            Ok(text) => Ok(text.and_then(|t| json::parse(&t))),
+            Ok(text) => text.and_then(|t| json::parse(&t)).map(|v| CallbackEnvelope::from_value(&v)).transpose(),
             Err(e) if e.status() == Status::NotFound => Ok(None),
             Err(e) => Err(e),
         }

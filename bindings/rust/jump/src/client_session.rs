@@ -6,17 +6,17 @@ use std::time::Duration;
 
 use crate::client::Client;
 use crate::error::{check, Result};
-use crate::ffi::{borrowed, c, c_opt, guard, out_json, out_string, ptr_of};
-use crate::json::Value;
+use crate::ffi::{borrowed, c, c_opt, guard, out_doc, out_string, ptr_of};
 use crate::request::Pending;
+use crate::results_generated::{Credentials, HttpResponse, IdentifyResult, SignInStatus, SignInTokenInfo, SignInWithTokenResult};
 use crate::status::Status;
 use jump_sys as sys;
 
-/// Decodes a sign-in token without using it: {"user_id","team_id","environment","region","expires_at"}.
-pub fn decode_sign_in_token(sign_in_token: &str) -> Result<Value> {
+/// Decodes a sign-in token without using it: its user, team, environment, region and expiry.
+pub fn decode_sign_in_token(sign_in_token: &str) -> Result<SignInTokenInfo> {
     let t = c(sign_in_token)?;
     // SAFETY: t outlives the call; out is a valid out-pointer.
-    out_json(|out| unsafe { sys::jump_sign_in_token_decode(t.as_ptr(), out) })
+    out_doc(|out| unsafe { sys::jump_sign_in_token_decode(t.as_ptr(), out) })
 }
 
 /// The app's answer for identify: the credential as JSON ({"type":"sign_in_token","sign_in_token":..}
@@ -55,16 +55,17 @@ fn body_parts(body: Option<&[u8]>) -> (*const c_char, usize) {
 }
 
 impl Client {
-    /// Exchanges a sign-in token for a session: {"user_id","changed","migrated"}.
-    pub fn sign_in_with_token(&self, sign_in_token: &str) -> Result<Value> {
+    /// Exchanges a sign-in token for a session: the user, whether it changed, whether an API-key session
+    /// of the same user became this one.
+    pub fn sign_in_with_token(&self, sign_in_token: &str) -> Result<SignInWithTokenResult> {
         let t = c(sign_in_token)?;
         // SAFETY (every call in this file): self.ptr is alive while &self is; CStrings and slices outlive
         // the call; out-pointers are valid.
-        out_json(|out| unsafe { sys::jump_client_sign_in_with_token(self.ptr, t.as_ptr(), out) })
+        out_doc(|out| unsafe { sys::jump_client_sign_in_with_token(self.ptr, t.as_ptr(), out) })
     }
 
     /// [`Client::sign_in_with_token`] as a [`Pending`] (await it, or wait on it).
-    pub fn sign_in_with_token_async(&self, sign_in_token: &str) -> Result<Pending> {
+    pub fn sign_in_with_token_async(&self, sign_in_token: &str) -> Result<Pending<SignInWithTokenResult>> {
         let t = c(sign_in_token)?;
         self.pend(|(cb, ud, free, out)| unsafe { sys::jump_client_sign_in_with_token_async(self.ptr, t.as_ptr(), cb, ud, free, out) })
     }
@@ -75,35 +76,35 @@ impl Client {
         check(unsafe { sys::jump_client_use_api_key(self.ptr, k.as_ptr(), ptr_of(&u), e.as_ptr(), r.as_ptr()) })
     }
 
-    /// The sign-in status ({"configured","signed_in","use_sign_in_token","user_id",..}).
-    pub fn status(&self) -> Result<Value> {
-        out_json(|out| unsafe { sys::jump_client_status(self.ptr, out) })
+    /// The sign-in status (configured, signed in, sign-in token or API-key mode, the user, ...).
+    pub fn status(&self) -> Result<SignInStatus> {
+        out_doc(|out| unsafe { sys::jump_client_status(self.ptr, out) })
     }
 
     /// Makes the signed-in user the one of `external_user_id`; `authenticate` (run on this thread, only
-    /// when a credential is needed) supplies it. {"action","user_id"}.
+    /// when a credential is needed) supplies it. What it did, and the user.
     pub fn identify_external_user(
         &self,
         external_user_id: &str,
         mut authenticate_with: impl FnMut(&str) -> std::result::Result<String, Status>,
-    ) -> Result<Value> {
+    ) -> Result<IdentifyResult> {
         let id = c(external_user_id)?;
         let mut f: &mut Authenticate<'_> = &mut authenticate_with;
         let userdata = &mut f as *mut &mut Authenticate<'_> as *mut c_void;
-        out_json(|out| unsafe {
+        out_doc(|out| unsafe {
             sys::jump_client_identify_external_user(self.ptr, id.as_ptr(), Some(authenticate), userdata, out)
         })
     }
 
-    /// An authorized HTTP request with the client's credential: {"status","headers","body"}.
-    pub fn request(&self, method: &str, url: &str, headers_json: Option<&str>, body: Option<&[u8]>) -> Result<Value> {
+    /// An authorized HTTP request with the client's credential: the server's answer (any HTTP status).
+    pub fn request(&self, method: &str, url: &str, headers_json: Option<&str>, body: Option<&[u8]>) -> Result<HttpResponse> {
         let (m, u, h) = (c(method)?, c(url)?, c_opt(headers_json)?);
         let (b, n) = body_parts(body);
-        out_json(|out| unsafe { sys::jump_client_request(self.ptr, m.as_ptr(), u.as_ptr(), ptr_of(&h), b, n, out) })
+        out_doc(|out| unsafe { sys::jump_client_request(self.ptr, m.as_ptr(), u.as_ptr(), ptr_of(&h), b, n, out) })
     }
 
     /// [`Client::request`] as a [`Pending`] (await it, or wait on it).
-    pub fn request_async(&self, method: &str, url: &str, headers_json: Option<&str>, body: Option<&[u8]>) -> Result<Pending> {
+    pub fn request_async(&self, method: &str, url: &str, headers_json: Option<&str>, body: Option<&[u8]>) -> Result<Pending<HttpResponse>> {
         let (m, u, h) = (c(method)?, c(url)?, c_opt(headers_json)?);
         let (b, n) = body_parts(body);
         self.pend(|(cb, ud, free, out)| unsafe {
@@ -128,8 +129,8 @@ impl Client {
         check(unsafe { sys::jump_client_refresh_access_token(self.ptr) })
     }
 
-    /// The credential a request would send ({"kind","access_token","expires_at" (epoch seconds),
-    /// "expires_in" (seconds),"refreshed"}), refreshed first when it has `min_ttl` or less left, or always
+    /// The credential a request would send (its kind, the access token, when it expires, whether this call
+    /// refreshed it), refreshed first when it has `min_ttl` or less left, or always
     /// with `force_refresh`. libjump counts whole seconds: a fraction of `min_ttl` is rounded up.
     ///
     /// ```no_run
@@ -138,18 +139,18 @@ impl Client {
     /// use std::time::Duration;
     /// // a token that lasts at least another minute, refreshed first if need be
     /// let credential = client.credentials(Duration::from_secs(60), false)?;
-    /// let token = credential.str_of("access_token"); // a secret: do not log it
+    /// let token = &credential.access_token; // a secret: do not log it ({:?} shows <redacted>)
     /// # let _ = token;
     /// # Ok(())
     /// # }
     /// ```
-    pub fn credentials(&self, min_ttl: Duration, force_refresh: bool) -> Result<Value> {
+    pub fn credentials(&self, min_ttl: Duration, force_refresh: bool) -> Result<Credentials> {
         let flags = if force_refresh { sys::JUMP_CREDENTIALS_FORCE_REFRESH } else { 0 };
-        out_json(|out| unsafe { sys::jump_client_credentials(self.ptr, ttl_seconds(min_ttl), flags, out) })
+        out_doc(|out| unsafe { sys::jump_client_credentials(self.ptr, ttl_seconds(min_ttl), flags, out) })
     }
 
     /// [`Client::credentials`] as a [`Pending`] (await it, or wait on it).
-    pub fn credentials_async(&self, min_ttl: Duration, force_refresh: bool) -> Result<Pending> {
+    pub fn credentials_async(&self, min_ttl: Duration, force_refresh: bool) -> Result<Pending<Credentials>> {
         let flags = if force_refresh { sys::JUMP_CREDENTIALS_FORCE_REFRESH } else { 0 };
         let ttl = ttl_seconds(min_ttl);
         self.pend(|(cb, ud, free, out)| unsafe { sys::jump_client_credentials_async(self.ptr, ttl, flags, cb, ud, free, out) })

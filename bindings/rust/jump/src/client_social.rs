@@ -5,8 +5,8 @@ use std::time::Duration;
 
 use crate::client::Client;
 use crate::error::{check, Result};
-use crate::ffi::{borrowed, c, c_opt, guard, out_json, ptr_of, status_code};
-use crate::json::Value;
+use crate::ffi::{borrowed, c, c_opt, guard, out_doc, ptr_of, status_code};
+use crate::results_generated::{EngageConfigResult, LinkedProfile, ShareContent, ShareResult, SignInResult, SocialBegin, SocialOutcome, SocialProviders};
 use crate::request::{millis_ceil, start_with, Pending, WithExtra};
 use crate::status::Status;
 use jump_sys as sys;
@@ -40,32 +40,32 @@ fn timeout_ms(timeout: Option<Duration>) -> i32 {
 }
 
 impl Client {
-    /// Fetches the Engage configuration: {"changed","from_cache"}.
-    pub fn load_engage_config(&self) -> Result<Value> {
+    /// Fetches the Engage configuration: whether it changed, whether the cached copy is in use.
+    pub fn load_engage_config(&self) -> Result<EngageConfigResult> {
         // SAFETY (every call in this file): self.ptr is alive while &self is; CStrings outlive the call;
         // out-pointers are valid.
-        out_json(|out| unsafe { sys::jump_client_load_engage_config(self.ptr, out) })
+        out_doc(|out| unsafe { sys::jump_client_load_engage_config(self.ptr, out) })
     }
 
     /// The sign-in and sharing providers.
-    pub fn providers(&self) -> Result<Value> {
-        out_json(|out| unsafe { sys::jump_client_providers(self.ptr, out) })
+    pub fn providers(&self) -> Result<SocialProviders> {
+        out_doc(|out| unsafe { sys::jump_client_providers(self.ptr, out) })
     }
 
-    /// Begins a browser sign-in: {"url","state","completion","completion_prefix"}.
-    pub fn social_begin(&self, provider: &str, options_json: Option<&str>) -> Result<Value> {
+    /// Begins a browser sign-in: the URL to open, and how the sign-in ends.
+    pub fn social_begin(&self, provider: &str, options_json: Option<&str>) -> Result<SocialBegin> {
         let (p, o) = (c(provider)?, c_opt(options_json)?);
-        out_json(|out| unsafe { sys::jump_client_social_begin(self.ptr, p.as_ptr(), ptr_of(&o), out) })
+        out_doc(|out| unsafe { sys::jump_client_social_begin(self.ptr, p.as_ptr(), ptr_of(&o), out) })
     }
 
     /// Completes a begun sign-in with the URL the browser ended on.
-    pub fn social_complete(&self, url: &str) -> Result<Value> {
+    pub fn social_complete(&self, url: &str) -> Result<SocialOutcome> {
         let u = c(url)?;
-        out_json(|out| unsafe { sys::jump_client_social_complete(self.ptr, u.as_ptr(), out) })
+        out_doc(|out| unsafe { sys::jump_client_social_complete(self.ptr, u.as_ptr(), out) })
     }
 
     /// [`Client::social_complete`] as a [`Pending`] (await it, or wait on it).
-    pub fn social_complete_async(&self, url: &str) -> Result<Pending> {
+    pub fn social_complete_async(&self, url: &str) -> Result<Pending<SocialOutcome>> {
         let u = c(url)?;
         self.pend(|(cb, ud, free, out)| unsafe { sys::jump_client_social_complete_async(self.ptr, u.as_ptr(), cb, ud, free, out) })
     }
@@ -82,7 +82,7 @@ impl Client {
     ///     println!("open {} in your browser", url);
     ///     Ok(())
     /// }, Some(Duration::from_secs(120)))?;
-    /// println!("{}", result.str_of("outcome").unwrap_or_default());
+    /// println!("{}", result.outcome.as_str());
     /// # Ok(())
     /// # }
     /// ```
@@ -92,11 +92,11 @@ impl Client {
         options_json: Option<&str>,
         mut open_url: impl FnMut(&str) -> std::result::Result<(), Status>,
         timeout: Option<Duration>,
-    ) -> Result<Value> {
+    ) -> Result<SocialOutcome> {
         let (p, o) = (c(provider)?, c_opt(options_json)?);
         let mut f: &mut OpenUrl<'_> = &mut open_url;
         let userdata = &mut f as *mut &mut OpenUrl<'_> as *mut c_void;
-        out_json(|out| unsafe {
+        out_doc(|out| unsafe {
             sys::jump_client_social_sign_in_loopback(
                 self.ptr,
                 p.as_ptr(),
@@ -117,7 +117,7 @@ impl Client {
         options_json: Option<&str>,
         open_url: impl FnMut(&str) -> std::result::Result<(), Status> + Send + 'static,
         timeout: Option<Duration>,
-    ) -> Result<Pending> {
+    ) -> Result<Pending<SocialOutcome>> {
         let (p, o) = (c(provider)?, c_opt(options_json)?);
         let open: OwnedOpenUrl = Box::new(open_url);
         start_with(open, |cb, ud, free, out| unsafe {
@@ -136,15 +136,21 @@ impl Client {
     }
 
     /// Signs in with a provider SDK's own token.
-    pub fn social_sign_in_native(&self, provider: &str, token: &str, token_secret: Option<&str>, options_json: Option<&str>) -> Result<Value> {
+    pub fn social_sign_in_native(&self, provider: &str, token: &str, token_secret: Option<&str>, options_json: Option<&str>) -> Result<SocialOutcome> {
         let (p, t, s, o) = (c(provider)?, c(token)?, c_opt(token_secret)?, c_opt(options_json)?);
-        out_json(|out| unsafe {
+        out_doc(|out| unsafe {
             sys::jump_client_social_sign_in_native(self.ptr, p.as_ptr(), t.as_ptr(), ptr_of(&s), ptr_of(&o), out)
         })
     }
 
     /// [`Client::social_sign_in_native`] as a [`Pending`] (await it, or wait on it).
-    pub fn social_sign_in_native_async(&self, provider: &str, token: &str, token_secret: Option<&str>, options_json: Option<&str>) -> Result<Pending> {
+    pub fn social_sign_in_native_async(
+        &self,
+        provider: &str,
+        token: &str,
+        token_secret: Option<&str>,
+        options_json: Option<&str>,
+    ) -> Result<Pending<SocialOutcome>> {
         let (p, t, s, o) = (c(provider)?, c(token)?, c_opt(token_secret)?, c_opt(options_json)?);
         self.pend(|(cb, ud, free, out)| unsafe {
             sys::jump_client_social_sign_in_native_async(self.ptr, p.as_ptr(), t.as_ptr(), ptr_of(&s), ptr_of(&o), cb, ud, free, out)
@@ -158,13 +164,13 @@ impl Client {
     }
 
     /// Two-step social registration after [`Status::RegistrationRequired`].
-    pub fn register_social(&self, social_registration_token: &str, attributes_json: &str) -> Result<Value> {
+    pub fn register_social(&self, social_registration_token: &str, attributes_json: &str) -> Result<SignInResult> {
         let (t, a) = (c(social_registration_token)?, c(attributes_json)?);
-        out_json(|out| unsafe { sys::jump_client_register_social(self.ptr, t.as_ptr(), a.as_ptr(), out) })
+        out_doc(|out| unsafe { sys::jump_client_register_social(self.ptr, t.as_ptr(), a.as_ptr(), out) })
     }
 
     /// [`Client::register_social`] as a [`Pending`] (await it, or wait on it).
-    pub fn register_social_async(&self, social_registration_token: &str, attributes_json: &str) -> Result<Pending> {
+    pub fn register_social_async(&self, social_registration_token: &str, attributes_json: &str) -> Result<Pending<SignInResult>> {
         let (t, a) = (c(social_registration_token)?, c(attributes_json)?);
         self.pend(|(cb, ud, free, out)| unsafe {
             sys::jump_client_register_social_async(self.ptr, t.as_ptr(), a.as_ptr(), cb, ud, free, out)
@@ -172,13 +178,13 @@ impl Client {
     }
 
     /// Signs in and merges `merge_token`'s identity into the account.
-    pub fn sign_in_merge(&self, user: &str, password: &str, merge_token: &str) -> Result<Value> {
+    pub fn sign_in_merge(&self, user: &str, password: &str, merge_token: &str) -> Result<SignInResult> {
         let (u, p, m) = (c(user)?, c(password)?, c(merge_token)?);
-        out_json(|out| unsafe { sys::jump_client_sign_in_merge(self.ptr, u.as_ptr(), p.as_ptr(), m.as_ptr(), out) })
+        out_doc(|out| unsafe { sys::jump_client_sign_in_merge(self.ptr, u.as_ptr(), p.as_ptr(), m.as_ptr(), out) })
     }
 
     /// [`Client::sign_in_merge`] as a [`Pending`] (await it, or wait on it).
-    pub fn sign_in_merge_async(&self, user: &str, password: &str, merge_token: &str) -> Result<Pending> {
+    pub fn sign_in_merge_async(&self, user: &str, password: &str, merge_token: &str) -> Result<Pending<SignInResult>> {
         let (u, p, m) = (c(user)?, c(password)?, c(merge_token)?);
         self.pend(|(cb, ud, free, out)| unsafe {
             sys::jump_client_sign_in_merge_async(self.ptr, u.as_ptr(), p.as_ptr(), m.as_ptr(), cb, ud, free, out)
@@ -186,8 +192,8 @@ impl Client {
     }
 
     /// The signed-in user's linked identities.
-    pub fn linked_profiles(&self) -> Result<Value> {
-        out_json(|out| unsafe { sys::jump_client_linked_profiles(self.ptr, out) })
+    pub fn linked_profiles(&self) -> Result<Vec<LinkedProfile>> {
+        out_doc(|out| unsafe { sys::jump_client_linked_profiles(self.ptr, out) })
     }
 
     /// Unlinks an identity.
@@ -197,26 +203,26 @@ impl Client {
     }
 
     /// [`Client::unlink_account`] as a [`Pending`] (await it, or wait on it).
-    pub fn unlink_account_async(&self, identifier: &str) -> Result<Pending> {
+    pub fn unlink_account_async(&self, identifier: &str) -> Result<Pending<()>> {
         let i = c(identifier)?;
         self.pend(|(cb, ud, free, out)| unsafe { sys::jump_client_unlink_account_async(self.ptr, i.as_ptr(), cb, ud, free, out) })
     }
 
-    /// Shares an activity to providers: {"results":{..}}.
-    pub fn share(&self, activity_json: &str, providers_json: &str) -> Result<Value> {
+    /// Shares an activity to providers: each provider's outcome.
+    pub fn share(&self, activity_json: &str, providers_json: &str) -> Result<ShareResult> {
         let (a, p) = (c(activity_json)?, c(providers_json)?);
-        out_json(|out| unsafe { sys::jump_client_share(self.ptr, a.as_ptr(), p.as_ptr(), out) })
+        out_doc(|out| unsafe { sys::jump_client_share(self.ptr, a.as_ptr(), p.as_ptr(), out) })
     }
 
     /// [`Client::share`] as a [`Pending`] (await it, or wait on it).
-    pub fn share_async(&self, activity_json: &str, providers_json: &str) -> Result<Pending> {
+    pub fn share_async(&self, activity_json: &str, providers_json: &str) -> Result<Pending<ShareResult>> {
         let (a, p) = (c(activity_json)?, c(providers_json)?);
         self.pend(|(cb, ud, free, out)| unsafe { sys::jump_client_share_async(self.ptr, a.as_ptr(), p.as_ptr(), cb, ud, free, out) })
     }
 
     /// Email and SMS content for an activity.
-    pub fn share_content(&self, activity_json: &str) -> Result<Value> {
+    pub fn share_content(&self, activity_json: &str) -> Result<ShareContent> {
         let a = c(activity_json)?;
-        out_json(|out| unsafe { sys::jump_client_share_content(self.ptr, a.as_ptr(), out) })
+        out_doc(|out| unsafe { sys::jump_client_share_content(self.ptr, a.as_ptr(), out) })
     }
 }

@@ -9,17 +9,19 @@ use crate::json::{self, Value};
 use crate::status::Status;
 use jump_sys as sys;
 
-/// Settings for a client (the keys are jump.h's: "captureDomain", "storageDirectory", ...).
+/// Settings for a client (the keys are jump.h's: "captureDomain", "storageDirectory", ..., each a constant
+/// of [`crate::config_keys`]).
 ///
 /// ```
+/// use jump::config_keys::{CAPTURE_DOMAIN, REQUEST_TIMEOUT_MS, STORAGE_DIRECTORY};
 /// use std::time::Duration;
 /// # fn main() -> jump::Result<()> {
 /// let mut config = jump::Config::new()?;
 /// config
-///     .set_string("captureDomain", Some("https://my-app.us.janraincapture.com"))?
-///     .set_string("storageDirectory", Some(":memory:"))?
-///     .set_duration("requestTimeoutMs", Duration::from_secs(20))?;
-/// assert_eq!(config.to_json()?.get("requestTimeoutMs").and_then(|v| v.as_i64()), Some(20000));
+///     .set_string(CAPTURE_DOMAIN, Some("https://my-app.us.janraincapture.com"))?
+///     .set_string(STORAGE_DIRECTORY, Some(":memory:"))?
+///     .set_duration(REQUEST_TIMEOUT_MS, Duration::from_secs(20))?;
+/// assert_eq!(config.to_json()?.get(REQUEST_TIMEOUT_MS).and_then(|v| v.as_i64()), Some(20000));
 /// // the same settings as a JSON object of keys
 /// let same = jump::Config::from_json(&config.to_json()?.to_string())?;
 /// # let _ = same;

@@ -42,6 +42,19 @@ impl Error {
         &self.detail
     }
 
+    /// The detail typed ([`crate::ErrorDetail`]: the invalid fields, conflicts, merge or registration
+    /// tokens, ...); `None` only for a detail that is not libjump's document.
+    ///
+    /// ```
+    /// let e = jump::Config::from_json("{\"noSuchKey\":1}").err().expect("an unknown key is refused");
+    /// let detail = e.details().expect("libjump's detail");
+    /// assert_eq!(detail.status_name, "JUMP_E_INVALID_ARGUMENT");
+    /// assert_eq!(detail.status, i64::from(e.code()));
+    /// ```
+    pub fn details(&self) -> Option<crate::ErrorDetail> {
+        crate::FromValue::from_value(&self.detail).ok()
+    }
+
     /// The detail's human-readable "message".
     pub fn message(&self) -> &str {
         self.detail.get("message").and_then(Value::as_str).unwrap_or("")

@@ -6,6 +6,7 @@ use std::ptr;
 
 use crate::error::{check, Error, Result};
 use crate::json::{self, Value};
+use crate::results::FromValue;
 use crate::status::Status;
 use jump_sys as sys;
 
@@ -56,6 +57,11 @@ pub(crate) fn out_string(call: impl FnOnce(*mut *mut c_char) -> sys::jump_status
 pub(crate) fn out_json(call: impl FnOnce(*mut *mut c_char) -> sys::jump_status) -> Result<Value> {
     let text = out_string(call)?.unwrap_or_else(|| "null".to_owned());
     json::parse(&text).ok_or_else(|| Error::local(Status::Internal, "libjump returned JSON this crate cannot read"))
+}
+
+/// [`out_json`] decoded as the call's typed result.
+pub(crate) fn out_doc<T: FromValue>(call: impl FnOnce(*mut *mut c_char) -> sys::jump_status) -> Result<T> {
+    out_json(call).and_then(|v| T::from_value(&v))
 }
 
 /// Runs host code called from C: a panic must not unwind into libjump (undefined behaviour), so it is

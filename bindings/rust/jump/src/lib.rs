@@ -5,13 +5,21 @@
 //! [`Pending`]) free themselves on drop and are `Send + Sync`, as libjump lets any handle be used from any
 //! thread at once. Closures libjump calls later (completions, events, storage, the log) are boxed and
 //! `Send` (and `Sync` where libjump may call them on several threads at once); they are freed when libjump
-//! drops them (userdata_free). JSON crosses as text in and [`Value`] out. Durations are
+//! drops them (userdata_free). JSON crosses as text in; the documents libjump returns come out as typed
+//! structs generated from include/jump_api.json ([`SignInResult`], [`ClientState`], ...; each keeps the
+//! whole [`Value`] in `raw()`), record values as [`Value`]. Durations are
 //! [`std::time::Duration`]s, converted to libjump's unit as each function says.
 //!
 //! ```no_run
+//! use jump::config_keys::{CAPTURE_APP_ID, CAPTURE_CLIENT_ID, CAPTURE_DOMAIN, CAPTURE_FLOW_NAME};
 //! # fn main() -> jump::Result<()> {
-//! let client = jump::Client::from_json(r#"{"captureDomain":"https://my-app.us.janraincapture.com",
-//!     "captureClientId":"my-client","captureAppId":"my-app","captureFlowName":"standard"}"#)?;
+//! let mut config = jump::Config::new()?; // the keys: jump::config_keys, generated from jump_api.json
+//! config
+//!     .set_string(CAPTURE_DOMAIN, Some("https://my-app.us.janraincapture.com"))?
+//!     .set_string(CAPTURE_CLIENT_ID, Some("my-client"))?
+//!     .set_string(CAPTURE_APP_ID, Some("my-app"))?
+//!     .set_string(CAPTURE_FLOW_NAME, Some("standard"))?;
+//! let client = jump::Client::new(&config)?;
 //! match client.sign_in("ada@example.com", "correct horse 1") {
 //!     Err(e) if e.status() == jump::Status::BadCredentials => println!("{}", e.message()),
 //!     other => {
@@ -20,7 +28,7 @@
 //! }
 //! client.record()?.set_string("/aboutMe", Some("hi"))?;
 //! let pending = client.sync_async()?; // cancel() it, wait() for it, or .await it
-//! let synced = pending.wait()?;       // a jump::Value: synced.get("changed")
+//! let synced = pending.wait()?;       // a jump::SyncResult: synced.changed
 //! # let _ = synced;
 //! # Ok(())
 //! # }
@@ -43,11 +51,15 @@ mod client_events;
 mod client_session;
 mod client_social;
 mod config;
+#[path = "config_keys_generated.rs"]
+pub mod config_keys;
 mod error;
 mod ffi;
 pub mod json;
 mod record;
 mod request;
+mod results;
+mod results_generated;
 mod status;
 
 pub use client::Client;
@@ -58,6 +70,8 @@ pub use error::{Error, Result};
 pub use json::Value;
 pub use record::Record;
 pub use request::{Completion, Pending};
+pub use results::FromValue;
+pub use results_generated::*;
 pub use status::Status;
 
 use jump_sys as sys;
@@ -89,12 +103,12 @@ pub fn status_str(code: i32) -> String {
 
 /// The process-wide log callback: may run on any thread, concurrently, hence `Fn + Send + Sync`; it must
 /// not call a client's functions (it may run under that client's lock).
-pub type LogCallback = Box<dyn Fn(&Value) + Send + Sync>;
+pub type LogCallback = Box<dyn Fn(&LogLine) + Send + Sync>;
 
 unsafe extern "C" fn on_log(userdata: *mut c_void, text: *const c_char) {
     ffi::guard((), || {
         let f = &*(userdata as *const LogCallback);
-        if let Some(doc) = json::parse(&ffi::borrowed(text)) {
+        if let Some(doc) = json::parse(&ffi::borrowed(text)).and_then(|v| LogLine::from_value(&v).ok()) {
             f(&doc)
         }
     })
@@ -104,7 +118,7 @@ unsafe extern "C" fn free_log(userdata: *mut c_void) {
     ffi::guard((), || drop(Box::from_raw(userdata as *mut LogCallback)))
 }
 
-/// Installs the log callback ({"kind":"log","level","message"}; None removes it).
+/// Installs the log callback (a [`LogLine`]: its level and redacted message; None removes it).
 pub fn set_log_callback(callback: Option<LogCallback>) -> Result<()> {
     let status = match callback {
         // SAFETY: removing: no userdata.

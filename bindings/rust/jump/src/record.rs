@@ -5,8 +5,9 @@ use std::os::raw::c_int;
 
 use crate::client::Client;
 use crate::error::{check, Result};
-use crate::ffi::{c, c_opt, out_json, out_string, ptr_of};
+use crate::ffi::{c, c_opt, out_doc, out_json, out_string, ptr_of};
 use crate::json::Value;
+use crate::results_generated::RecordChanges;
 use jump_sys as sys;
 
 /// A record view; it borrows its client, so the client outlives it.
@@ -117,13 +118,13 @@ impl Record<'_> {
     /// The paths of a plural's elements, in order.
     pub fn element_paths(&self, plural_path: &str) -> Result<Vec<String>> {
         let p = c(plural_path)?;
-        let paths = out_json(|out| unsafe { sys::jump_record_element_paths(self.ptr, p.as_ptr(), out) })?;
-        Ok(paths.as_array().unwrap_or(&[]).iter().filter_map(|v| v.as_str().map(str::to_owned)).collect())
+        out_doc(|out| unsafe { sys::jump_record_element_paths(self.ptr, p.as_ptr(), out) })
     }
 
-    /// The unsynced changes: `{"changed":[paths],"update":{..},"requests":[..]}`.
-    pub fn changes(&self) -> Result<Value> {
-        out_json(|out| unsafe { sys::jump_record_changes(self.ptr, out) })
+    /// The unsynced changes: the paths changed, the root's entity.update attributes, the requests a sync
+    /// would send now.
+    pub fn changes(&self) -> Result<RecordChanges> {
+        out_doc(|out| unsafe { sys::jump_record_changes(self.ptr, out) })
     }
 
     /// Drops the unsynced edits at path and below.

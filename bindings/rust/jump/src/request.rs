@@ -3,6 +3,7 @@
 //! the closure of [`Pending::on_complete`] gets it, and the task that awaits the [`Pending`] (it is a
 //! [`Future`]) is woken. Dropping an unfinished [`Pending`] cancels the operation.
 use std::future::Future;
+use std::marker::PhantomData;
 use std::os::raw::{c_char, c_void};
 use std::pin::Pin;
 use std::ptr;
@@ -13,10 +14,12 @@ use std::time::Duration;
 use crate::error::{check, Error, Result};
 use crate::ffi::{borrowed, guard};
 use crate::json::{self, Value};
+use crate::results::{decode, FromValue};
 use crate::status::Status;
 use jump_sys as sys;
 
-/// What runs when an operation completes (on libjump's callback thread: it must be `Send`).
+/// What runs when an operation completes (on libjump's callback thread: it must be `Send`), given the
+/// completion's "result" document undecoded ([`Pending::on_complete`] decodes it first).
 pub type Completion = Box<dyn FnOnce(&Result<Value>) + Send>;
 
 #[derive(Default)]
@@ -75,7 +78,9 @@ pub(crate) fn completion_result(text: &str) -> Result<Value> {
     }
 }
 
-/// An operation in flight (a jump_request), returned by every `_async` call. Three ways to its result:
+/// An operation in flight (a jump_request), returned by every `_async` call; `T` is its result: the typed
+/// document of the blocking call (e.g. [`crate::SignInResult`] for [`crate::Client::sign_in_async`]), `()`
+/// for a call that returns none. Three ways to its result:
 ///
 /// - `.await` it: it is a [`Future`] (no runtime needed: tokio, async-std, smol or
 ///   `futures::executor::block_on` all drive it; the completion wakes the task);
@@ -93,27 +98,29 @@ pub(crate) fn completion_result(text: &str) -> Result<Value> {
 /// # let client = jump::Client::from_json("{\"storageDirectory\":\":memory:\"}")?;
 /// // blocking
 /// let signed_in = client.sign_in_async("ada@example.com", "correct horse 1")?.wait()?;
-/// println!("{}", signed_in.str_of("uuid").unwrap_or_default());
+/// println!("{}", signed_in.uuid);
 /// # Ok(())
 /// # }
 /// // in async code (any executor)
-/// async fn sync_now(client: &jump::Client) -> jump::Result<jump::Value> {
+/// async fn sync_now(client: &jump::Client) -> jump::Result<jump::SyncResult> {
 ///     client.sync_async()?.await
 /// }
 /// ```
 #[must_use = "dropping a Pending cancels its operation: await it, wait on it, or detach it"]
-pub struct Pending {
+pub struct Pending<T = Value> {
     request: *mut sys::jump_request,
     slot: Arc<Slot>,
     /// Set by [`Pending::detach`]: the drop frees the handle without cancelling.
     detached: bool,
+    /// The slot holds the completion's document as a Value; each way to the result decodes it into a T.
+    result: PhantomData<fn() -> T>,
 }
 
 // SAFETY: a jump_request may be used from any thread at once (jump.h, "Thread safety"); the rest is an
 // Arc<Slot>, whose Mutex and Condvar are Send and Sync.
-unsafe impl Send for Pending {}
+unsafe impl<T> Send for Pending<T> {}
 // SAFETY: as above: cancel, wait and id may run on several threads at once on one jump_request.
-unsafe impl Sync for Pending {}
+unsafe impl<T> Sync for Pending<T> {}
 
 /// The userdata of an _async call: the slot its completion goes to.
 struct Userdata {
@@ -134,15 +141,15 @@ unsafe extern "C" fn free_userdata(userdata: *mut c_void) {
 /// Starts an _async call: `call(callback, userdata, userdata_free, out_request)`. libjump owns the
 /// userdata from then on and frees it with userdata_free once the callback ran (exactly once, also when the
 /// call fails to start, in which case the error is returned here and the slot gets it too).
-pub(crate) fn start(
+pub(crate) fn start<T>(
     call: impl FnOnce(sys::jump_callback, *mut c_void, sys::jump_free_fn, *mut *mut sys::jump_request) -> sys::jump_status,
-) -> Result<Pending> {
+) -> Result<Pending<T>> {
     let slot = Arc::new(Slot::default());
     let userdata = Box::into_raw(Box::new(Userdata { slot: slot.clone() })) as *mut c_void;
     let mut request: *mut sys::jump_request = ptr::null_mut();
     let status = call(Some(on_completion), userdata, Some(free_userdata), &mut request);
     let started = check(status);
-    let pending = Pending { request, slot, detached: false };
+    let pending = Pending { request, slot, detached: false, result: PhantomData };
     started.map(|_| pending)
 }
 
@@ -164,20 +171,20 @@ unsafe extern "C" fn free_extra<T>(userdata: *mut c_void) {
     guard((), || drop(Box::from_raw(userdata as *mut WithExtra<T>)))
 }
 
-pub(crate) fn start_with<T: Send + 'static>(
+pub(crate) fn start_with<T: Send + 'static, R>(
     extra: T,
     call: impl FnOnce(sys::jump_callback, *mut c_void, sys::jump_free_fn, *mut *mut sys::jump_request) -> sys::jump_status,
-) -> Result<Pending> {
+) -> Result<Pending<R>> {
     let slot = Arc::new(Slot::default());
     let userdata = Box::into_raw(Box::new(WithExtra { slot: slot.clone(), extra })) as *mut c_void;
     let mut request: *mut sys::jump_request = ptr::null_mut();
     let status = call(Some(on_completion_extra::<T>), userdata, Some(free_extra::<T>), &mut request);
     let started = check(status);
-    let pending = Pending { request, slot, detached: false };
+    let pending = Pending { request, slot, detached: false, result: PhantomData };
     started.map(|_| pending)
 }
 
-impl Pending {
+impl<T> Pending<T> {
     /// Asks the operation to stop: it completes with [`Status::Cancelled`] unless it had finished (a
     /// request waiting on the network stops within about 100 ms). The handle stays usable: wait on it or
     /// await it for that completion.
@@ -192,93 +199,6 @@ impl Pending {
         // SAFETY: as in cancel; id is a valid out-pointer.
         check(unsafe { sys::jump_request_id(self.request, &mut id) })?;
         Ok(id)
-    }
-
-    /// Waits for the completion and returns its result (a copy: wait may be called again).
-    /// [`Status::Busy`] on libjump's callback thread (it would wait for itself). In queue mode the
-    /// completion runs when the host pumps [`crate::Client::next_event`]: pump first, or wait on another thread.
-    ///
-    /// ```no_run
-    /// # fn main() -> jump::Result<()> {
-    /// # let client = jump::Client::from_json("{\"storageDirectory\":\":memory:\"}")?;
-    /// let pending = client.sync_async()?;
-    /// let synced = pending.wait()?;
-    /// println!("changed: {}", synced.get("changed").map(|c| c.to_string()).unwrap_or_default());
-    /// # Ok(())
-    /// # }
-    /// ```
-    pub fn wait(&self) -> Result<Value> {
-        self.wait_timeout(None).unwrap_or_else(|| Err(Error::local(Status::Timeout, "not completed")))
-    }
-
-    /// [`Pending::wait`] for at most `timeout` (`None`: no limit); `None` when it has not completed. The
-    /// timeout is rounded up to whole milliseconds (libjump's unit): the wait is never shorter than asked.
-    pub fn wait_timeout(&self, timeout: Option<Duration>) -> Option<Result<Value>> {
-        // jump_request_wait takes at most i32::MAX ms (24.8 days) at once: a longer timeout waits in turns.
-        let turn = Duration::from_millis(i32::MAX as u64);
-        let mut left = timeout;
-        loop {
-            let ms = left.map_or(-1, millis_ceil);
-            // SAFETY: as in cancel.
-            match check(unsafe { sys::jump_request_wait(self.request, ms) }) {
-                Ok(()) => break,
-                Err(e) if e.status() == Status::Timeout => match left {
-                    Some(t) if t > turn => left = Some(t - turn),
-                    _ => return None,
-                },
-                Err(e) => return Some(Err(e)),
-            }
-        }
-        match &self.slot.lock().result {
-            Some(r) => Some(r.clone()),
-            // queue mode: queued, but the callback runs only once the host pumps it
-            None => Some(Err(Error::local(Status::Busy, "the completion is queued: pump Client::next_event first"))),
-        }
-    }
-
-    /// The result if the operation has completed, without waiting.
-    pub fn try_result(&self) -> Option<Result<Value>> {
-        self.slot.lock().result.clone()
-    }
-
-    /// Blocks on the completion itself (not jump_request_wait) for at most `timeout`: for a thread that
-    /// is not libjump's while another thread pumps the queue. `None` when it has not completed.
-    pub fn wait_completion(&self, timeout: Duration) -> Option<Result<Value>> {
-        let state = self.slot.lock();
-        let (state, _) = self
-            .slot
-            .done
-            .wait_timeout_while(state, timeout, |s| s.result.is_none())
-            .unwrap_or_else(|e| e.into_inner());
-        state.result.clone()
-    }
-
-    /// Runs `f` with the result once the operation completes: at once, on this thread, when it already
-    /// has; otherwise on the thread that delivers the completion. Keep the `Pending` (or
-    /// [`Pending::detach`] it) until then: dropping it cancels the operation, and `f` gets
-    /// [`Status::Cancelled`].
-    ///
-    /// ```no_run
-    /// # fn main() -> jump::Result<()> {
-    /// # let client = jump::Client::from_json("{\"storageDirectory\":\":memory:\"}")?;
-    /// let pending = client.sync_async()?;
-    /// pending.on_complete(|result| match result {
-    ///     Ok(synced) => println!("synced: {}", synced),
-    ///     Err(e) => eprintln!("sync failed: {}", e),
-    /// });
-    /// pending.detach(); // or keep `pending` until then
-    /// # Ok(())
-    /// # }
-    /// ```
-    pub fn on_complete(&self, f: impl FnOnce(&Result<Value>) + Send + 'static) {
-        let mut state = self.slot.lock();
-        match state.result.clone() {
-            Some(r) => {
-                drop(state);
-                f(&r);
-            }
-            None => state.then = Some(Box::new(f)),
-        }
     }
 
     /// Lets the operation go on without this handle: it is released, not cancelled, and the completion
@@ -296,16 +216,105 @@ impl Pending {
     }
 }
 
+impl<T: FromValue> Pending<T> {
+    /// Waits for the completion and returns its result (a copy: wait may be called again).
+    /// [`Status::Busy`] on libjump's callback thread (it would wait for itself). In queue mode the
+    /// completion runs when the host pumps [`crate::Client::next_event`]: pump first, or wait on another thread.
+    ///
+    /// ```no_run
+    /// # fn main() -> jump::Result<()> {
+    /// # let client = jump::Client::from_json("{\"storageDirectory\":\":memory:\"}")?;
+    /// let pending = client.sync_async()?;
+    /// let synced = pending.wait()?;
+    /// println!("changed: {:?}", synced.changed);
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn wait(&self) -> Result<T> {
+        self.wait_timeout(None).unwrap_or_else(|| Err(Error::local(Status::Timeout, "not completed")))
+    }
+
+    /// [`Pending::wait`] for at most `timeout` (`None`: no limit); `None` when it has not completed. The
+    /// timeout is rounded up to whole milliseconds (libjump's unit): the wait is never shorter than asked.
+    pub fn wait_timeout(&self, timeout: Option<Duration>) -> Option<Result<T>> {
+        // jump_request_wait takes at most i32::MAX ms (24.8 days) at once: a longer timeout waits in turns.
+        let turn = Duration::from_millis(i32::MAX as u64);
+        let mut left = timeout;
+        loop {
+            let ms = left.map_or(-1, millis_ceil);
+            // SAFETY: as in cancel.
+            match check(unsafe { sys::jump_request_wait(self.request, ms) }) {
+                Ok(()) => break,
+                Err(e) if e.status() == Status::Timeout => match left {
+                    Some(t) if t > turn => left = Some(t - turn),
+                    _ => return None,
+                },
+                Err(e) => return Some(Err(e)),
+            }
+        }
+        match &self.slot.lock().result {
+            Some(r) => Some(decode(r)),
+            // queue mode: queued, but the callback runs only once the host pumps it
+            None => Some(Err(Error::local(Status::Busy, "the completion is queued: pump Client::next_event first"))),
+        }
+    }
+
+    /// The result if the operation has completed, without waiting.
+    pub fn try_result(&self) -> Option<Result<T>> {
+        self.slot.lock().result.as_ref().map(decode)
+    }
+
+    /// Blocks on the completion itself (not jump_request_wait) for at most `timeout`: for a thread that
+    /// is not libjump's while another thread pumps the queue. `None` when it has not completed.
+    pub fn wait_completion(&self, timeout: Duration) -> Option<Result<T>> {
+        let state = self.slot.lock();
+        let (state, _) = self
+            .slot
+            .done
+            .wait_timeout_while(state, timeout, |s| s.result.is_none())
+            .unwrap_or_else(|e| e.into_inner());
+        state.result.as_ref().map(decode)
+    }
+
+    /// Runs `f` with the result once the operation completes: at once, on this thread, when it already
+    /// has; otherwise on the thread that delivers the completion. Keep the `Pending` (or
+    /// [`Pending::detach`] it) until then: dropping it cancels the operation, and `f` gets
+    /// [`Status::Cancelled`].
+    ///
+    /// ```no_run
+    /// # fn main() -> jump::Result<()> {
+    /// # let client = jump::Client::from_json("{\"storageDirectory\":\":memory:\"}")?;
+    /// let pending = client.sync_async()?;
+    /// pending.on_complete(|result| match result {
+    ///     Ok(synced) => println!("synced: {:?}", synced.changed),
+    ///     Err(e) => eprintln!("sync failed: {}", e),
+    /// });
+    /// pending.detach(); // or keep `pending` until then
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn on_complete(&self, f: impl FnOnce(&Result<T>) + Send + 'static) {
+        let mut state = self.slot.lock();
+        match state.result.as_ref().map(decode) {
+            Some(r) => {
+                drop(state);
+                f(&r);
+            }
+            None => state.then = Some(Box::new(move |r: &Result<Value>| f(&decode(r)))),
+        }
+    }
+}
+
 /// Awaiting a `Pending` gives the operation's result. The completion wakes the task from libjump's
 /// callback thread (or from [`crate::Client::next_event`] in queue mode, or a job of the host dispatcher).
 /// Polling again after `Ready` gives the same result again.
-impl Future for Pending {
-    type Output = Result<Value>;
+impl<T: FromValue> Future for Pending<T> {
+    type Output = Result<T>;
 
-    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Result<Value>> {
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Result<T>> {
         let mut state = self.slot.lock();
         if let Some(r) = &state.result {
-            return Poll::Ready(r.clone());
+            return Poll::Ready(decode(r));
         }
         // Under the lock, so a completion cannot slip between the check above and this: it takes the waker
         // once it has stored the result, and this poll saw none.
@@ -317,7 +326,7 @@ impl Future for Pending {
     }
 }
 
-impl Drop for Pending {
+impl<T> Drop for Pending<T> {
     fn drop(&mut self) {
         if self.request.is_null() {
             return; // a call that failed to start: no handle (its completion still comes, to the slot)

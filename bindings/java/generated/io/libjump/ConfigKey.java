@@ -110,8 +110,11 @@ public final class ConfigKey {
     /** {@code connectTimeoutMs} (int; default {@code 10000}): connection timeout in milliseconds. */
     public static final String CONNECT_TIMEOUT_MS = "connectTimeoutMs";
 
-    /** {@code requestTimeoutMs} (int; default {@code 30000}): request timeout in milliseconds. */
+    /** {@code requestTimeoutMs} (int; default {@code 30000}): how long one HTTP attempt may take, in milliseconds; without operationTimeoutMs it also bounds a request's retries and pauses together, and each wait of a call for another operation (a sync, a flow load, a credential change, the shared store's lock). */
     public static final String REQUEST_TIMEOUT_MS = "requestTimeoutMs";
+
+    /** {@code operationTimeoutMs} (int; default {@code 0}): the deadline of a whole call, in milliseconds (0: none, each wait keeps its own bound): every wait inside the call draws on it (the waits for another operation, a refresh in progress and the shared store's lock, each HTTP attempt, the retries and their pauses), and a call that reaches it fails with JUMP_E_TIMEOUT, reason "operation_timeout" (a write already sent: the attempt's own timeout, reason "outcome_unknown"). Host callbacks are not interrupted. */
+    public static final String OPERATION_TIMEOUT_MS = "operationTimeoutMs";
 
     /** {@code tokenRefreshMarginSeconds} (int; default {@code 60}): an access token expiring within this is refreshed first. */
     public static final String TOKEN_REFRESH_MARGIN_SECONDS = "tokenRefreshMarginSeconds";
@@ -130,6 +133,9 @@ public final class ConfigKey {
 
     /** {@code pinnedPublicKeys} (list): a JSON array, or jump_config_set_string text '["sha256//&lt;base64&gt;",...]' or "sha256//a;sha256//b": the server's public key (its SubjectPublicKeyInfo) must hash (SHA-256) to one of these; a key not pinned is JUMP_E_NETWORK with detail reason "pin_mismatch" (other TLS failures: "tls_failed"); the session is kept. */
     public static final String PINNED_PUBLIC_KEYS = "pinnedPublicKeys";
+
+    /** {@code accounts} (string; default {@code "single"}): how many users stay signed in. "single": one, as always (a sign-in of another user replaces the session; its unsynced edits are set aside); "multiple": a sign-in of another user adds a saved account and makes it the active one, the others stay signed in, each with its own session, journal, quarantine and secrets on storage; the client's calls go to the active account (jump_client_accounts, jump_client_switch_account, jump_client_remove_account), and jump_client_sign_out signs out the active one only. Switching back to "single" keeps using the first account's session. */
+    public static final String ACCOUNTS = "accounts";
 
     /** Every key above, in jump.h's order. */
     public static final List<String> ALL = List.of(
@@ -168,10 +174,12 @@ public final class ConfigKey {
             SECRET_STORE,
             CONNECT_TIMEOUT_MS,
             REQUEST_TIMEOUT_MS,
+            OPERATION_TIMEOUT_MS,
             TOKEN_REFRESH_MARGIN_SECONDS,
             MAX_RESPONSE_BYTES,
             MAX_RETRIES,
             PROXY,
             CA_FILE,
-            PINNED_PUBLIC_KEYS);
+            PINNED_PUBLIC_KEYS,
+            ACCOUNTS);
 }

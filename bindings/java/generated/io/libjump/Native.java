@@ -48,6 +48,10 @@ final class Native {
     static native long jump_client_register_traditional_async(long client, byte[] attributesJson, byte[] password, NativeCallback callback);
     static native byte[] jump_client_sign_in(long client, byte[] user, byte[] password);
     static native long jump_client_sign_in_async(long client, byte[] user, byte[] password, NativeCallback callback);
+    static native byte[] jump_client_accounts(long client);
+    static native void jump_client_switch_account(long client, byte[] uuid);
+    static native long jump_client_switch_account_async(long client, byte[] uuid, NativeCallback callback);
+    static native void jump_client_remove_account(long client, byte[] uuid);
     static native void jump_client_sign_out(long client);
     static native long jump_client_record(long client);
     static native void jump_client_fetch_record(long client);

@@ -120,7 +120,7 @@ public final class Client implements AutoCloseable {
      * @return the state
      */
     public ClientState state() {
-        return ClientState.of(parse(Native.jump_client_state(handle())));
+        return Results.clientState(parse(Native.jump_client_state(handle())));
     }
 
     /**
@@ -171,7 +171,7 @@ public final class Client implements AutoCloseable {
      * @throws JumpBadCredentialsException for a wrong password
      */
     public SignInResult signIn(String user, String password) {
-        return SignInResult.of(parse(Native.jump_client_sign_in(handle(), u(user), u(password))));
+        return Results.clientSignIn(parse(Native.jump_client_sign_in(handle(), u(user), u(password))));
     }
 
     /**
@@ -182,7 +182,8 @@ public final class Client implements AutoCloseable {
      * @return a {@link JumpFuture}, completed on the client's Executor with the result or the JumpException of the failure
      */
     public JumpFuture<SignInResult> signInAsync(String user, String password) {
-        return start(SignInResult::of, cb -> Native.jump_client_sign_in_async(handle(), u(user), u(password), cb));
+        return start(Results::clientSignInAsync,
+                cb -> Native.jump_client_sign_in_async(handle(), u(user), u(password), cb));
     }
 
     /**
@@ -194,7 +195,8 @@ public final class Client implements AutoCloseable {
      * @throws JumpValidationException when the form refuses a field (detail "invalid_fields")
      */
     public SignInResult registerTraditional(Map<String, ?> attributes, String password) {
-        return SignInResult.of(parse(Native.jump_client_register_traditional(handle(), u(json(attributes)), u(password))));
+        return Results.clientRegisterTraditional(parse(
+                Native.jump_client_register_traditional(handle(), u(json(attributes)), u(password))));
     }
 
     /**
@@ -205,7 +207,8 @@ public final class Client implements AutoCloseable {
      * @return a {@link JumpFuture}, completed on the client's Executor with the result or the JumpException of the failure
      */
     public JumpFuture<SignInResult> registerTraditionalAsync(Map<String, ?> attributes, String password) {
-        return start(SignInResult::of, cb -> Native.jump_client_register_traditional_async(handle(), u(json(attributes)),
+        return start(Results::clientRegisterTraditionalAsync,
+                cb -> Native.jump_client_register_traditional_async(handle(), u(json(attributes)),
                 u(password), cb));
     }
 
@@ -250,7 +253,7 @@ public final class Client implements AutoCloseable {
      * @return what was sent
      */
     public SyncResult sync() {
-        return SyncResult.of(parse(Native.jump_client_sync(handle())));
+        return Results.clientSync(parse(Native.jump_client_sync(handle())));
     }
 
     /**
@@ -259,7 +262,7 @@ public final class Client implements AutoCloseable {
      * @return a {@link JumpFuture}, completed on the client's Executor with the result or the JumpException of the failure
      */
     public JumpFuture<SyncResult> syncAsync() {
-        return start(SyncResult::of, cb -> Native.jump_client_sync_async(handle(), cb));
+        return start(Results::clientSyncAsync, cb -> Native.jump_client_sync_async(handle(), cb));
     }
 
     // ---- forms ----

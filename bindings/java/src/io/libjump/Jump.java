@@ -78,10 +78,11 @@ public final class Jump {
      * Decodes a sign-in token without using it.
      *
      * @param signInToken the token
-     * @return {@code {"user_id","team_id","environment","region","expires_at"}} as {@link Json#parse} reads it
+     * @return its user, team, environment, region and expiry
      */
-    public static Object decodeSignInToken(String signInToken) {
-        return Json.parse(Utf8.decode(Native.jump_sign_in_token_decode(Utf8.encode(signInToken))));
+    public static SignInTokenInfo decodeSignInToken(String signInToken) {
+        return Results.signInTokenDecode(Json.parse(Utf8.decode(
+                Native.jump_sign_in_token_decode(Utf8.encode(signInToken)))));
     }
 
     /** The last failure's detail on this thread (jump_error_last): the exceptions carry it already; for

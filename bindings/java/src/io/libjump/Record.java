@@ -160,16 +160,16 @@ public final class Record implements AutoCloseable {
      */
     @SuppressWarnings("unchecked")
     public List<String> elementPaths(String pluralPath) {
-        return (List<String>) Json.parse(Utf8.decode(Native.jump_record_element_paths(h(), u(pluralPath))));
+        return Results.recordElementPaths(Json.parse(Utf8.decode(Native.jump_record_element_paths(h(), u(pluralPath)))));
     }
 
     /**
      * The unsynced changes.
      *
-     * @return {@code {"changed":[paths],"update":{..},"requests":[..]}} as {@link Json#parse} reads it
+     * @return the changed paths, the root entity.update's attributes and the requests a sync would send
      */
-    public Object changes() {
-        return Json.parse(Utf8.decode(Native.jump_record_changes(h())));
+    public RecordChanges changes() {
+        return Results.recordChanges(Json.parse(Utf8.decode(Native.jump_record_changes(h()))));
     }
 
     /**

@@ -8,8 +8,8 @@ import java.util.function.Consumer;
  * Social sign-in (Engage providers), two-step social registration, merge, linking and sharing:
  * {@link Client#social()}. A new identity without an account is {@link JumpRegistrationRequiredException} (detail
  * "social_registration_token", "prereg_record": give them to {@link #register}); an email owned by another account
- * is {@link JumpMergeRequiredException} (detail "merge_token"). Documents are JSON values as {@link Json#parse}
- * reads them.
+ * is {@link JumpMergeRequiredException} (detail "merge_token"). Results are the generated records
+ * ({@link SocialOutcome}, {@link SocialProviders}, ...).
  */
 public final class Social {
     private final Client client;
@@ -29,19 +29,19 @@ public final class Social {
     /**
      * Fetches the Engage configuration.
      *
-     * @return {@code {"changed","from_cache"}}
+     * @return whether it changed and whether it came from the cache
      */
-    public Object loadEngageConfig() {
-        return Client.parse(Native.jump_client_load_engage_config(h()));
+    public EngageConfigResult loadEngageConfig() {
+        return Results.clientLoadEngageConfig(Client.parse(Native.jump_client_load_engage_config(h())));
     }
 
     /**
      * The providers the Engage configuration offers.
      *
-     * @return {@code {"sign_in":[{"name","friendly_name",..}],"sharing":[..],"hide_tagline"}}
+     * @return the sign-in and sharing providers
      */
-    public Object providers() {
-        return Client.parse(Native.jump_client_providers(h()));
+    public SocialProviders providers() {
+        return Results.clientProviders(Client.parse(Native.jump_client_providers(h())));
     }
 
     /**
@@ -49,10 +49,11 @@ public final class Social {
      *
      * @param provider the provider's name ("google", ...)
      * @param options {"input","force_reauth","link","merge_token"} or null
-     * @return {@code {"url","state","completion","completion_prefix"}}
+     * @return the URL to open and the URL prefix the sign-in ends on
      */
-    public Object begin(String provider, Map<String, ?> options) {
-        return Client.parse(Native.jump_client_social_begin(h(), u(provider), u(Client.json(options))));
+    public SocialBegin begin(String provider, Map<String, ?> options) {
+        return Results.clientSocialBegin(Client.parse(
+                Native.jump_client_social_begin(h(), u(provider), u(Client.json(options)))));
     }
 
     /**
@@ -61,8 +62,8 @@ public final class Social {
      * @param url that URL
      * @return the result
      */
-    public SignInResult complete(String url) {
-        return SignInResult.of(Client.parse(Native.jump_client_social_complete(h(), u(url))));
+    public SocialOutcome complete(String url) {
+        return Results.clientSocialComplete(Client.parse(Native.jump_client_social_complete(h(), u(url))));
     }
 
     /**
@@ -71,8 +72,9 @@ public final class Social {
      * @param url the URL the browser ended on
      * @return a {@link JumpFuture}, completed on the client's Executor with the result or the JumpException of the failure
      */
-    public JumpFuture<SignInResult> completeAsync(String url) {
-        return client.start(SignInResult::of, cb -> Native.jump_client_social_complete_async(h(), u(url), cb));
+    public JumpFuture<SocialOutcome> completeAsync(String url) {
+        return client.start(Results::clientSocialCompleteAsync,
+                cb -> Native.jump_client_social_complete_async(h(), u(url), cb));
     }
 
     /**
@@ -86,8 +88,9 @@ public final class Social {
      * @return the result
      * @throws JumpTimeoutException when the browser did not come back in time
      */
-    public SignInResult signInLoopback(String provider, Map<String, ?> options, Consumer<String> openUrl, Duration timeout) {
-        return SignInResult.of(Client.parse(Native.jump_client_social_sign_in_loopback(h(), u(provider),
+    public SocialOutcome signInLoopback(String provider, Map<String, ?> options, Consumer<String> openUrl, Duration timeout) {
+        return Results.clientSocialSignInLoopback(Client.parse(
+                Native.jump_client_social_sign_in_loopback(h(), u(provider),
                 u(Client.json(options)), new HostCalls.OpenUrl(openUrl), millis(timeout))));
     }
 
@@ -107,11 +110,12 @@ public final class Social {
      * @param timeout how long to wait for the browser (null, zero or negative: 5 minutes)
      * @return a {@link JumpFuture}, completed on the client's Executor with the result or the JumpException of the failure
      */
-    public JumpFuture<SignInResult> signInLoopbackAsync(String provider, Map<String, ?> options,
+    public JumpFuture<SocialOutcome> signInLoopbackAsync(String provider, Map<String, ?> options,
                                                                Consumer<String> openUrl, Duration timeout) {
         HostCalls.OpenUrl host = new HostCalls.OpenUrl(openUrl);
         int ms = millis(timeout);
-        return client.start(SignInResult::of, cb -> Native.jump_client_social_sign_in_loopback_async(h(), u(provider),
+        return client.start(Results::clientSocialSignInLoopbackAsync,
+                cb -> Native.jump_client_social_sign_in_loopback_async(h(), u(provider),
                 u(Client.json(options)), host, ms, cb));
     }
 
@@ -124,8 +128,9 @@ public final class Social {
      * @param options {"input","force_reauth","link","merge_token"} or null
      * @return the result
      */
-    public SignInResult signInNative(String provider, String token, String tokenSecret, Map<String, ?> options) {
-        return SignInResult.of(Client.parse(Native.jump_client_social_sign_in_native(h(), u(provider), u(token),
+    public SocialOutcome signInNative(String provider, String token, String tokenSecret, Map<String, ?> options) {
+        return Results.clientSocialSignInNative(Client.parse(
+                Native.jump_client_social_sign_in_native(h(), u(provider), u(token),
                 u(tokenSecret), u(Client.json(options)))));
     }
 
@@ -138,9 +143,10 @@ public final class Social {
      * @param options {"input","force_reauth","link","merge_token"} or null
      * @return a {@link JumpFuture}, completed on the client's Executor with the result or the JumpException of the failure
      */
-    public JumpFuture<SignInResult> signInNativeAsync(String provider, String token, String tokenSecret,
+    public JumpFuture<SocialOutcome> signInNativeAsync(String provider, String token, String tokenSecret,
                                                              Map<String, ?> options) {
-        return client.start(SignInResult::of, cb -> Native.jump_client_social_sign_in_native_async(h(), u(provider),
+        return client.start(Results::clientSocialSignInNativeAsync,
+                cb -> Native.jump_client_social_sign_in_native_async(h(), u(provider),
                 u(token), u(tokenSecret), u(Client.json(options)), cb));
     }
 
@@ -161,7 +167,8 @@ public final class Social {
      * @return the result (signed in)
      */
     public SignInResult register(String socialRegistrationToken, Map<String, ?> attributes) {
-        return SignInResult.of(Client.parse(Native.jump_client_register_social(h(), u(socialRegistrationToken),
+        return Results.clientRegisterSocial(Client.parse(
+                Native.jump_client_register_social(h(), u(socialRegistrationToken),
                 u(Client.json(attributes)))));
     }
 
@@ -173,7 +180,7 @@ public final class Social {
      * @return a {@link JumpFuture}, completed on the client's Executor with the result or the JumpException of the failure
      */
     public JumpFuture<SignInResult> registerAsync(String socialRegistrationToken, Map<String, ?> attributes) {
-        return client.start(SignInResult::of, cb -> Native.jump_client_register_social_async(h(),
+        return client.start(Results::clientRegisterSocialAsync, cb -> Native.jump_client_register_social_async(h(),
                 u(socialRegistrationToken), u(Client.json(attributes)), cb));
     }
 
@@ -186,7 +193,8 @@ public final class Social {
      * @return the result
      */
     public SignInResult signInMerge(String user, String password, String mergeToken) {
-        return SignInResult.of(Client.parse(Native.jump_client_sign_in_merge(h(), u(user), u(password), u(mergeToken))));
+        return Results.clientSignInMerge(Client.parse(
+                Native.jump_client_sign_in_merge(h(), u(user), u(password), u(mergeToken))));
     }
 
     /**
@@ -198,7 +206,8 @@ public final class Social {
      * @return a {@link JumpFuture}, completed on the client's Executor with the result or the JumpException of the failure
      */
     public JumpFuture<SignInResult> signInMergeAsync(String user, String password, String mergeToken) {
-        return client.start(SignInResult::of, cb -> Native.jump_client_sign_in_merge_async(h(), u(user), u(password),
+        return client.start(Results::clientSignInMergeAsync,
+                cb -> Native.jump_client_sign_in_merge_async(h(), u(user), u(password),
                 u(mergeToken), cb));
     }
 
@@ -207,8 +216,8 @@ public final class Social {
      *
      * @return the list of identities
      */
-    public Object linkedProfiles() {
-        return Client.parse(Native.jump_client_linked_profiles(h()));
+    public java.util.List<LinkedProfile> linkedProfiles() {
+        return Results.clientLinkedProfiles(Client.parse(Native.jump_client_linked_profiles(h())));
     }
 
     /**
@@ -237,9 +246,9 @@ public final class Social {
      * @param providers the providers' names (null: every provider that can)
      * @return what each provider answered
      */
-    public Object share(Map<String, ?> activity, java.util.List<String> providers) {
-        return Client.parse(Native.jump_client_share(h(), u(Json.write(activity)),
-                providers == null ? null : u(Json.write(providers))));
+    public ShareResult share(Map<String, ?> activity, java.util.List<String> providers) {
+        return Results.clientShare(Client.parse(Native.jump_client_share(h(), u(Json.write(activity)),
+                providers == null ? null : u(Json.write(providers)))));
     }
 
     /**
@@ -249,8 +258,9 @@ public final class Social {
      * @param providers the providers' names (null: every provider that can)
      * @return a {@link JumpFuture}, completed on the client's Executor with the result or the JumpException of the failure
      */
-    public JumpFuture<Object> shareAsync(Map<String, ?> activity, java.util.List<String> providers) {
-        return client.start(r -> r, cb -> Native.jump_client_share_async(h(), u(Json.write(activity)),
+    public JumpFuture<ShareResult> shareAsync(Map<String, ?> activity, java.util.List<String> providers) {
+        return client.start(Results::clientShareAsync,
+                cb -> Native.jump_client_share_async(h(), u(Json.write(activity)),
                 providers == null ? null : u(Json.write(providers)), cb));
     }
 
@@ -260,7 +270,7 @@ public final class Social {
      * @param activity the activity
      * @return the content per provider
      */
-    public Object shareContent(Map<String, ?> activity) {
-        return Client.parse(Native.jump_client_share_content(h(), u(Json.write(activity))));
+    public ShareContent shareContent(Map<String, ?> activity) {
+        return Results.clientShareContent(Client.parse(Native.jump_client_share_content(h(), u(Json.write(activity)))));
     }
 }

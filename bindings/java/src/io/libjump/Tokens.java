@@ -27,10 +27,10 @@ public final class Tokens {
      * Exchanges a sign-in token (from the app's backend) for a session.
      *
      * @param signInToken the token
-     * @return the result ({@code {"user_id",..}})
+     * @return the signed-in user, and whether a sign-in happened
      */
-    public Object signInWithToken(String signInToken) {
-        return Client.parse(Native.jump_client_sign_in_with_token(h(), u(signInToken)));
+    public SignInWithTokenResult signInWithToken(String signInToken) {
+        return Results.clientSignInWithToken(Client.parse(Native.jump_client_sign_in_with_token(h(), u(signInToken))));
     }
 
     /**
@@ -39,8 +39,9 @@ public final class Tokens {
      * @param signInToken the token
      * @return a {@link JumpFuture}, completed on the client's Executor with the result or the JumpException of the failure
      */
-    public JumpFuture<Object> signInWithTokenAsync(String signInToken) {
-        return client.start(r -> r, cb -> Native.jump_client_sign_in_with_token_async(h(), u(signInToken), cb));
+    public JumpFuture<SignInWithTokenResult> signInWithTokenAsync(String signInToken) {
+        return client.start(Results::clientSignInWithTokenAsync,
+                cb -> Native.jump_client_sign_in_with_token_async(h(), u(signInToken), cb));
     }
 
     /**
@@ -61,7 +62,7 @@ public final class Tokens {
      * @return its status
      */
     public SignInStatus status() {
-        return SignInStatus.of(Client.parse(Native.jump_client_status(h())));
+        return Results.clientStatus(Client.parse(Native.jump_client_status(h())));
     }
 
     /**
@@ -70,11 +71,12 @@ public final class Tokens {
      * @param externalUserId the app's id of the user
      * @param authenticate called on this thread, only when needed: returns
      *     {@code {"type":"sign_in_token","sign_in_token":..}} or {@code {"type":"api_key",..}}, or throws to refuse
-     * @return {@code {"action","user_id"}}
+     * @return what the call did, and the signed-in user
      */
-    public Object identifyExternalUser(String externalUserId, Function<String, ? extends Map<String, ?>> authenticate) {
-        return Client.parse(Native.jump_client_identify_external_user(h(), u(externalUserId),
-                authenticate == null ? null : new HostCalls.Authenticate(authenticate)));
+    public IdentifyResult identifyExternalUser(String externalUserId, Function<String, ? extends Map<String, ?>> authenticate) {
+        return Results.clientIdentifyExternalUser(Client.parse(
+                Native.jump_client_identify_external_user(h(), u(externalUserId),
+                authenticate == null ? null : new HostCalls.Authenticate(authenticate))));
     }
 
     /**
@@ -87,7 +89,7 @@ public final class Tokens {
      * @return the answer
      */
     public HttpResponse request(String method, String url, Map<String, String> headers, byte[] body) {
-        return HttpResponse.of(Client.parse(Native.jump_client_request(h(), u(method), u(url),
+        return Results.clientRequest(Client.parse(Native.jump_client_request(h(), u(method), u(url),
                 headers == null ? null : u(Json.write(headers)), body)));
     }
 
@@ -102,7 +104,7 @@ public final class Tokens {
      */
     public JumpFuture<HttpResponse> requestAsync(String method, String url, Map<String, String> headers,
                                                         byte[] body) {
-        return client.start(HttpResponse::of, cb -> Native.jump_client_request_async(h(), u(method), u(url),
+        return client.start(Results::clientRequestAsync, cb -> Native.jump_client_request_async(h(), u(method), u(url),
                 headers == null ? null : u(Json.write(headers)), body, cb));
     }
 
@@ -144,7 +146,8 @@ public final class Tokens {
      * @return the credential
      */
     public Credentials credentials(Duration minTtl, CredentialsFlag... flags) {
-        return Credentials.of(Client.parse(Native.jump_client_credentials(h(), seconds(minTtl), CredentialsFlag.bits(flags))));
+        return Results.clientCredentials(Client.parse(
+                Native.jump_client_credentials(h(), seconds(minTtl), CredentialsFlag.bits(flags))));
     }
 
     /**
@@ -157,7 +160,8 @@ public final class Tokens {
     public JumpFuture<Credentials> credentialsAsync(Duration minTtl, CredentialsFlag... flags) {
         long ttl = seconds(minTtl);
         int bits = CredentialsFlag.bits(flags);
-        return client.start(Credentials::of, cb -> Native.jump_client_credentials_async(h(), ttl, bits, cb));
+        return client.start(Results::clientCredentialsAsync,
+                cb -> Native.jump_client_credentials_async(h(), ttl, bits, cb));
     }
 
     /**

@@ -34,7 +34,7 @@ final class AsyncTests {
             JumpBadCredentialsException e = expect(JumpBadCredentialsException.class,
                     () -> await(c.signInAsync(account[0], "nope nope")), "bad password, async");
             equal("JUMP_E_BAD_CREDENTIALS", e.detail("status_name"), "the completion's error detail");
-            check(c.tokens().credentialsAsync(Duration.ZERO).get(20, TimeUnit.SECONDS).kind().equals("capture"), "credentials");
+            check(c.tokens().credentialsAsync(Duration.ZERO).get(20, TimeUnit.SECONDS).kind() == Credentials.Kind.CAPTURE, "credentials");
         } finally {
             host.shutdown();
         }
@@ -87,7 +87,7 @@ final class AsyncTests {
         try (Client c = client()) { // the default Executor
             // each step waits for a later completion from inside a completion: nested joins, no deadlock
             CompletableFuture<String> chain = c.signInAsync(account[0], PASSWORD)
-                    .thenApply(r -> c.fetchRecordAsync().thenApply(v -> c.tokens().credentialsAsync(Duration.ZERO).join().kind())
+                    .thenApply(r -> c.fetchRecordAsync().thenApply(v -> c.tokens().credentialsAsync(Duration.ZERO).join().kind().json())
                             .toCompletableFuture().join())
                     .toCompletableFuture();
             equal("capture", chain.get(20, TimeUnit.SECONDS), "the nested futures completed");

@@ -51,14 +51,16 @@ final class SocialTests {
     public static void loopback_sign_in_blocking() throws Exception {
         Browser browser = new Browser();
         try (Client c = socialClient(true)) {
-            SignInResult r = c.social().signInLoopback("facebook", null, browser::open, Duration.ofSeconds(30));
+            SocialOutcome r = c.social().signInLoopback("facebook", null, browser::open, Duration.ofSeconds(30));
             browser.join();
             equal(1, browser.urls.size(), "open_url called once");
             equal(Thread.currentThread().getName(), browser.thread, "open_url ran on the calling thread");
             check(r.isNew() && c.isSignedIn(), "a new user signed in: " + r.json());
-            equal("facebook", r.get("provider"), "provider");
-            Object linked = c.social().linkedProfiles();
-            check(Json.write(linked).contains("facebook"), "linked profiles: " + Json.write(linked));
+            equal("facebook", r.provider(), "provider");
+            equal(SocialOutcome.Outcome.REGISTERED, r.outcome(), "outcome");
+            List<LinkedProfile> linked = c.social().linkedProfiles();
+            check(linked.size() == 1 && "facebook".equals(linked.get(0).provider()) && linked.get(0).identifier() != null,
+                    "linked profiles: " + linked);
         }
     }
 
@@ -66,14 +68,14 @@ final class SocialTests {
     public static void loopback_sign_in_async_and_cancel() throws Exception {
         Browser browser = new Browser();
         try (Client c = socialClient(true)) {
-            SignInResult r = c.social().signInLoopbackAsync("google", null, browser::open, Duration.ofSeconds(30)).get(30, TimeUnit.SECONDS);
+            SocialOutcome r = c.social().signInLoopbackAsync("google", null, browser::open, Duration.ofSeconds(30)).get(30, TimeUnit.SECONDS);
             browser.join();
             check(browser.thread.startsWith("jump-"), "open_url on a libjump thread: " + browser.thread);
             check(r.isNew(), "registered: " + r.json());
         }
         try (Client c = socialClient(true)) {
             List<String> opened = new CopyOnWriteArrayList<>();
-            JumpFuture<SignInResult> f = c.social().signInLoopbackAsync("google", null, opened::add, Duration.ofSeconds(30));
+            JumpFuture<SocialOutcome> f = c.social().signInLoopbackAsync("google", null, opened::add, Duration.ofSeconds(30));
             eventually(() -> !opened.isEmpty(), "open_url called");
             long t0 = System.nanoTime();
             f.cancel(true);
@@ -86,12 +88,13 @@ final class SocialTests {
     @TestRunner.Test
     public static void begin_and_complete_with_the_browser_url() throws Exception {
         try (Client c = socialClient(true)) {
-            Object providers = c.social().providers();
-            check(Json.write(providers).contains("facebook"), "providers: " + Json.write(providers));
-            check(Json.get(c.social().loadEngageConfig(), "changed") != null, "engage config loaded");
-            Object begun = c.social().begin("facebook", Map.of("force_reauth", false));
-            String landing = FakeIdP.finish(Json.string(begun, "url"), "Bea Gin", uniqueEmail(), null);
-            SignInResult r = await(c.social().completeAsync(landing));
+            SocialProviders providers = c.social().providers();
+            check(providers.signIn().stream().anyMatch(p -> p.name().equals("facebook")), "providers: " + providers);
+            check(c.social().loadEngageConfig().json().contains("from_cache"), "engage config loaded");
+            SocialBegin begun = c.social().begin("facebook", Map.of("force_reauth", false));
+            check(begun.completion() != SocialBegin.Completion.UNKNOWN && begun.url().startsWith("http"), "begun: " + begun);
+            String landing = FakeIdP.finish(begun.url(), "Bea Gin", uniqueEmail(), null);
+            SocialOutcome r = await(c.social().completeAsync(landing));
             check(r.isNew() && c.isSignedIn(), "completed: " + r.json());
             expect(JumpInvalidArgumentException.class, () -> c.social().complete("http://127.0.0.1:1/elsewhere"),
                     "a URL that completes nothing");
@@ -115,7 +118,7 @@ final class SocialTests {
             check(r.isNew() && c.isSignedIn(), "registered: " + r.json());
         }
         try (Client c = socialClient(false)) {
-            SignInResult r = await(c.social().signInNativeAsync("facebook", token, null, null));
+            SocialOutcome r = await(c.social().signInNativeAsync("facebook", token, null, null));
             check(!r.isNew() && c.isSignedIn(), "the same identity signs in: " + r.json());
         }
     }

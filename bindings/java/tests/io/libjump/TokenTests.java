@@ -36,21 +36,25 @@ final class TokenTests {
     public static void sign_in_token_session_and_requests() throws Exception {
         String user = newUser();
         String token = mint(user);
-        equal(user, Json.string(Jump.decodeSignInToken(token), "user_id"), "decoded user_id");
+        SignInTokenInfo info = Jump.decodeSignInToken(token);
+        equal(user, info.userId(), "decoded user_id");
+        check(info.region() != SignInTokenInfo.Region.UNKNOWN && info.environment() != null, "decoded: " + info);
         expect(JumpInvalidArgumentException.class, () -> Jump.decodeSignInToken("not base64 !"), "malformed token");
         try (Client c = tokenClient(null)) {
             check(!c.tokens().status().signedIn(), "signed out at first");
-            Object r = c.tokens().signInWithToken(token);
-            equal(user, Json.string(r, "user_id"), "result: " + Json.write(r));
+            SignInWithTokenResult r = c.tokens().signInWithToken(token);
+            check(user.equals(r.userId()) && r.changed(), "result: " + r.json());
             SignInStatus s = c.tokens().status();
             check(s.signedIn() && s.useSignInToken() && user.equals(s.userId()), "status: " + s.json());
             HttpResponse put = c.tokens().request("PUT", "/v2/user/" + user + "/profile",
                     Map.of("Content-Type", "application/json"), Utf8.encode("{\"colour\":\"blue\"}"));
-            equal(200, put.status(), "PUT: " + put.text());
+            equal(200L, put.status(), "PUT: " + put.body());
             HttpResponse got = await(c.tokens().requestAsync("GET", "/v2/user/" + user + "/profile", null, null));
-            check(got.status() == 200 && got.text().contains("blue"), "GET: " + got.text());
+            check(got.status() == 200 && got.body().contains("blue") && Utf8.decode(got.bytes()).equals(got.body())
+                    && !got.headers().isEmpty(), "GET: " + got.body());
             Credentials cr = c.tokens().credentials(Duration.ZERO);
-            equal("sign_in_token", cr.kind(), "credential kind");
+            equal(Credentials.Kind.SIGN_IN_TOKEN, cr.kind(), "credential kind");
+            check(cr.expiresIn() != null && !cr.expiresIn().isNegative() && cr.expiresAt() != null, "credential lifetime: " + cr);
             check(!cr.toString().contains(cr.accessToken()), "toString hides the token");
             check(c.tokens().hasValidCredentials(Duration.ofSeconds(60)), "valid credentials");
             String before = c.tokens().accessToken();
@@ -75,7 +79,7 @@ final class TokenTests {
         String user = Json.string(tokenApi("POST", "/v2/user", "{\"client_user_id\":\"" + external + "\"}"), "user_id");
         try (Client c = tokenClient(null)) {
             int[] asked = {0};
-            Object r = c.tokens().identifyExternalUser(external, id -> {
+            IdentifyResult r = c.tokens().identifyExternalUser(external, id -> {
                 asked[0]++;
                 try {
                     return Map.of("type", "sign_in_token", "sign_in_token", mint(user));
@@ -83,11 +87,11 @@ final class TokenTests {
                     throw new RuntimeException(e);
                 }
             });
-            equal("signed_in", Json.string(r, "action"), "first identify: " + Json.write(r));
-            Object again = c.tokens().identifyExternalUser(external, id -> {
+            equal(IdentifyResult.Action.SIGNED_IN, r.action(), "first identify: " + r.json());
+            IdentifyResult again = c.tokens().identifyExternalUser(external, id -> {
                 throw new AssertionError("not asked again");
             });
-            equal("none", Json.string(again, "action"), "the same user again");
+            equal(IdentifyResult.Action.NONE, again.action(), "the same user again");
             equal(1, asked[0], "authenticate ran once");
             c.signOut();
             expect(JumpBadCredentialsException.class, () -> c.tokens().identifyExternalUser("someone-else", id -> {
@@ -100,7 +104,7 @@ final class TokenTests {
             c.tokens().useApiKey(Json.string(team, "api_key"), user, Json.string(team, "environment"), Json.string(team, "region"));
             SignInStatus s = c.tokens().status();
             check(s.useApiKey() && user.equals(s.userId()), "API key status: " + s.json());
-            equal("api_key", c.tokens().credentials(Duration.ZERO).kind(), "credential kind");
+            equal(Credentials.Kind.API_KEY, c.tokens().credentials(Duration.ZERO).kind(), "credential kind");
         }
     }
 }

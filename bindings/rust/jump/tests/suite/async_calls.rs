@@ -90,7 +90,7 @@ fn await_sign_in_under_a_minimal_executor(emu: &Emulator) {
     let result = executor.block_on(async { client.sign_in_async(&email, PASSWORD)?.await });
     emu.clear_faults();
     let result = result.expect("signed in");
-    assert_eq!(result.str_of("uuid").as_deref(), Some(uuid.as_str()));
+    assert_eq!(result.uuid, uuid);
     assert!(client.is_signed_in());
     assert!(executor.polls >= 2, "pending at first, ready once woken: {} polls", executor.polls);
     assert!(executor.wakes() >= 1, "the completion woke the task");
@@ -102,7 +102,7 @@ fn await_sign_in_under_a_minimal_executor(emu: &Emulator) {
         Ok::<_, jump::Error>(synced)
     });
     let synced = chained.expect("synced");
-    assert!(synced.get("changed").map(|c| c.to_string()).unwrap_or_default().contains("/aboutMe"), "{}", synced);
+    assert!(synced.changed.iter().any(|p| p == "/aboutMe"), "{:?}", synced);
     let wrong = executor.block_on(emu.client().sign_in_async(&email, "wrong").unwrap()).unwrap_err();
     assert_eq!(wrong.status(), Status::BadCredentials);
     // a completed Pending is Ready at once, every time it is polled
@@ -162,7 +162,7 @@ fn detach_lets_the_operation_go_on(emu: &Emulator) {
     let tx = Mutex::new(tx);
     let pending = client.sign_in_async(&email, PASSWORD).unwrap();
     pending.on_complete(move |r| {
-        let _ = tx.lock().unwrap().send(r.as_ref().ok().and_then(|v| v.str_of("uuid")));
+        let _ = tx.lock().unwrap().send(r.as_ref().ok().map(|v| v.uuid.clone()));
     });
     pending.detach();
     let got = rx.recv_timeout(Duration::from_secs(10)).expect("a completion");
@@ -222,10 +222,10 @@ fn async_sign_in_wait_and_on_complete(emu: &Emulator) {
     assert!(pending.id().unwrap() > 0);
     let (tx, rx) = mpsc::channel();
     pending.on_complete(move |r| {
-        let _ = tx.send(r.as_ref().ok().and_then(|v| v.str_of("uuid")));
+        let _ = tx.send(r.as_ref().ok().map(|v| v.uuid.clone()));
     });
     let result = pending.wait().expect("signed in");
-    assert_eq!(result.str_of("uuid").as_deref(), Some(uuid.as_str()));
+    assert_eq!(result.uuid, uuid);
     assert_eq!(rx.recv_timeout(Duration::from_secs(5)).unwrap().as_deref(), Some(uuid.as_str()));
     assert!(client.is_signed_in());
     // on_complete after completion runs at once, and wait may be asked again

@@ -90,12 +90,12 @@ fn sign_in_and_bad_password(emu: &Emulator) {
     assert!(!wrong.to_string().contains("not the password"), "no secret in the message: {}", wrong);
     assert!(!client.is_signed_in());
     let result = client.sign_in(&email, PASSWORD).expect("sign-in");
-    assert_eq!(result.str_of("uuid").as_deref(), Some(uuid.as_str()));
-    assert_eq!(result.get("is_new").and_then(|v| v.as_bool()), Some(false));
+    assert_eq!(result.uuid, uuid);
+    assert!(!result.is_new);
     assert!(client.is_signed_in());
     let state = client.state().unwrap();
-    assert_eq!(state.get("signed_in").and_then(|v| v.as_bool()), Some(true));
-    assert_eq!(state.str_of("email").as_deref(), Some(email.as_str()));
+    assert!(state.signed_in);
+    assert_eq!(state.email.as_deref(), Some(email.as_str()));
     client.sign_out().unwrap();
     assert!(!client.is_signed_in());
 }
@@ -105,7 +105,7 @@ fn register_and_validation(emu: &Emulator) {
     let email = unique_email();
     let attributes = format!("{{\"email\":{},\"displayName\":\"Reg Ister\",\"givenName\":\"Reg\",\"familyName\":\"Ister\"}}", jump::json::quote(&email));
     let result = client.register_traditional(&attributes, PASSWORD).expect("registration");
-    assert_eq!(result.get("is_new").and_then(|v| v.as_bool()), Some(true));
+    assert!(result.is_new);
     assert!(client.is_signed_in());
     assert_eq!(client.record().unwrap().get_string("/email").unwrap().as_deref(), Some(email.as_str()));
     // the same email again: the form refuses it, field by field
@@ -113,6 +113,8 @@ fn register_and_validation(emu: &Emulator) {
     let again = other.register_traditional(&attributes, PASSWORD).expect_err("a taken email");
     assert_eq!(again.status(), Status::Validation, "{}", again);
     assert!(again.detail().get("invalid_fields").is_some(), "invalid_fields: {}", again.detail());
+    let fields = again.details().and_then(|d| d.invalid_fields).expect("typed invalid_fields");
+    assert!(!fields.is_empty(), "{:?}", fields);
 }
 
 fn edit_and_sync(emu: &Emulator) {
@@ -124,11 +126,11 @@ fn edit_and_sync(emu: &Emulator) {
     record.set_string("/aboutMe", Some("from Rust")).unwrap();
     record.set("/familyName", "\"Byron\"").unwrap();
     let changes = record.changes().unwrap();
-    let changed = changes.get("changed").map(|c| c.to_string()).unwrap_or_default();
-    assert!(changed.contains("/aboutMe") && changed.contains("/familyName"), "changes: {}", changes);
-    assert_eq!(client.state().unwrap().get("unsynced_changes").and_then(|v| v.as_bool()), Some(true));
+    let changed = &changes.changed;
+    assert!(changed.iter().any(|p| p == "/aboutMe") && changed.iter().any(|p| p == "/familyName"), "changes: {:?}", changes);
+    assert!(client.state().unwrap().unsynced_changes);
     let synced = client.sync().expect("sync");
-    assert!(synced.get("changed").map(|c| c.to_string()).unwrap_or_default().contains("/aboutMe"), "{}", synced);
+    assert!(synced.changed.iter().any(|p| p == "/aboutMe"), "{:?}", synced);
     let server = emu.admin("GET", &format!("/emulator/users/{}", uuid), None);
     assert_eq!(server.at(&["user", "aboutMe"]).and_then(|v| v.as_str()), Some("from Rust"), "the server's record");
     assert_eq!(server.at(&["user", "familyName"]).and_then(|v| v.as_str()), Some("Byron"));
@@ -138,7 +140,7 @@ fn edit_and_sync(emu: &Emulator) {
     other.fetch_record().unwrap();
     assert_eq!(other.record().unwrap().get_string("/aboutMe").unwrap().as_deref(), Some("from Rust"));
     let synced = client.sync_async().unwrap().wait().expect("an empty sync");
-    assert_eq!(synced.get("requests").and_then(|v| v.as_i64()), Some(0), "nothing left: {}", synced);
+    assert_eq!(synced.requests, 0, "nothing left: {:?}", synced);
 }
 
 fn record_plurals_and_reverts(emu: &Emulator) {
@@ -153,7 +155,7 @@ fn record_plurals_and_reverts(emu: &Emulator) {
     assert_eq!(record.element_count("/photos").unwrap(), before + 1);
     assert!(record.element_paths("/photos").unwrap().contains(&path));
     let synced = client.sync().unwrap();
-    let renamed = synced.get("renamed").and_then(|r| r.get(&path)).and_then(|v| v.as_str()).expect("renamed").to_owned();
+    let renamed = synced.renamed.get(&path).expect("renamed").to_owned();
     record.remove(&renamed).unwrap();
     record.replace_plural("/photos", "[{\"type\":\"other\",\"value\":\"x\"}]").unwrap();
     record.discard_changes().unwrap();
@@ -178,7 +180,7 @@ fn storage_restart(emu: &Emulator) {
     } // dropped: freed
     let client = emu.client_at(&dir);
     assert!(client.is_signed_in(), "restored from {}", dir);
-    assert_eq!(client.state().unwrap().str_of("uuid").as_deref(), Some(uuid.as_str()));
+    assert_eq!(client.state().unwrap().uuid.as_deref(), Some(uuid.as_str()));
     assert_eq!(client.record().unwrap().get_string("/aboutMe").unwrap().as_deref(), Some("unsynced"), "edits survive");
     client.restore().expect("restore again");
     client.erase_quarantine().unwrap();
@@ -189,13 +191,22 @@ fn storage_restart(emu: &Emulator) {
 }
 
 fn config_keys(emu: &Emulator) {
+    use jump::config_keys::{self as keys, CAPTURE_DOMAIN, CAPTURE_ENABLE_THIN_REGISTRATION, REQUEST_TIMEOUT_MS};
+    // the generated constants (jump_api.json's config_keys) are exactly the keys libjump knows
+    let defaults = Config::new().unwrap().to_json().unwrap();
+    let known: HashSet<&str> = match &defaults {
+        jump::Value::Object(members) => members.iter().map(|(k, _)| k.as_str()).collect(),
+        other => panic!("to_json is no object: {:?}", other),
+    };
+    assert_eq!(known, keys::ALL.iter().copied().collect::<HashSet<&str>>(), "config_keys::ALL against the library's keys");
+    assert_eq!((REQUEST_TIMEOUT_MS, keys::STORAGE_DIRECTORY), ("requestTimeoutMs", "storageDirectory"));
     let mut config = Config::new().unwrap();
-    config.set_string("captureDomain", Some(&emu.url)).unwrap().set_int("requestTimeoutMs", 1234).unwrap().set_bool("captureEnableThinRegistration", true).unwrap();
+    config.set_string(CAPTURE_DOMAIN, Some(&emu.url)).unwrap().set_int(REQUEST_TIMEOUT_MS, 1234).unwrap().set_bool(CAPTURE_ENABLE_THIN_REGISTRATION, true).unwrap();
     let json = config.to_json().unwrap();
-    assert_eq!(json.get("requestTimeoutMs").and_then(|v| v.as_i64()), Some(1234));
-    assert_eq!(json.get("captureEnableThinRegistration").and_then(|v| v.as_bool()), Some(true));
-    config.set_string("captureDomain", None).unwrap();
-    assert!(config.to_json().unwrap().get("captureDomain").map_or(true, |v| v.is_null()));
+    assert_eq!(json.get(REQUEST_TIMEOUT_MS).and_then(|v| v.as_i64()), Some(1234));
+    assert_eq!(json.get(CAPTURE_ENABLE_THIN_REGISTRATION).and_then(|v| v.as_bool()), Some(true));
+    config.set_string(CAPTURE_DOMAIN, None).unwrap();
+    assert!(config.to_json().unwrap().get(CAPTURE_DOMAIN).map_or(true, |v| v.is_null()));
     assert_eq!(config.set_int("noSuchKey", 1).err().map(|e| e.status()), Some(Status::InvalidArgument));
     // durations: in the unit the key names, exactly
     config.set_duration("requestTimeoutMs", Duration::from_millis(2500)).unwrap().set_duration("tokenRefreshMarginSeconds", Duration::from_secs(90)).unwrap();

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use crate::support::{Emulator, PASSWORD, SIGN_IN_PATH};
 use crate::Test;
-use jump::{Client, Config, Job, Status, Storage};
+use jump::{Client, CompletionPayload, Config, FromValue, Job, Status, Storage};
 
 pub const TESTS: &[Test] = &[
     ("event_callback_and_its_free", event_callback_and_its_free),
@@ -45,7 +45,7 @@ fn event_callback_and_its_free(emu: &Emulator) {
     client
         .set_event_callback(Some(Box::new(move |event| {
             let _keep = &token;
-            let name = event.str_of("event").unwrap_or_default();
+            let name = event.event.as_str().to_owned();
             let thread = std::thread::current().name().unwrap_or("").to_owned();
             let _ = tx.lock().unwrap().send((name, thread));
         })))
@@ -81,8 +81,15 @@ fn queue_mode(emu: &Emulator) {
     assert!(ok, "signed in");
     assert_eq!(thread, std::thread::current().id());
     assert!(pending.wait().is_ok());
-    for doc in documents.iter().filter(|d| d.str_of("kind").as_deref() == Some("completion")) {
-        assert_eq!(doc.get("request_id").and_then(|v| v.as_i64()), Some(id as i64), "{}", doc);
+    let completions: Vec<CompletionPayload> = documents
+        .iter()
+        .filter(|d| d.kind == jump::CallbackEnvelopeKind::Completion)
+        .map(|d| CompletionPayload::from_value(d.raw()).expect("a completion document"))
+        .collect();
+    assert!(!completions.is_empty(), "the completion was queued");
+    for doc in completions {
+        assert_eq!(doc.request_id, Some(id as i64), "{:?}", doc);
+        assert_eq!(doc.operation, "sign_in");
     }
     client.use_event_queue(false).unwrap();
     assert_eq!(client.next_event().unwrap_err().status(), Status::Unsupported);
@@ -126,7 +133,7 @@ fn log_callback(emu: &Emulator) {
     let lines = Arc::new(Mutex::new(Vec::<String>::new()));
     let sink = lines.clone();
     jump::set_log_callback(Some(Box::new(move |doc| {
-        sink.lock().unwrap().push(doc.to_string());
+        sink.lock().unwrap().push(doc.raw().to_string());
     })))
     .unwrap();
     let host = emu.url.trim_start_matches("http://").to_owned();
@@ -190,8 +197,8 @@ fn host_storage(emu: &Emulator) {
     }
     let client = make(&store);
     assert!(client.is_signed_in(), "restored from the host storage");
-    assert_eq!(client.state().unwrap().str_of("uuid").as_deref(), Some(uuid.as_str()));
-    assert_eq!(client.state().unwrap().str_of("secret_store").as_deref(), Some("host"));
+    assert_eq!(client.state().unwrap().uuid.as_deref(), Some(uuid.as_str()));
+    assert_eq!(client.state().unwrap().secret_store, jump::ClientStateSecretStore::Host);
     drop(client);
     drop(store);
     // libjump frees each boxed Storage on its own thread once no config or client uses it

@@ -6,7 +6,7 @@ use std::time::Duration;
 use crate::http_util;
 use crate::support::{unique_email, Emulator, PASSWORD};
 use crate::Test;
-use jump::{Config, Status};
+use jump::{Config, SocialOutcomeOutcome, Status};
 
 pub const TESTS: &[Test] = &[
     ("providers_and_engage_config", providers_and_engage_config),
@@ -21,9 +21,9 @@ pub const TESTS: &[Test] = &[
 fn providers_and_engage_config(emu: &Emulator) {
     let client = emu.social_client();
     let loaded = client.load_engage_config().unwrap();
-    assert!(loaded.get("from_cache").is_some(), "{}", loaded);
+    assert!(loaded.changed || loaded.from_cache, "a configuration, fetched or cached: {:?}", loaded);
     let providers = client.providers().unwrap();
-    let names: Vec<String> = providers.get("sign_in").and_then(|p| p.as_array()).unwrap_or(&[]).iter().filter_map(|p| p.str_of("name")).collect();
+    let names: Vec<String> = providers.sign_in.iter().map(|p| p.name.clone()).collect();
     assert!(names.iter().any(|n| n == "google"), "providers: {:?}", names);
 }
 
@@ -50,11 +50,11 @@ fn loopback_sign_in(emu: &Emulator) {
         .expect("loopback sign-in");
     assert_eq!(browser.expect("open_url ran").join().unwrap(), Ok(200), "the listener's page");
     assert_eq!(opened.lock().unwrap().len(), 1, "open_url called once");
-    assert_eq!(result.str_of("outcome").as_deref(), Some("registered"), "{}", result);
-    assert_eq!(result.str_of("provider").as_deref(), Some("google"));
+    assert_eq!(result.outcome, SocialOutcomeOutcome::Registered, "{:?}", result);
+    assert_eq!(result.provider, "google");
     assert!(client.is_signed_in());
     let linked = client.linked_profiles().unwrap();
-    assert!(linked.to_string().contains("google"), "{}", linked);
+    assert!(linked.iter().any(|p| p.provider.as_deref() == Some("google")), "{:?}", linked);
 }
 
 fn loopback_async_cancel(emu: &Emulator) {
@@ -109,11 +109,11 @@ fn native_token_registration_required(emu: &Emulator) {
         members.push(("displayName".into(), jump::Value::String("Nat Ive".into())));
     }
     let result = client.register_social_async(&registration, &attributes.to_string()).unwrap().wait().expect("registered");
-    assert_eq!(result.get("is_new").and_then(|v| v.as_bool()), Some(true), "{}", result);
+    assert!(result.is_new, "{:?}", result);
     client.sign_out().unwrap();
     // the same identity signs in now, also asynchronously
     let again = client.social_sign_in_native_async("facebook", &token, None, None).unwrap().wait().expect("signed in");
-    assert_eq!(again.str_of("outcome").as_deref(), Some("signed_in"), "{}", again);
+    assert_eq!(again.outcome, SocialOutcomeOutcome::SignedIn, "{:?}", again);
     let spent = client.register_social(&registration, &attributes.to_string()).unwrap_err();
     assert_eq!(spent.status(), Status::InvalidArgument, "a spent token: {}", spent);
 }
@@ -121,10 +121,10 @@ fn native_token_registration_required(emu: &Emulator) {
 fn browser_begin_and_complete(emu: &Emulator) {
     let client = emu.social_client();
     let begun = client.social_begin("google", None).unwrap();
-    let url = begun.str_of("url").expect("url");
+    let url = begun.url.clone();
     let landing = http_util::fake_idp_finish(&url, "Bro Wser", &unique_email()).expect("the provider");
     let result = client.social_complete(&landing).expect("completed");
-    assert!(matches!(result.str_of("outcome").as_deref(), Some("registered") | Some("signed_in")), "{}", result);
+    assert!(matches!(result.outcome, SocialOutcomeOutcome::Registered | SocialOutcomeOutcome::SignedIn), "{:?}", result);
     let e = client.social_complete_async(&landing).unwrap().wait().unwrap_err();
     assert_eq!(e.status(), Status::InvalidArgument, "a used completion: {}", e);
 }
@@ -168,13 +168,13 @@ fn merge_required_then_sign_in_merge(emu: &Emulator) {
     let bad = client.sign_in_merge(&email, "not the password", &merge_token).unwrap_err();
     assert_eq!(bad.status(), Status::BadCredentials);
     let merged = client.sign_in_merge_async(&email, PASSWORD, &merge_token).unwrap().wait().expect("merged");
-    assert_eq!(merged.get("merged").and_then(|v| v.as_bool()), Some(true), "{}", merged);
-    assert_eq!(merged.str_of("uuid").as_deref(), Some(uuid.as_str()));
+    assert_eq!(merged.merged, Some(true), "{:?}", merged);
+    assert_eq!(merged.uuid, uuid);
     client.sign_out().unwrap();
     let again = client.social_sign_in_native("facebook", &token, None, None).expect("facebook signs in to the account now");
-    assert_eq!(again.str_of("uuid").as_deref(), Some(uuid.as_str()));
+    assert_eq!(again.uuid.as_deref(), Some(uuid.as_str()));
     let profiles = client.linked_profiles().unwrap();
-    let identifier = profiles.as_array().and_then(|p| p.first()).and_then(|p| p.str_of("identifier")).expect("a linked identity");
+    let identifier = profiles.first().map(|p| p.identifier.clone()).expect("a linked identity");
     client.unlink_account_async(&identifier).unwrap().wait().expect("unlinked");
     assert_eq!(client.unlink_account(&identifier).unwrap_err().status(), Status::NotFound, "already unlinked");
 }

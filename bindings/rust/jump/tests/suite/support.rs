@@ -112,7 +112,7 @@ impl Emulator {
             jump::json::quote(&email)
         );
         let result = client.register_traditional(&attributes, PASSWORD).expect("registration");
-        (email, result.str_of("uuid").expect("uuid"))
+        (email, result.uuid)
     }
 
     /// A token-API user and a fresh sign-in token for it: (user_id, token).

@@ -4,7 +4,7 @@ use std::time::Duration;
 
 use crate::support::{scratch_dir, unique, Emulator};
 use crate::Test;
-use jump::Status;
+use jump::{CredentialsKind, IdentifyResultAction, Status};
 
 pub const TESTS: &[Test] = &[
     ("sign_in_token_session", sign_in_token_session),
@@ -16,34 +16,36 @@ pub const TESTS: &[Test] = &[
 fn sign_in_token_session(emu: &Emulator) {
     let (user, token) = emu.mint(None);
     let info = jump::decode_sign_in_token(&token).unwrap();
-    assert_eq!(info.str_of("user_id").as_deref(), Some(user.as_str()));
+    assert_eq!(info.user_id, user);
     let client = emu.token_client(":memory:");
-    assert_eq!(client.status().unwrap().get("signed_in").and_then(|v| v.as_bool()), Some(false));
+    assert!(!client.status().unwrap().signed_in);
     let result = client.sign_in_with_token(&token).expect("token sign-in");
-    assert_eq!(result.str_of("user_id").as_deref(), Some(user.as_str()));
-    assert_eq!(result.get("changed").and_then(|v| v.as_bool()), Some(true));
+    assert_eq!(result.user_id, user);
+    assert!(result.changed);
     let status = client.status().unwrap();
-    assert_eq!(status.get("use_sign_in_token").and_then(|v| v.as_bool()), Some(true));
+    assert!(status.use_sign_in_token);
     let path = format!("/v2/user/{}/profile", user);
     let put = client.request("PUT", &path, Some("{\"Content-Type\":\"application/json\"}"), Some(b"{\"colour\":\"blue\"}")).unwrap();
-    assert_eq!(put.get("status").and_then(|v| v.as_i64()), Some(200), "PUT");
+    assert_eq!(put.status, 200, "PUT");
     let got = client.request_async("GET", &path, None, None).unwrap().wait().unwrap();
-    assert!(got.str_of("body").unwrap_or_default().contains("blue"));
+    assert!(got.body.unwrap_or_default().contains("blue"));
     let (other, _) = emu.mint(None);
     let denied = client.request("GET", &format!("/v2/user/{}/profile", other), None, None).unwrap();
-    assert_eq!(denied.get("status").and_then(|v| v.as_i64()), Some(403), "another user's data");
+    assert_eq!(denied.status, 403, "another user's data");
     assert!(!client.access_token().unwrap().is_empty());
     assert!(client.has_valid_credentials(Duration::ZERO));
     let credentials = client.credentials(Duration::ZERO, false).unwrap();
-    assert_eq!(credentials.str_of("kind").as_deref(), Some("sign_in_token"));
+    assert_eq!(credentials.kind, CredentialsKind::SignInToken);
+    assert!(!format!("{:?}", credentials).contains(&credentials.access_token), "Debug redacts the token");
     // a credential that lasts at least a minute: no refresh needed for this fresh one; more than it lasts: one
-    let expires_in = credentials.get("expires_in").and_then(|v| v.as_i64()).expect("expires_in");
+    let expires_in = credentials.expires_in_duration().expect("expires_in").as_secs();
+    assert!(credentials.expires_at.expect("expires_at") > std::time::SystemTime::now());
     assert!(client.has_valid_credentials(Duration::from_secs(60)), "expires in {} s", expires_in);
     assert!(!client.has_valid_credentials(Duration::from_secs(expires_in as u64 + 60)));
     let kept = client.credentials(Duration::from_secs(60), false).unwrap();
-    assert_eq!(kept.get("refreshed").and_then(|v| v.as_bool()), Some(false), "{}", kept);
+    assert!(!kept.refreshed, "{:?}", kept);
     let forced = client.credentials_async(Duration::ZERO, true).unwrap().wait().unwrap();
-    assert_eq!(forced.get("refreshed").and_then(|v| v.as_bool()), Some(true));
+    assert!(forced.refreshed);
     client.refresh_access_token().unwrap();
     // another user's token while signed in
     let (_, token2) = emu.mint(None);
@@ -66,12 +68,12 @@ fn identify_external_user(emu: &Emulator) {
                 Ok(format!("{{\"type\":\"sign_in_token\",\"sign_in_token\":{}}}", jump::json::quote(&token)))
             })
             .unwrap();
-        assert_eq!(result.str_of("action").as_deref(), Some("signed_in"));
-        assert_eq!(client.status().unwrap().str_of("external_user_id").as_deref(), Some(app_user.as_str()));
+        assert_eq!(result.action, IdentifyResultAction::SignedIn);
+        assert_eq!(client.status().unwrap().external_user_id.as_deref(), Some(app_user.as_str()));
     }
     let client = emu.token_client(&dir);
     let again = client.identify_external_user(&app_user, |_| Err(Status::Unsupported)).unwrap();
-    assert_eq!(again.str_of("action").as_deref(), Some("none"), "restored: nothing to do");
+    assert_eq!(again.action, IdentifyResultAction::None, "restored: nothing to do");
     assert_eq!(calls.get(), 1);
     // an authenticate that fails fails the identify with its status
     let refused = emu.token_client(":memory:").identify_external_user("someone", |_| Err(Status::Network)).unwrap_err();
@@ -95,8 +97,8 @@ fn api_key_and_web_login(emu: &Emulator) {
     let client = emu.token_client(":memory:");
     client.use_api_key("jump-team-key", None, "dev", "us").unwrap();
     let status = client.status().unwrap();
-    assert_eq!(status.get("use_api_key").and_then(|v| v.as_bool()), Some(true), "{}", status);
-    assert_eq!(client.credentials(Duration::ZERO, false).unwrap().str_of("kind").as_deref(), Some("api_key"));
+    assert!(status.use_api_key, "{:?}", status);
+    assert_eq!(client.credentials(Duration::ZERO, false).unwrap().kind, CredentialsKind::ApiKey);
     assert_eq!(client.credentials(Duration::ZERO, true).unwrap_err().status(), Status::Unsupported);
     let web = emu.token_client(":memory:");
     let token = web.use_web_login(&format!("{}/login", emu.url), Some("oauth_token=abc123; other=1"), None).unwrap();
