@@ -98,3 +98,20 @@ def test_patching_an_unknown_user_is_404(emu) -> None:
                           {"record": {"givenName": "Nobody"}})
     assert (status, answer["error"]) == (404, "not_found")
     assert answer["message"] == "no user with uuid 00000000-0000-0000-0000-000000000000", "not the user: the endpoint"
+
+
+def test_a_users_document_and_page_list_the_sessions_clients_hold(emu) -> None:
+    """Each sign-in a client keeps is one session (its newest token); a refresh replaces, not adds."""
+    email = unique_email("held")
+    user = emu.admin("POST", "/emulator/users", {"email": email, "password": "pw-held"})["user"]
+    assert emu.user(user["uuid"])["sessions"] == []
+    first = sign_in(emu, email, "pw-held")
+    sign_in(emu, email, "pw-held")
+    sessions = emu.user(user["uuid"])["sessions"]
+    assert len(sessions) == 2, sessions
+    assert all(s["client_id"] == "jump-default-client" and s["live"] and s["refresh"] == "none" for s in sessions)
+    assert all("access_token" not in s for s in sessions)
+    assert first["access_token"] not in json.dumps(emu.user(user["uuid"]))
+    with urllib.request.urlopen(f"{emu.url}/emulator/ui/users/{user['uuid']}", timeout=10) as page:
+        html = page.read().decode("utf-8")
+    assert 'id="user-sessions"' in html and html.count("<tr><td class=\"mono\">jump-default-client</td>") == 2

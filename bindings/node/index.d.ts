@@ -16,7 +16,7 @@ import type { JumpError } from './types/errors';
 import type {
   SignInResult, ClientStatus, SignInTokenInfo, SignInWithTokenResult, ExternalCredential, IdentifyResult,
   Credentials, CredentialsOptions, RequestOptions, HttpResponse, SyncResult, ClientState, RecordChanges, JumpEvent,
-  EventName, LogLine
+  EventName, LogLine, SavedAccounts
 } from './types/session';
 import type {
   SocialResult, SocialSignInOptions, SocialBeginOptions, SocialLoopbackOptions, SocialBegin, Providers,
@@ -123,6 +123,12 @@ export class Client extends EventEmitter {
   shareContent(activity: Activity, options?: CallOptions): Promise<ShareContent>;
   /** Memory and storage at once, then the best-effort token revoke on a thread of the addon. */
   signOut(options?: CallOptions): Promise<void>;
+  /** The saved accounts (config accounts 'multiple'), the active one first, then the most recently used. */
+  accounts(): SavedAccounts;
+  /** Makes the saved account of uuid active, without a password; NotFoundError when none has it. */
+  switchAccount(uuid: string, options?: CallOptions): Promise<Record<string, never>>;
+  /** Signs that account out and erases it; the others stay signed in. NotFoundError when none has it. */
+  removeAccount(uuid: string): void;
   state(): ClientState;
   readonly isSignedIn: boolean;
   readonly record: UserRecord;

@@ -82,16 +82,26 @@ struct AdminUsers: Sendable {
         return ["users": .array(records)]
     }
 
+    /// The most sessions a user's document lists (the newest).
+    static let heldSessionsShown = 50
+
     func get(uuid: String) async throws -> JSONValue {
         let now = emulator.clock.now().timeIntervalSince1970
-        let found = try await emulator.store.read { db -> (UserRow, Int)? in
+        let found = try await emulator.store.read { db -> (UserRow, Int, [SessionRow])? in
             guard let user = try UserRow.find(uuid: uuid, in: db), let id = user.id else { return nil }
-            return (user, try SessionRow.activeCount(userId: id, now: now, in: db))
+            return (user, try SessionRow.activeCount(userId: id, now: now, in: db),
+                    try SessionRow.held(userId: id, limit: Self.heldSessionsShown, in: db))
         }
-        guard let (user, sessions) = found else { throw AdminError.notFound("no user with uuid \(uuid)") }
+        guard let (user, active, held) = found else { throw AdminError.notFound("no user with uuid \(uuid)") }
+        // No token: the admin API's user document is shown on the dashboard.
+        let sessions = held.map { session -> JSONValue in
+            .object(["client_id": .string(session.clientId), "issued_at": .double(session.issuedAt),
+                     "expires_at": .double(session.expiresAt), "live": .bool(session.expiresAt > now),
+                     "refresh": .string(session.refreshKind)])
+        }
         return [
             "user": try await shaped(user), "client_id": .string(user.clientId),
-            "active_sessions": .int(Int64(sessions)),
+            "active_sessions": .int(Int64(active)), "sessions": .array(sessions),
         ]
     }
 

@@ -32,6 +32,16 @@ struct SessionRow: Codable, Sendable, Equatable, FetchableRecord, PersistableRec
         SessionRow.filter(Column("retired") == false && Column("expires_at") > now)
     }
 
+    /// The sessions clients of a user hold: each sign-in's newest access token (a refresh retires the one it
+    /// replaces), live or expired, newest first.
+    static func held(userId: Int64, limit: Int, in db: Database) throws -> [SessionRow] {
+        try SessionRow.filter(Column("user_id") == userId && Column("retired") == false)
+            .order(Column("issued_at").desc, Column("access_token")).limit(limit).fetchAll(db)
+    }
+
+    /// How a client renews it: "signed" (refresh_access_token), "oauth" (a refresh token) or "none".
+    var refreshKind: String { refreshToken != nil ? "oauth" : refreshSecret != nil ? "signed" : "none" }
+
     static func activeCount(userId: Int64, now: Double, in db: Database) throws -> Int {
         try active(now: now).filter(Column("user_id") == userId).fetchCount(db)
     }

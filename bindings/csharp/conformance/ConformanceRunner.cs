@@ -45,6 +45,7 @@ namespace Jump.Conformance
             { "sign_in_token_session", SignInTokenSession },
             { "cancel_async", CancelAsync },
             { "status_errors", StatusErrors },
+            { "several_accounts", SeveralAccounts },
         };
 
         /// <summary>The status name of a failure: the JumpException's own; JUMP_E_CANCELLED for a Task that ended
@@ -177,6 +178,44 @@ namespace Jump.Conformance
                     "refresh_requests", s.Counter("counters", s.String("refresh_counter")),
                     "signed_in", client.IsSignedIn, "record_email", RecordString(client, "/email"));
             }
+        }
+
+        static Dictionary<string, object> SeveralAccounts(Scenario s)
+        {
+            var o = new Dictionary<string, object>();
+            var users = ((List<object>)s.Get("users")).Cast<Dictionary<string, object>>().ToList();
+            var ann = users[0];
+            var bob = users[1];
+            string password = s.String("password");
+            using (var client = s.Client())
+            {
+                foreach (var user in users) // each registration signs its user in (a second account with "multiple")
+                {
+                    SignInResult registered;
+                    string status = Attempt(() => client.RegisterTraditional(user, password), out registered);
+                    if (status != Ok) throw new InvalidOperationException("registering a user: " + status);
+                }
+                foreach (var user in users) client.SignIn((string)user["email"], password);
+                var saved = client.Accounts();
+                o["after_two_sign_ins"] = AccountFacts(saved);
+                var uuidOf = saved.Accounts.ToDictionary(a => a.Email, a => a.Uuid);
+                string switched = Attempt(() => client.SwitchAccount(uuidOf[(string)ann["email"]]));
+                o["switch"] = Obj("status", switched, "record_email", RecordString(client, "/email"));
+                string removed = Attempt(() => client.RemoveAccount(uuidOf[(string)bob["email"]]));
+                var left = AccountFacts(client.Accounts());
+                o["remove"] = Obj("status", removed, "count", left["count"], "signed_in", client.IsSignedIn,
+                    "active_email", left["active_email"]);
+                o["switch_removed"] = Obj("status", Attempt(() => client.SwitchAccount(uuidOf[(string)bob["email"]])));
+            }
+            return o;
+        }
+
+        /// <summary>count, active_email (null when no account is active) and emails (sorted) of a list.</summary>
+        static Dictionary<string, object> AccountFacts(SavedAccounts saved)
+        {
+            var active = saved.Accounts.FirstOrDefault(a => a.Uuid == saved.Active);
+            return Obj("count", saved.Accounts.Count, "active_email", active != null ? active.Email : null,
+                "emails", saved.Accounts.Select(a => a.Email).OrderBy(e => e, StringComparer.Ordinal).ToList());
         }
 
         static Dictionary<string, object> PassingServerError(Scenario s)

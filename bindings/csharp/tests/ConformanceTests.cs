@@ -123,6 +123,9 @@ namespace Jump.Tests
             [JumpTest(LimitSeconds = 600)]
             public static void conformance_wrong_device_clock() { Conformance("wrong_device_clock"); }
 
+            [JumpTest(LimitSeconds = 600)]
+            public static void conformance_several_accounts() { Conformance("several_accounts"); }
+
             /// <summary>A scenario added to scenarios.json needs its test here (else it would go unplayed).</summary>
             [JumpTest]
             public static void conformance_every_scenario_has_a_test()

@@ -112,6 +112,17 @@ namespace Jump.Tests
                     await c.FetchRecordAsync();
                     using (var record = c.Record()) Assert.Equal("Ada", record.GetString("/givenName"), "fetched record");
                 } },
+                { "SwitchAccountAsync(String,CancellationToken)", async owned =>
+                {
+                    var first = NewAccount();
+                    var second = NewAccount();
+                    var c = MultiClient();
+                    lock (owned) owned.Add(c);
+                    c.SignIn(first.Key, Password);
+                    c.SignIn(second.Key, Password);
+                    await c.SwitchAccountAsync(first.Value);
+                    Assert.Equal(first.Value, c.State.Uuid, "the first account is active again");
+                } },
                 { "SocialCompleteAsync(String,CancellationToken)", async owned =>
                 {
                     var c = NewSocialClient(thinRegistration: true);

@@ -36,6 +36,7 @@ namespace Jump.Tests
             typeof(ExampleTests),           // ExampleTests.cs
             typeof(DeliveryTests),          // DeliveryTests.cs
             typeof(ResolverTests),          // ResolverTests.cs
+            typeof(AccountTests),           // AccountTests.cs
             typeof(ConformanceTests),       // ConformanceTests.cs
         };
 

@@ -65,6 +65,7 @@ func play(name string) (outcome object, err error) {
 		"sign_in_token_session":         signInTokenSession,
 		"cancel_async":                  cancelAsync,
 		"status_errors":                 statusErrors,
+		"several_accounts":              severalAccounts,
 	}
 	f, ok := plays[name]
 	if _, steps := s.input["steps"]; steps {

@@ -130,6 +130,27 @@ class Client extends EventEmitter {
   }
 
 
+  // ---- several accounts (config accounts: 'multiple') ---------------------------------------------------
+
+  /** The saved accounts, the active one first, then the most recently used: {accounts: [{uuid, email,
+   * displayName, signedIn, reauthenticationRequired, lastUsed, active}], active: uuid or null}. With accounts
+   * 'single': the signed-in user, if any. Reads the index on storage again (no network). */
+  accounts() {
+    return parseJson(this.#call(() => this.#native.accounts()));
+  }
+
+  /** Makes the saved account of uuid the active one, without a password (NotFoundError when none has it); its
+   * token is refreshed first when stale. Emits 'account_switched'. Resolves to {}. */
+  switchAccount(uuid, options) {
+    return this.#start(options, () => this.#native.switchAccount(uuid));
+  }
+
+  /** Signs the account of uuid out and erases it on storage (its unsynced edits are discarded); the other
+   * accounts stay signed in. A removed active account leaves no user active. NotFoundError when none has it. */
+  removeAccount(uuid) {
+    this.#call(() => this.#native.removeAccount(uuid));
+  }
+
   // ---- state ----------------------------------------------------------------------------------------------
 
   /** The client's state: {signedIn, uuid, email, unsyncedChanges, restoreError, storageError, quarantine, ...}. */

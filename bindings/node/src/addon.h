@@ -180,6 +180,7 @@ napi_value client_social_complete(napi_env, napi_callback_info);
 napi_value client_social_sign_in_loopback(napi_env, napi_callback_info);
 napi_value client_unlink_account(napi_env, napi_callback_info);
 napi_value client_share(napi_env, napi_callback_info);
+napi_value client_switch_account(napi_env, napi_callback_info);
 napi_value client_cancel(napi_env, napi_callback_info);
 napi_value client_sign_out(napi_env, napi_callback_info);                 /* work.c */
 napi_value client_load_flow(napi_env, napi_callback_info);
@@ -202,6 +203,8 @@ napi_value client_linked_profiles(napi_env, napi_callback_info);
 napi_value client_set_token_url(napi_env, napi_callback_info);
 napi_value client_restore(napi_env, napi_callback_info);
 napi_value client_erase_quarantine(napi_env, napi_callback_info);
+napi_value client_accounts(napi_env, napi_callback_info);
+napi_value client_remove_account(napi_env, napi_callback_info);
 napi_value client_record_get(napi_env, napi_callback_info);
 napi_value client_record_set(napi_env, napi_callback_info);
 napi_value client_record_clear(napi_env, napi_callback_info);

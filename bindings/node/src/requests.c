@@ -260,6 +260,14 @@ napi_value client_unlink_account(napi_env env, napi_callback_info info) {
     return start(env, info, "s", NAMES("identifier"), start_unlink_account);
 }
 
+static jump_status start_switch_account(void *s) {
+    return jump_client_switch_account_async(CLIENT(s), ARG(s, 0), NULL, NULL, NULL, REQUEST(s));
+}
+/* switchAccount(uuid) */
+napi_value client_switch_account(napi_env env, napi_callback_info info) {
+    return start(env, info, "s", NAMES("uuid"), start_switch_account);
+}
+
 static jump_status start_share(void *s) {
     return jump_client_share_async(CLIENT(s), ARG(s, 0), ARG(s, 1), NULL, NULL, NULL, REQUEST(s));
 }

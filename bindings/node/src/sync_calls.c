@@ -1,7 +1,8 @@
 /*
  * sync_calls.c - the calls that never wait on the network (memory, and the session's storage): state, status,
- * credentials on hand, API-key and web-login modes, linked profiles, and the record. They return at once,
- * through guarded() (bridge.c); their results are JSON text that the JavaScript layer parses.
+ * credentials on hand, API-key and web-login modes, linked profiles, the saved accounts (list, remove), and the
+ * record. They return at once, through guarded() (bridge.c); their results are JSON text that the JavaScript
+ * layer parses.
  *
  * Layer 3 of 4 (work): calls only the layers below, the bridge (bridge*.c) and args.c.
  */
@@ -116,6 +117,18 @@ napi_value client_set_token_url(napi_env env, napi_callback_info info) {
 static jump_status restore(void *s) { return jump_client_restore(CLIENT(s)); }
 /* restore(): reads the saved session and credential again */
 napi_value client_restore(napi_env env, napi_callback_info info) { return void_call(env, info, "", NULL, restore); }
+
+static jump_status get_accounts(void *s) { return jump_client_accounts(CLIENT(s), TEXT(s)); }
+/* accounts() -> JSON text: the saved accounts (the index on storage, read again) */
+napi_value client_accounts(napi_env env, napi_callback_info info) {
+    return text_call(env, info, "", NULL, get_accounts, 0);
+}
+
+static jump_status remove_account(void *s) { return jump_client_remove_account(CLIENT(s), ARG(s, 0)); }
+/* removeAccount(uuid): signs that account out and erases it on storage (no network) */
+napi_value client_remove_account(napi_env env, napi_callback_info info) {
+    return void_call(env, info, "s", NAMES("uuid"), remove_account);
+}
 
 static jump_status erase_quarantine(void *s) { return jump_client_erase_quarantine(CLIENT(s)); }
 /* eraseQuarantine() */

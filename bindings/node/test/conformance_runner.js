@@ -276,6 +276,34 @@ const scenarios = {
     });
   },
 
+  async several_accounts(s) {
+    const out = {};
+    const [ann, bob] = s.get('users');
+    const password = s.get('password');
+    await withClient(s, async (client) => {
+      for (const user of [ann, bob]) { // each registration signs its user in (a second account with "multiple")
+        const [status] = await attempt(() => client.registerTraditional(user, password));
+        if (status !== OK) throw new Error(`registering a user: ${status}`);
+      }
+      for (const user of [ann, bob]) await client.signIn(user.email, password);
+      const listed = () => {
+        const saved = client.accounts();
+        const active = saved.accounts.find((a) => a.uuid === saved.active);
+        return [saved.accounts, active ? active.email : null];
+      };
+      let [accounts, activeEmail] = listed();
+      out.after_two_sign_ins = { count: accounts.length, active_email: activeEmail, emails: accounts.map((a) => a.email).sort() };
+      const uuidOf = Object.fromEntries(accounts.map((a) => [a.email, a.uuid]));
+      const [switched] = await attempt(() => client.switchAccount(uuidOf[ann.email]));
+      out.switch = { status: switched, record_email: client.record.getString('/email') };
+      const [removed] = await attempt(() => client.removeAccount(uuidOf[bob.email]));
+      [accounts, activeEmail] = listed();
+      out.remove = { status: removed, count: accounts.length, signed_in: client.isSignedIn, active_email: activeEmail };
+      out.switch_removed = { status: (await attempt(() => client.switchAccount(uuidOf[bob.email])))[0] };
+    });
+    return out;
+  },
+
   async status_errors(s) {
     // The binding's own mapping from a status code to its JumpError subclass (what libjump's failures become).
     // A code without a subclass of its own (the base JumpError) is reported by class name: a gap in the table.

@@ -54,6 +54,9 @@ export interface Config {
   signInTokenApiBaseUrl?: string;
   apiKeyHeader?: string;
   webLoginCookieName?: string;
+  /** 'multiple': a sign-in of another user adds a saved account and makes it active, the others stay signed in
+   * (accounts(), switchAccount(), removeAccount()); 'single' (default): one user, as always. */
+  accounts?: 'single' | 'multiple';
 }
 
 export interface CallOptions {

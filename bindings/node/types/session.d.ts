@@ -8,7 +8,7 @@ import type { Event, SignInStatus } from './results.generated';
 // the binding has always used.
 export type {
   SignInResult, SignInStatus, SignInTokenInfo, SignInWithTokenResult, IdentifyResult, Credentials, HttpResponse,
-  SyncResult, ClientState, QuarantineEntry, RecordChanges, SyncRequest, LogLine
+  SyncResult, ClientState, QuarantineEntry, RecordChanges, SyncRequest, LogLine, SavedAccounts, SavedAccount
 } from './results.generated';
 
 /** The sign-in status (sign-in tokens and API keys): the sign_in_status document. */

@@ -262,6 +262,42 @@ def status_errors(s: Scenario) -> Dict[str, Any]:
 
 
 # The generic steps (README, "Step scenarios"): a scenario whose input has "steps" is played step by step.
+def several_accounts(s: Scenario) -> Dict[str, Any]:
+    out: Dict[str, Any] = {}
+    ann, bob = s.get("users")
+    password = s.get("password")
+    with s.client() as client:
+        for user in (ann, bob):  # each registration signs its user in (a second account with "multiple")
+            status, _ = register_user(client, user, password)
+            if status != OK:
+                raise RuntimeError(f"registering a user: {status}")
+        for user in (ann, bob):
+            client.sign_in(user["email"], password)
+
+        def listed() -> "tuple[List[Dict[str, Any]], Optional[str]]":
+            saved = client.accounts()
+            active = [a["email"] for a in saved["accounts"] if a["uuid"] == saved["active"]]
+            return saved["accounts"], (active[0] if active else None)
+
+        accounts, active_email = listed()
+        out["after_two_sign_ins"] = {"count": len(accounts), "active_email": active_email,
+                                     "emails": sorted(a["email"] for a in accounts)}
+        uuid_of = {a["email"]: a["uuid"] for a in accounts}
+        status, _ = attempt(lambda: client.switch_account(uuid_of[ann["email"]]))
+        out["switch"] = {"status": status, "record_email": record_string(client, "/email")}
+        status, _ = attempt(lambda: client.remove_account(uuid_of[bob["email"]]))
+        accounts, active_email = listed()
+        out["remove"] = {"status": status, "count": len(accounts), "signed_in": client.is_signed_in,
+                         "active_email": active_email}
+        status, _ = attempt(lambda: client.switch_account(uuid_of[bob["email"]]))
+        out["switch_removed"] = {"status": status}
+    return out
+
+
+def register_user(client: jump.Client, user: Dict[str, Any], password: str) -> "tuple[str, Any]":
+    return attempt(lambda: client.register_traditional(user, password))
+
+
 def step_status(step: Dict[str, Any], call: Callable[[], Any]) -> "tuple[Dict[str, Any], Any]":
     """Runs call: ({"status", detail facts the step asks for}, its result or None)."""
     try:
@@ -336,7 +372,7 @@ def play_steps(s: Scenario) -> Dict[str, Any]:
 
 SCENARIOS = {f.__name__: f for f in (register_sign_in_bad_password, edit_sync_plural_append,
                                       refresh_after_clock_moves, passing_server_error, sign_out_restart, sign_in_token_session,
-                                      cancel_async, status_errors)}
+                                      cancel_async, status_errors, several_accounts)}
 
 
 def main(name: str) -> int:

@@ -11,6 +11,7 @@ import random
 import shutil
 import signal
 import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
@@ -189,21 +190,36 @@ def test_sign_out_signs_out_the_active_account_only(multi, emu) -> None:
     assert client.record["/email"] == a_email
 
 
-def test_clients_sharing_a_directory_see_one_list_and_refresh_once_per_account(multi, emu) -> None:
+SHARING_PROCESS = """
+import json, sys
+import jump
+config = json.loads(sys.argv[1])
+with jump.Client(config) as client:
+    listed = sorted(a["uuid"] for a in client.accounts()["accounts"])
+    for uuid in listed:
+        client.switch_account(uuid)
+        client.fetch_record()
+    print(json.dumps(listed))
+"""
+
+
+def test_processes_sharing_a_directory_see_one_list_and_refresh_once_per_account(make_config, multi, emu) -> None:
     a_email, a_uuid = new_user(emu, "shared-a")
     b_email, b_uuid = new_user(emu, "shared-b")
     first = multi()
     first.sign_in(a_email, PASSWORD)
     first.sign_in(b_email, PASSWORD)
-    second = multi()
-    assert set(uuids(second)) == {a_uuid, b_uuid}
     emu.advance_clock(7200)  # every access token has expired
     emu.clear_counters()
-    for client in (first, second):
-        for uuid in (a_uuid, b_uuid):
-            client.switch_account(uuid)
-            client.fetch_record()
-    assert emu.counters().get(REFRESH) == 2, emu.counters()  # one per account, whoever asked first
+    other = subprocess.Popen([sys.executable, "-c", SHARING_PROCESS, json.dumps(make_config(accounts="multiple"))],
+                             stdout=subprocess.PIPE, text=True, env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
+    for uuid in (a_uuid, b_uuid):
+        first.switch_account(uuid)
+        first.fetch_record()
+    listed, _ = other.communicate(timeout=60)
+    assert other.returncode == 0
+    assert json.loads(listed) == sorted([a_uuid, b_uuid])  # the other process sees both accounts
+    assert emu.counters().get(REFRESH) == 2, emu.counters()  # one per account, whichever process asked first
 
 
 def test_async_switch(multi, emu) -> None:

@@ -300,6 +300,45 @@ fn status_errors(cx: &Context, out: &mut Outcome) -> Result<(), String> {
     Ok(())
 }
 
+/// count, active_email (null when no account is active) and emails (sorted) of a list of saved accounts.
+fn account_facts(saved: &jump::SavedAccounts) -> (Value, Value, Value) {
+    let active = saved.accounts.iter().find(|a| Some(&a.uuid) == saved.active.as_ref());
+    let email = |e: &Option<String>| e.clone().map_or(Value::Null, Value::String);
+    let mut emails: Vec<Option<String>> = saved.accounts.iter().map(|a| a.email.clone()).collect();
+    emails.sort();
+    (n(saved.accounts.len() as i64), active.map_or(Value::Null, |a| email(&a.email)), Value::Array(emails.iter().map(email).collect()))
+}
+
+fn several_accounts(cx: &Context, out: &mut Outcome) -> Result<(), String> {
+    let users = cx.input("users");
+    let users = users.as_array().unwrap_or(&[]);
+    let (ann, bob) = match users {
+        [ann, bob, ..] => (ann.str_of("email").unwrap_or_default(), bob.str_of("email").unwrap_or_default()),
+        _ => return Err("input.users needs two users".into()),
+    };
+    let password = cx.text("password");
+    let client = cx.client().map_err(|e| e.to_string())?;
+    // each registration signs its user in (a second account with "multiple")
+    for user in users {
+        client.register_traditional(&user.to_string(), &password).map_err(|e| format!("registering a user: {}", e.status().name()))?;
+    }
+    for email in [&ann, &bob] {
+        client.sign_in(email, &password).map_err(|e| e.to_string())?;
+    }
+    let saved = client.accounts().map_err(|e| e.to_string())?;
+    let (count, active_email, emails) = account_facts(&saved);
+    out.push(("after_two_sign_ins".into(), obj(&[("count", count), ("active_email", active_email), ("emails", emails)])));
+    let uuid_of = |email: &str| saved.accounts.iter().find(|a| a.email.as_deref() == Some(email)).map(|a| a.uuid.clone()).unwrap_or_default();
+    let switched = client.switch_account(&uuid_of(&ann));
+    out.push(("switch".into(), obj(&[("status", status_of(&switched)), ("record_email", record_email(&client))])));
+    let removed = client.remove_account(&uuid_of(&bob));
+    let (count, active_email, _) = account_facts(&client.accounts().map_err(|e| e.to_string())?);
+    out.push(("remove".into(), obj(&[("status", status_of(&removed)), ("count", count), ("signed_in", b(client.is_signed_in())), ("active_email", active_email)])));
+    let again = client.switch_account(&uuid_of(&bob));
+    out.push(("switch_removed".into(), obj(&[("status", status_of(&again))])));
+    Ok(())
+}
+
 fn main() {
     let name = std::env::args().next_back().unwrap_or_default();
     let line = match play(&name) {
@@ -336,6 +375,7 @@ fn play(name: &str) -> Result<Outcome, String> {
         "sign_in_token_session" => sign_in_token_session(&mut cx, &mut out)?,
         "cancel_async" => cancel_async(&cx, &mut out)?,
         "status_errors" => status_errors(&cx, &mut out)?,
+        "several_accounts" => several_accounts(&cx, &mut out)?,
         other => return Err(format!("this runner does not know the scenario {}", other)),
     }
     Ok(out)

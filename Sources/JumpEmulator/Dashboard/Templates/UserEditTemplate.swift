@@ -14,7 +14,13 @@ enum UserEditTemplate {
         <dt>Last updated</dt><dd>{{lastUpdated}}</dd>
         <dt>Active sessions</dt><dd>{{activeSessions}}</dd>
         </dl></div>
-        {{/user}}{{#editable}}<div class="card">
+        <h2>Sessions held</h2>
+        {{#hasSessions}}<table id="user-sessions"><thead><tr><th>App</th><th>Signed in or refreshed</th><th>Expires</th><th>State</th><th>Renewed by</th></tr></thead><tbody>
+        {{#sessions}}<tr><td class="mono">{{clientId}}</td><td>{{issued}}</td><td>{{expires}}</td><td><span class="badge {{stateClass}}">{{state}}</span></td><td>{{refresh}}</td></tr>
+        {{/sessions}}</tbody></table>
+        <p class="muted">One row per sign-in a client keeps: its newest access token (a refresh retires the one it replaces). An expired session a client can renew is still held.</p>
+        {{/hasSessions}}{{^hasSessions}}<p class="muted" id="user-sessions">No client holds a session of this user.</p>
+        {{/hasSessions}}{{/user}}{{#editable}}<div class="card">
         <form method="post" action="/emulator/ui/users/{{user.uuid}}" class="stack wide" id="edit-form">
         <label><span>Record (<span class="mono">id</span>, <span class="mono">uuid</span>, <span class="mono">created</span> and <span class="mono">lastUpdated</span> are the emulator's: not in it)</span> <textarea name="record" id="edit-record" rows="24" spellcheck="false" required>{{record}}</textarea></label>
         <label>How to save <select name="mode" id="edit-mode">{{#modes}}<option value="{{value}}"{{#selected}} selected{{/selected}}>{{label}}</option>{{/modes}}</select></label>

@@ -8,7 +8,7 @@ use std::ptr;
 use crate::config::Config;
 use crate::error::{check, Result};
 use crate::ffi::{c, c_opt, out_doc, ptr_of};
-use crate::results_generated::{ClientState, SignInResult, SyncResult};
+use crate::results_generated::{ClientState, SavedAccounts, SignInResult, SyncResult};
 use crate::record::Record;
 use crate::request::{start, Pending};
 use jump_sys as sys;
@@ -131,6 +131,47 @@ impl Client {
     /// Signs out of everything (memory and storage).
     pub fn sign_out(&self) -> Result<()> {
         check(unsafe { sys::jump_client_sign_out(self.ptr) })
+    }
+
+    /// The saved accounts (config key `accounts` = `"multiple"`), the active one first, then the most
+    /// recently used, and the active account's uuid (None when no user is active). With `"single"`: the
+    /// signed-in user, if any. Reads the index of saved accounts on storage again (no network).
+    pub fn accounts(&self) -> Result<SavedAccounts> {
+        out_doc(|out| unsafe { sys::jump_client_accounts(self.ptr, out) })
+    }
+
+    /// Makes the saved account of `uuid` the active one, without a password: the client's calls go to it
+    /// from now on, and the event `account_switched` tells the app. Its token is refreshed first when stale;
+    /// unsynced edits stay with the account that made them. [`crate::Status::NotFound`] when no saved
+    /// account has `uuid`.
+    ///
+    /// ```no_run
+    /// fn switch_to(client: &jump::Client, email: &str) -> jump::Result<()> {
+    ///     let saved = client.accounts()?;
+    ///     if let Some(account) = saved.accounts.iter().find(|a| a.email.as_deref() == Some(email)) {
+    ///         client.switch_account(&account.uuid)?;
+    ///     }
+    ///     Ok(())
+    /// }
+    /// ```
+    pub fn switch_account(&self, uuid: &str) -> Result<()> {
+        let u = c(uuid)?;
+        check(unsafe { sys::jump_client_switch_account(self.ptr, u.as_ptr()) })
+    }
+
+    /// [`Client::switch_account`] as a [`Pending`] (await it, or wait on it).
+    pub fn switch_account_async(&self, uuid: &str) -> Result<Pending<()>> {
+        let u = c(uuid)?;
+        self.pend(|(cb, ud, free, out)| unsafe { sys::jump_client_switch_account_async(self.ptr, u.as_ptr(), cb, ud, free, out) })
+    }
+
+    /// Signs the saved account of `uuid` out and erases everything of it on storage (its session, its
+    /// unsynced edits, its quarantine and secrets); the other accounts stay signed in and usable. A removed
+    /// active account leaves no user active ([`Client::is_signed_in`] false until a sign-in or a switch).
+    /// [`crate::Status::NotFound`] when no saved account has `uuid`.
+    pub fn remove_account(&self, uuid: &str) -> Result<()> {
+        let u = c(uuid)?;
+        check(unsafe { sys::jump_client_remove_account(self.ptr, u.as_ptr()) })
     }
 
     /// A view of the signed-in user's record; it cannot outlive the client.

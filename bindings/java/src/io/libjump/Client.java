@@ -160,6 +160,55 @@ public final class Client implements AutoCloseable {
         Native.jump_client_load_schema(handle());
     }
 
+    // ---- several accounts (config key "accounts" = "multiple") ----
+
+    /**
+     * The saved accounts ({@code jump_client_accounts}): the active one first, then the most recently used; with
+     * {@code accounts} "single" (the default) the signed-in user, if any. Reads the saved index again, so that
+     * accounts another process sharing the storage directory added are listed too.
+     *
+     * @return the accounts and the active one's uuid (null when no user is active)
+     */
+    public SavedAccounts accounts() {
+        return Results.clientAccounts(parse(Native.jump_client_accounts(handle())));
+    }
+
+    /**
+     * Makes the saved account of a uuid the active one, without a password; event
+     * {@link Event.Name#ACCOUNT_SWITCHED} tells the app. Its token is refreshed first when stale. Unsynced edits
+     * stay with the account that made them: a {@link Record} taken before the switch still edits its own account.
+     *
+     * @param uuid the saved account's uuid
+     * @throws JumpNotFoundException when no saved account has that uuid
+     */
+    public void switchAccount(String uuid) {
+        Native.jump_client_switch_account(handle(), u(uuid));
+    }
+
+    /**
+     * {@link #switchAccount} without blocking.
+     *
+     * @param uuid the saved account's uuid
+     * @return a {@link JumpFuture}, completed on the client's Executor with null or the JumpException of the failure
+     *     ({@link JumpNotFoundException} for an unknown uuid)
+     */
+    public JumpFuture<Void> switchAccountAsync(String uuid) {
+        return start(r -> null, cb -> Native.jump_client_switch_account_async(handle(), u(uuid), cb));
+    }
+
+    /**
+     * Signs the saved account of a uuid out and erases everything of it on storage (session, unsynced edits,
+     * quarantine, secrets); the other accounts stay signed in. A removed active account leaves no user active
+     * ({@link #isSignedIn()} false until a sign-in or a switch).
+     *
+     * @param uuid the saved account's uuid
+     * @throws JumpNotFoundException when no saved account has that uuid
+     * @throws JumpStorageException when an erase failed (call again)
+     */
+    public void removeAccount(String uuid) {
+        Native.jump_client_remove_account(handle(), u(uuid));
+    }
+
     // ---- traditional sign-in and registration ----
 
     /**

@@ -81,7 +81,8 @@ final class ConformanceTests {
             "server_error_on_sync",
             "lost_sync_answer",
             "lasting_sign_in_error",
-            "wrong_device_clock");
+            "wrong_device_clock",
+            "several_accounts");
 
     @TestRunner.Test
     public static void every_scenario_has_a_test() throws Exception {
@@ -191,5 +192,10 @@ final class ConformanceTests {
     @TestRunner.Test(seconds = 600)
     public static void conformance_wrong_device_clock() throws Exception {
         play("wrong_device_clock");
+    }
+
+    @TestRunner.Test(seconds = 600)
+    public static void conformance_several_accounts() throws Exception {
+        play("several_accounts");
     }
 }

@@ -39,7 +39,7 @@ public final class TestRunner {
     static final Class<?>[] CLASSES = {
         ErrorTests.class, CoreTests.class, AsyncTests.class, SafetyTests.class, SocialTests.class,
         TokenTests.class, PackagingTests.class, ExampleTests.class, ConformanceTests.class, ApiTests.class,
-        DocTests.class, ResultTests.class,
+        DocTests.class, ResultTests.class, AccountTests.class,
     };
 
     public static void main(String[] args) throws Exception {

@@ -62,6 +62,35 @@ fn checked(what: &str, out: Output) -> Output {
     out
 }
 
+/// Cargo unpacks a registry's crate once, into $CARGO_HOME/registry/src/<registry>/<name>-<version>, and
+/// reuses that copy while it is there; and it rebuilds a registry crate only when its version changes, not
+/// its files. `cargo package --workspace` verifies jump against jump-sys through a local registry at the same
+/// path every run, so a jump-sys changed since an earlier run (same version) would be read from the earlier
+/// run's copy, or its earlier build. Removes those copies of the workspace's crates that differ from the
+/// sources (`file` of each crate, e.g. src/lib.rs), and the verification's build (`target`/debug), so that
+/// the verification builds what was packaged.
+fn forget_stale_unpacked_crates(workspace: &Path, target: &str) {
+    let _ = std::fs::remove_dir_all(Path::new(target).join("debug"));
+    let home = std::env::var("CARGO_HOME").map(PathBuf::from).unwrap_or_else(|_| {
+        PathBuf::from(std::env::var("HOME").unwrap_or_default()).join(".cargo")
+    });
+    let version = env!("CARGO_PKG_VERSION");
+    let registries = match std::fs::read_dir(home.join("registry/src")) {
+        Ok(entries) => entries,
+        Err(_) => return, // nothing unpacked yet
+    };
+    for registry in registries.flatten() {
+        for (name, file) in [("jump-sys", "src/lib.rs"), ("jump", "src/client.rs")] {
+            let unpacked = registry.path().join(format!("{}-{}", name, version));
+            if let (Ok(copy), Ok(source)) = (std::fs::read(unpacked.join(file)), std::fs::read(workspace.join(name).join(file))) {
+                if copy != source {
+                    let _ = std::fs::remove_dir_all(&unpacked);
+                }
+            }
+        }
+    }
+}
+
 /// `cargo package` of the workspace into `target` (its package/ folder): both crates, each verified by a
 /// build of its packaged contents (offline: they depend on nothing else). A cargo without `package
 /// --workspace` (before 1.83, which cannot verify jump without jump-sys on a registry) packages each alone
@@ -93,7 +122,9 @@ fn install_from_packaged_crates(emu: &Emulator) {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     // Beside the suite's own target dir (build/rust/<toolchain>), reused from run to run.
     let target = std::env::var("CARGO_TARGET_DIR").unwrap_or_else(|_| root.join("build/rust/default").display().to_string());
-    let crates = package_crates(&cargo, &root.join("bindings/rust/Cargo.toml"), &format!("{}-package", target));
+    let package_target = format!("{}-package", target);
+    forget_stale_unpacked_crates(&root.join("bindings/rust"), &package_target);
+    let crates = package_crates(&cargo, &root.join("bindings/rust/Cargo.toml"), &package_target);
 
     // A directory source: each crate unpacked, with a .cargo-checksum.json naming the .crate's sha256.
     let app = scratch_dir();

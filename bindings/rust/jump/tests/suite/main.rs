@@ -7,6 +7,7 @@
 #[path = "../../../../../examples/rust/http_util.rs"]
 mod http_util;
 
+mod accounts;
 mod async_calls;
 mod basics;
 mod callbacks;
@@ -54,7 +55,7 @@ fn main() {
         }
     };
     let mut tests: Vec<Test> = Vec::new();
-    for group in [basics::TESTS, callbacks::TESTS, async_calls::TESTS, tokens::TESTS, social::TESTS, examples::TESTS, install::TESTS] {
+    for group in [basics::TESTS, callbacks::TESTS, async_calls::TESTS, accounts::TESTS, tokens::TESTS, social::TESTS, examples::TESTS, install::TESTS] {
         tests.extend_from_slice(group);
     }
     let (mut passed, mut failed) = (0, 0);

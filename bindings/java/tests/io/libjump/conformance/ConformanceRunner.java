@@ -8,6 +8,8 @@ import io.libjump.Jump;
 import io.libjump.JumpException;
 import io.libjump.JumpFuture;
 import io.libjump.Record;
+import io.libjump.SavedAccount;
+import io.libjump.SavedAccounts;
 import io.libjump.SignInResult;
 import io.libjump.SignInStatus;
 import io.libjump.SignInTokenInfo;
@@ -172,8 +174,59 @@ public final class ConformanceRunner {
             case "sign_in_token_session": return signInTokenSession();
             case "cancel_async": return cancelAsync();
             case "status_errors": return statusErrors();
+            case "several_accounts": return severalAccounts();
             default: throw new IllegalArgumentException("unknown scenario " + name);
         }
+    }
+
+    /** Runs a call that returns nothing: "JUMP_OK" or the status of its JumpException. */
+    private static String statusOfCall(Runnable call) {
+        try {
+            call.run();
+            return "JUMP_OK";
+        } catch (JumpException e) {
+            return statusOf(e);
+        }
+    }
+
+    /** {count, active email (null when none), every email sorted} of a SavedAccounts. */
+    private static Object[] summary(SavedAccounts listed) {
+        String active = null;
+        List<String> emails = new ArrayList<>();
+        for (SavedAccount a : listed.accounts()) {
+            emails.add(a.email());
+            if (a.uuid().equals(listed.active())) active = a.email();
+        }
+        java.util.Collections.sort(emails);
+        return new Object[] {listed.accounts().size(), active, emails};
+    }
+
+    /** README section 9: two users registered (each registration signs its user in) and signed in again into one
+     * client with accounts "multiple", listed, switched, one removed. */
+    @SuppressWarnings("unchecked")
+    private Object severalAccounts() {
+        Map<String, Object> out = new LinkedHashMap<>();
+        List<Object> users = (List<Object>) in("users");
+        Map<String, Object> ann = (Map<String, Object>) users.get(0), bob = (Map<String, Object>) users.get(1);
+        String annEmail = (String) ann.get("email"), bobEmail = (String) bob.get("email"), password = str("password");
+        try (Client c = client()) {
+            c.registerTraditional(ann, password);
+            c.registerTraditional(bob, password);
+            c.signIn(annEmail, password);
+            c.signIn(bobEmail, password);
+            SavedAccounts listed = c.accounts();
+            Object[] s = summary(listed);
+            out.put("after_two_sign_ins", obj("count", s[0], "active_email", s[1], "emails", s[2]));
+            Map<String, String> uuidOf = new LinkedHashMap<>();
+            for (SavedAccount a : listed.accounts()) uuidOf.put(a.email(), a.uuid());
+            String status = statusOfCall(() -> c.switchAccount(uuidOf.get(annEmail)));
+            out.put("switch", obj("status", status, "record_email", email(c)));
+            status = statusOfCall(() -> c.removeAccount(uuidOf.get(bobEmail)));
+            s = summary(c.accounts());
+            out.put("remove", obj("status", status, "count", s[0], "signed_in", c.isSignedIn(), "active_email", s[1]));
+            out.put("switch_removed", obj("status", statusOfCall(() -> c.switchAccount(uuidOf.get(bobEmail)))));
+        }
+        return out;
     }
 
     private Object registerSignInBadPassword() {
