@@ -841,8 +841,10 @@ jump_status jump_client_remove_account(jump_client *client, const char *uuid);
 
 /* Signs out of everything: the Capture session, the sign-in-token or API-key credential, its gist and the
  * identified external user are forgotten in memory and erased from storage; then, best effort, the refresh token is
- * revoked on the server. Unsynced changes are discarded. JUMP_E_STORAGE when an erase failed: the session is gone
- * from memory but still stored; call again.
+ * revoked on the server. Unsynced changes are discarded. With accounts "multiple", the Capture part is the active
+ * account only: it leaves the saved accounts, the others stay signed in, and no user is active until a sign-in or
+ * jump_client_switch_account. JUMP_E_STORAGE when an erase failed: the session is gone from memory but still
+ * stored; call again.
  * Returns:
  *   JUMP_OK: signed out in memory and on storage (the revocation is best effort: its failure is not reported).
  *   JUMP_E_INVALID_HANDLE: client is NULL, freed or not a jump_client.

@@ -295,4 +295,38 @@ import Testing
         let error = #expect(throws: JumpError.self) { try stuck.wait(milliseconds: 100) }
         #expect(error?.status == .timeout)
     }
+
+    @Test func aCallsDeadlineBoundsEveryWaitInsideItOnFibersAndThreads() {
+        let gate = Gate(waitMilliseconds: 10_000, purpose: "the test's holder")
+        let release = Semaphore()
+        let holding = Semaphore()
+        FiberPool.shared.start {
+            try? gate.withLock { _ in
+                holding.signal()
+                _ = FiberPool.blocking { release.wait(milliseconds: 10_000) }
+            }
+        }
+        #expect(holding.wait(milliseconds: 5_000))
+        let outcomes = Lock<[String]>([])
+        let waitAtTheGate = { @Sendable in
+            let started = Clock.monotonicMilliseconds()
+            do throws(JumpError) {
+                try CallDeadline.within(milliseconds: 200) { () throws(JumpError) in try gate.withLock { _ in } }
+                outcomes.withLock { $0.append("entered") }
+            } catch {
+                let took = Clock.monotonicMilliseconds() - started
+                outcomes.withLock { $0.append("\(error.detail["reason"]?.stringValue ?? "?") \(took < 2_000)") }
+            }
+        }
+        #expect(onFibers(2) { _ in waitAtTheGate() })  // each fiber keeps its own deadline on the shared thread
+        waitAtTheGate()
+        release.signal()
+        #expect(outcomes.withLock { $0 } == Array(repeating: "operation_timeout true", count: 3))
+        #expect(CallDeadline.current == nil)  // restored once the call ended
+        // A call inside another keeps the earlier deadline.
+        CallDeadline.within(milliseconds: 100) {
+            let outer = CallDeadline.current
+            CallDeadline.within(milliseconds: 60_000) { #expect(CallDeadline.current == outer) }
+        }
+    }
 }

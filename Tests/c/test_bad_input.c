@@ -790,3 +790,42 @@ TEST(malformed_record_paths) {
     J.record_free(record);
     J.client_free(client);
 }
+
+/* The saved-account calls (jump.h "Several accounts"): bad arguments are statuses, an unknown uuid is
+ * JUMP_E_NOT_FOUND in both modes, and a freed client is JUMP_E_INVALID_HANDLE. */
+TEST(bad_arguments_account_calls) {
+    const char *modes[2] = {"single", "multiple"};
+    int i;
+    for (i = 0; i < 2; i++) {
+        char extra[64];
+        jump_client *client;
+        char *out;
+        json_t *listed;
+        snprintf(extra, sizeof extra, "{\"storageDirectory\":\":memory:\",\"accounts\":\"%s\"}", modes[i]);
+        client = new_client(NULL, extra);
+        REQUIRE(client != NULL);
+        CHECK_FAILS_OUT(J.client_accounts(NULL, &out), out, JUMP_E_INVALID_HANDLE);
+        CHECK_STATUS(J.client_accounts(client, NULL), JUMP_E_INVALID_ARGUMENT);
+        REQUIRE_OK(J.client_accounts(client, &out));
+        listed = take_json(out);
+        CHECK_MSG(json_array_size(json_object_get(listed, "accounts")) == 0 && json_is_null(json_object_get(listed, "active")),
+                  "a new %s client lists accounts", modes[i]);
+        json_decref(listed);
+        CHECK_STATUS(J.client_switch_account(NULL, "x"), JUMP_E_INVALID_HANDLE);
+        CHECK_STATUS(J.client_switch_account(client, NULL), JUMP_E_INVALID_ARGUMENT);
+        CHECK_STATUS(J.client_switch_account(client, BAD_UTF8), JUMP_E_INVALID_ARGUMENT);
+        CHECK_STATUS(J.client_switch_account(client, "no-such-uuid"), JUMP_E_NOT_FOUND);
+        CHECK_STATUS(J.client_remove_account(NULL, "x"), JUMP_E_INVALID_HANDLE);
+        CHECK_STATUS(J.client_remove_account(client, NULL), JUMP_E_INVALID_ARGUMENT);
+        CHECK_STATUS(J.client_remove_account(client, BAD_UTF8), JUMP_E_INVALID_ARGUMENT);
+        CHECK_STATUS(J.client_remove_account(client, "no-such-uuid"), JUMP_E_NOT_FOUND);
+        CHECK_ASYNC_REFUSED(J.client_switch_account_async(NULL, "x", recorder_callback, &r_, recorder_free, &req_),
+                            JUMP_E_INVALID_HANDLE);
+        CHECK_ASYNC_REFUSED(J.client_switch_account_async(client, NULL, recorder_callback, &r_, recorder_free, &req_),
+                            JUMP_E_INVALID_ARGUMENT);
+        J.client_free(client);
+        CHECK_FAILS_OUT(J.client_accounts(client, &out), out, JUMP_E_INVALID_HANDLE);
+        CHECK_STATUS(J.client_switch_account(client, "x"), JUMP_E_INVALID_HANDLE);
+        CHECK_STATUS(J.client_remove_account(client, "x"), JUMP_E_INVALID_HANDLE);
+    }
+}
