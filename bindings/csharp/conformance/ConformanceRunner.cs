@@ -46,6 +46,11 @@ namespace Jump.Conformance
             { "cancel_async", CancelAsync },
             { "status_errors", StatusErrors },
             { "several_accounts", SeveralAccounts },
+            { "loopback_social_sign_in", LoopbackSocialSignIn },
+            { "host_storage", HostStorage },
+            { "event_order", EventOrder },
+            { "merge_flow", MergeFlow },
+            { "api_key_mode", ApiKeyMode },
         };
 
         /// <summary>The status name of a failure: the JumpException's own; JUMP_E_CANCELLED for a Task that ended

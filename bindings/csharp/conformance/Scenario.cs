@@ -59,7 +59,13 @@ namespace Jump.Conformance
 
         public JumpClient Client(string config = null)
         {
-            return new JumpClient(Json.Write(Fill(_configs[config ?? (string)_input["config"]])));
+            return new JumpClient(ConfigJson(config));
+        }
+
+        /// <summary>configs[config] (default input.config) as JSON, placeholders replaced.</summary>
+        public string ConfigJson(string config = null)
+        {
+            return Json.Write(Fill(_configs[config ?? (string)_input["config"]]));
         }
 
         /// <summary>The generic steps of a step scenario (placeholders not yet replaced), or null.</summary>

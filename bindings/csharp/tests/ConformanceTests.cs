@@ -126,6 +126,21 @@ namespace Jump.Tests
             [JumpTest(LimitSeconds = 600)]
             public static void conformance_several_accounts() { Conformance("several_accounts"); }
 
+            [JumpTest(LimitSeconds = 600)]
+            public static void conformance_loopback_social_sign_in() { Conformance("loopback_social_sign_in"); }
+
+            [JumpTest(LimitSeconds = 600)]
+            public static void conformance_host_storage() { Conformance("host_storage"); }
+
+            [JumpTest(LimitSeconds = 600)]
+            public static void conformance_event_order() { Conformance("event_order"); }
+
+            [JumpTest(LimitSeconds = 600)]
+            public static void conformance_merge_flow() { Conformance("merge_flow"); }
+
+            [JumpTest(LimitSeconds = 600)]
+            public static void conformance_api_key_mode() { Conformance("api_key_mode"); }
+
             /// <summary>A scenario added to scenarios.json needs its test here (else it would go unplayed).</summary>
             [JumpTest]
             public static void conformance_every_scenario_has_a_test()

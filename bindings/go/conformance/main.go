@@ -66,6 +66,11 @@ func play(name string) (outcome object, err error) {
 		"cancel_async":                  cancelAsync,
 		"status_errors":                 statusErrors,
 		"several_accounts":              severalAccounts,
+		"loopback_social_sign_in":       loopbackSocialSignIn,
+		"host_storage":                  hostStorage,
+		"event_order":                   eventOrder,
+		"merge_flow":                    mergeFlow,
+		"api_key_mode":                  apiKeyMode,
 	}
 	f, ok := plays[name]
 	if _, steps := s.input["steps"]; steps {

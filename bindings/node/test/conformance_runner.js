@@ -94,6 +94,51 @@ async function withClient(s, body) {
   }
 }
 
+/** One request of the loopback scenario's browser, redirects not followed: [HTTP status, Location]. */
+async function browserCall(url, form) {
+  const response = await fetch(url, {
+    method: form === undefined ? 'GET' : 'POST',
+    redirect: 'manual',
+    headers: form === undefined ? {} : { 'Content-Type': 'application/x-www-form-urlencoded' },
+    body: form === undefined ? undefined : new URLSearchParams(form).toString(),
+    signal: AbortSignal.timeout(30000),
+  });
+  await response.text();
+  return [response.status, response.headers.get('location')];
+}
+
+/** The browser of the loopback sign-in (README, loopback_social_sign_in): the provider's start page, its form
+ * posted to .../callback (the start URL's query kept) with the identity, then the provider's redirect to the
+ * listener; that landing page's HTTP status. */
+async function browse(url, identity) {
+  const [pageStatus] = await browserCall(url);
+  if (pageStatus !== 200) throw new Error(`the provider's start page answered ${pageStatus}`);
+  const callback = new URL(url);
+  callback.pathname = callback.pathname.replace(/\/start$/, '/callback');
+  const [status, location] = await browserCall(callback.href, identity);
+  if (![301, 302, 303, 307].includes(status) || !location) throw new Error(`the provider answered ${status} without a redirect`);
+  return (await browserCall(new URL(location, callback).href))[0];
+}
+
+/** Host storage in a Map, counting saves. */
+class MapStorage {
+  entries = new Map();
+  saves = 0;
+
+  load(key) {
+    return this.entries.get(key) ?? null;
+  }
+
+  save(key, data) {
+    this.saves += 1;
+    this.entries.set(key, Buffer.from(data));
+  }
+
+  erase(key) {
+    this.entries.delete(key);
+  }
+}
+
 const register = (s, client) => attempt(() => client.registerTraditional(s.get('user'), s.get('password')));
 
 const scenarios = {
@@ -302,6 +347,111 @@ const scenarios = {
       out.switch_removed = { status: (await attempt(() => client.switchAccount(uuidOf[bob.email])))[0] };
     });
     return out;
+  },
+
+  // The five scenarios of issue 41 (README: loopback_social_sign_in ... api_key_mode).
+  async loopback_social_sign_in(s) {
+    let landing; // undefined until the browser finished: its landing status, or null when it failed
+    const openUrl = (url) => { // hands the URL to the "browser" (a task of the event loop) and returns
+      browse(url, s.get('identity')).then(
+        (status) => { landing = status; },
+        (error) => { process.stderr.write(`browser: ${error && error.message}\n`); landing = null; },
+      );
+    };
+    return withClient(s, async (client) => {
+      const [status, result] = await attempt(() => client.socialSignInLoopback(s.input.provider, openUrl, { timeoutMs: s.input.timeout_ms }));
+      const deadline = performance.now() + 10000;
+      while (landing === undefined && performance.now() < deadline) await sleep(20);
+      return {
+        status,
+        signed_in: client.isSignedIn,
+        is_new: result && result.isNew,
+        provider: result && result.provider,
+        landing_status: landing === undefined ? null : landing,
+      };
+    });
+  },
+
+  async host_storage(s) {
+    const store = new MapStorage();
+    const hosted = () => new jump.Client(s.fill(s.configs[s.input.config]), { storage: store });
+    const out = {};
+    const first = hosted();
+    try {
+      out.register = { status: (await register(s, first))[0] };
+    } finally {
+      first.close();
+    }
+    out.saved_entries = store.saves >= 1 && store.entries.size > 0;
+    const second = hosted();
+    try {
+      const [restored] = await attempt(() => second.restore());
+      out.restored = { status: restored, signed_in: second.isSignedIn, record_email: second.record.getString('/email') };
+    } finally {
+      second.close();
+    }
+    return out;
+  },
+
+  async event_order(s) {
+    const events = [];
+    const edit = s.get('edit');
+    return withClient(s, async (client) => {
+      client.on('event', (event) => events.push(event.event));
+      const out = { register: { status: (await register(s, client))[0] } };
+      client.record.setString(edit.path, edit.value);
+      out.sync = { status: (await attempt(() => client.sync()))[0] };
+      out.sign_out = { status: (await attempt(() => client.signOut()))[0] };
+      const deadline = performance.now() + s.input.wait_ms; // events come on later turns of the event loop
+      while (!events.includes(s.input.last_event) && performance.now() < deadline) await sleep(10);
+      await sleep(s.input.settle_ms);
+      out.events = [...events];
+      return out;
+    });
+  },
+
+  async merge_flow(s) {
+    const stage = await s.admin('stage');
+    const account = stage.user.uuid;
+    const token = stage.conflicting_identity.token;
+    return withClient(s, async (client) => {
+      let status = OK;
+      let mergeToken = null;
+      try {
+        await client.socialSignInNative(s.input.provider, token);
+      } catch (error) {
+        status = statusOf(error);
+        mergeToken = error.mergeToken ?? null;
+      }
+      const out = { social: { status, has_merge_token: typeof mergeToken === 'string' && mergeToken.length > 0, signed_in: client.isSignedIn } };
+      const [mergeStatus, merged] = await attempt(() => client.signInMerge(s.get('login'), s.get('password'), mergeToken || ''));
+      out.merge = {
+        status: mergeStatus,
+        signed_in: client.isSignedIn,
+        same_uuid_as_password_account: Boolean(merged) && merged.uuid === account,
+        merged: merged ? merged.merged ?? null : null,
+      };
+      return out;
+    });
+  },
+
+  async api_key_mode(s) {
+    const apiKey = await s.adminResult('create_team');
+    s.values['${API_KEY}'] = apiKey;
+    const userId = await s.adminResult('create_user');
+    s.values['${USER_ID}'] = userId;
+    return withClient(s, async (client) => {
+      const [status] = await attempt(() => client.useApiKey(apiKey, { userId, environment: s.input.environment, region: s.input.region }));
+      const out = { use_api_key: { status } };
+      let now = client.status();
+      out.status = { use_api_key: now.useApiKey, use_sign_in_token: now.useSignInToken, signed_in: now.signedIn, user_id_matches: now.userId === userId };
+      const [requestStatus, answer] = await attempt(() => client.request('GET', s.get('user_path')));
+      out.request = { status: requestStatus, http_status: answer && answer.status };
+      const [signOutStatus] = await attempt(() => client.signOut());
+      now = client.status();
+      out.sign_out = { status: signOutStatus, use_api_key: now.useApiKey, signed_in: now.signedIn };
+      return out;
+    });
   },
 
   async status_errors(s) {

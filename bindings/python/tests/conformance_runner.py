@@ -13,6 +13,8 @@ import re
 import sys
 import threading
 import time
+import urllib.error
+import urllib.parse
 import urllib.request
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional
@@ -370,9 +372,162 @@ def play_steps(s: Scenario) -> Dict[str, Any]:
     return out
 
 
+# The five scenarios of issue 41 (README: loopback_social_sign_in ... api_key_mode).
+def browse(url: str, identity: Dict[str, str]) -> int:
+    """The browser of the loopback sign-in (README, loopback_social_sign_in): GET the provider's start page,
+    post its form (the start URL's query, at .../callback, plus the identity), follow the provider's redirect
+    to the listener; that landing page's HTTP status."""
+    def call(target: str, data: Optional[bytes] = None) -> "tuple[int, Dict[str, str]]":
+        request = urllib.request.Request(target, data=data, method="GET" if data is None else "POST")
+        if data is not None:
+            request.add_header("Content-Type", "application/x-www-form-urlencoded")
+        try:
+            with _NO_REDIRECT.open(request, timeout=30) as response:
+                response.read()
+                return response.status, dict(response.headers)
+        except urllib.error.HTTPError as answer:
+            answer.read()
+            return answer.code, dict(answer.headers)
+
+    status, _ = call(url)
+    if status != 200:
+        raise RuntimeError(f"the provider's start page answered {status}")
+    parts = urllib.parse.urlsplit(url)
+    callback = urllib.parse.urlunsplit(parts._replace(path=re.sub(r"/start$", "/callback", parts.path)))
+    status, headers = call(callback, urllib.parse.urlencode(identity).encode("utf-8"))
+    location = headers.get("Location")
+    if status not in (301, 302, 303, 307) or not location:
+        raise RuntimeError(f"the provider answered {status} without a redirect")
+    landed, _ = call(urllib.parse.urljoin(callback, location))
+    return landed
+
+
+class _NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args: Any, **kwargs: Any) -> None:  # type: ignore[override]
+        return None  # a 3xx is an answer (HTTPError) whose Location the browser follows itself
+
+
+_NO_REDIRECT = urllib.request.build_opener(_NoRedirect)
+
+
+def loopback_social_sign_in(s: Scenario) -> Dict[str, Any]:
+    landing: List[Any] = []
+
+    def open_url(url: str) -> None:  # hands the URL to a thread playing the browser, and returns
+        def run() -> None:
+            try:
+                landing.append(browse(url, s.get("identity")))
+            except Exception as exc:  # noqa: BLE001 - the landing status stays null
+                print(f"browser: {exc}", file=sys.stderr)
+                landing.append(None)
+        threading.Thread(target=run, daemon=True).start()
+
+    with s.client() as client:
+        status, result = attempt(lambda: client.social_sign_in_loopback(
+            s.input["provider"], open_url, timeout=s.input["timeout_ms"] / 1000))
+        deadline = time.monotonic() + 10
+        while not landing and time.monotonic() < deadline:
+            time.sleep(0.02)
+        return {"status": status, "signed_in": client.is_signed_in, "is_new": result and result["is_new"],
+                "provider": result and result["provider"], "landing_status": landing[0] if landing else None}
+
+
+class MapStorage:
+    """Host storage in a dict, counting saves."""
+
+    def __init__(self) -> None:
+        self.entries: Dict[str, bytes] = {}
+        self.saves = 0
+
+    def load(self, key: str) -> Optional[bytes]:
+        return self.entries.get(key)
+
+    def save(self, key: str, data: bytes) -> None:
+        self.saves += 1
+        self.entries[key] = data
+
+    def erase(self, key: str) -> None:
+        self.entries.pop(key, None)
+
+
+def host_storage(s: Scenario) -> Dict[str, Any]:
+    store = MapStorage()
+
+    def client() -> jump.Client:
+        return jump.Client(jump.Config(s.fill(s.configs[s.input["config"]])).set_storage(store))
+
+    with client() as first:
+        status, _ = register(s, first)
+    out: Dict[str, Any] = {"register": {"status": status}, "saved_entries": store.saves >= 1 and bool(store.entries)}
+    with client() as second:
+        restored, _ = attempt(second.restore)
+        out["restored"] = {"status": restored, "signed_in": second.is_signed_in,
+                           "record_email": record_string(second, "/email")}
+    return out
+
+
+def event_order(s: Scenario) -> Dict[str, Any]:
+    events: List[str] = []
+    edit = s.get("edit")
+    with s.client() as client:
+        client.on_event(lambda event: events.append(event["event"]))
+        status, _ = register(s, client)
+        out: Dict[str, Any] = {"register": {"status": status}}
+        with client.record as record:
+            record.set_string(edit["path"], edit["value"])
+        out["sync"] = {"status": attempt(client.sync)[0]}
+        out["sign_out"] = {"status": attempt(client.sign_out)[0]}
+        deadline = time.monotonic() + s.input["wait_ms"] / 1000  # events arrive on libjump's thread
+        while s.input["last_event"] not in events and time.monotonic() < deadline:
+            time.sleep(0.01)
+        time.sleep(s.input["settle_ms"] / 1000)
+        out["events"] = list(events)
+    return out
+
+
+def merge_flow(s: Scenario) -> Dict[str, Any]:
+    stage = s.admin("stage")
+    account, token = stage["user"]["uuid"], stage["conflicting_identity"]["token"]
+    with s.client() as client:
+        merge_token: Optional[str] = None
+        try:
+            client.social_sign_in_native(s.input["provider"], token)
+            status = OK
+        except jump.JumpError as error:
+            status = status_of(error)
+            merge_token = getattr(error, "merge_token", None)
+        out: Dict[str, Any] = {"social": {"status": status, "has_merge_token": bool(merge_token),
+                                          "signed_in": client.is_signed_in}}
+        status, merged = attempt(lambda: client.sign_in_merge(s.get("login"), s.get("password"), merge_token or ""))
+        out["merge"] = {"status": status, "signed_in": client.is_signed_in,
+                        "same_uuid_as_password_account": bool(merged) and merged["uuid"] == account,
+                        "merged": merged and merged.get("merged")}
+    return out
+
+
+def api_key_mode(s: Scenario) -> Dict[str, Any]:
+    api_key = s.admin_result("create_team")
+    s.values["${API_KEY}"] = api_key
+    user_id = s.admin_result("create_user")
+    s.values["${USER_ID}"] = user_id
+    with s.client() as client:
+        status, _ = attempt(lambda: client.use_api_key(api_key, user_id, s.input["environment"], s.input["region"]))
+        out: Dict[str, Any] = {"use_api_key": {"status": status}}
+        now = client.status
+        out["status"] = {"use_api_key": now["use_api_key"], "use_sign_in_token": now["use_sign_in_token"],
+                         "signed_in": now["signed_in"], "user_id_matches": now["user_id"] == user_id}
+        status, answer = attempt(lambda: client.request("GET", s.get("user_path")))
+        out["request"] = {"status": status, "http_status": answer and answer["status"]}
+        status, _ = attempt(client.sign_out)
+        now = client.status
+        out["sign_out"] = {"status": status, "use_api_key": now["use_api_key"], "signed_in": now["signed_in"]}
+    return out
+
+
 SCENARIOS = {f.__name__: f for f in (register_sign_in_bad_password, edit_sync_plural_append,
                                       refresh_after_clock_moves, passing_server_error, sign_out_restart, sign_in_token_session,
-                                      cancel_async, status_errors, several_accounts)}
+                                      cancel_async, status_errors, several_accounts,
+                                      loopback_social_sign_in, host_storage, event_order, merge_flow, api_key_mode)}
 
 
 def main(name: str) -> int:

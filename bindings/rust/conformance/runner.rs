@@ -3,6 +3,7 @@
 //! judges it. Usage (run.py adds the name): conformance_runner SCENARIO
 #[path = "../../../examples/rust/http_util.rs"]
 mod http_util;
+mod flows;
 
 use std::time::{Duration, Instant};
 
@@ -35,6 +36,7 @@ struct Context {
     url: String,
     storage: String,
     user_id: Option<String>,
+    api_key: Option<String>,
     input: Value,
     configs: Value,
 }
@@ -46,6 +48,9 @@ impl Context {
                 let mut t = text.replace("${EMULATOR_URL}", &self.url).replace("${STORAGE_DIR}", &self.storage);
                 if let Some(id) = &self.user_id {
                     t = t.replace("${USER_ID}", id);
+                }
+                if let Some(key) = &self.api_key {
+                    t = t.replace("${API_KEY}", key);
                 }
                 Value::String(t)
             }
@@ -64,9 +69,14 @@ impl Context {
     }
 
     fn client(&self) -> jump::Result<Client> {
+        Client::new(&self.config()?)
+    }
+
+    /// configs[input.config], placeholders replaced.
+    fn config(&self) -> jump::Result<Config> {
         let name = self.text("config");
         let config = self.replace(self.configs.get(&name).unwrap_or(&Value::Null));
-        Client::new(&Config::from_json(&config.to_string())?)
+        Config::from_json(&config.to_string())
     }
 
     /// An admin request of the input ({"method","path","headers"?,"body"?,"result"?}): the answer's JSON,
@@ -358,6 +368,7 @@ fn play(name: &str) -> Result<Outcome, String> {
         url: env("JUMP_EMULATOR_URL")?,
         storage: format!("{}/storage", env("JUMP_CONFORMANCE_TMP")?),
         user_id: None,
+        api_key: None,
         input: scenario.get("input").cloned().unwrap_or(Value::Null),
         configs: doc.get("configs").cloned().unwrap_or(Value::Null),
     };
@@ -376,6 +387,11 @@ fn play(name: &str) -> Result<Outcome, String> {
         "cancel_async" => cancel_async(&cx, &mut out)?,
         "status_errors" => status_errors(&cx, &mut out)?,
         "several_accounts" => several_accounts(&cx, &mut out)?,
+        "loopback_social_sign_in" => flows::loopback_social_sign_in(&cx, &mut out)?,
+        "host_storage" => flows::host_storage(&cx, &mut out)?,
+        "event_order" => flows::event_order(&cx, &mut out)?,
+        "merge_flow" => flows::merge_flow(&cx, &mut out)?,
+        "api_key_mode" => flows::api_key_mode(&mut cx, &mut out)?,
         other => return Err(format!("this runner does not know the scenario {}", other)),
     }
     Ok(out)

@@ -82,7 +82,12 @@ final class ConformanceTests {
             "lost_sync_answer",
             "lasting_sign_in_error",
             "wrong_device_clock",
-            "several_accounts");
+            "several_accounts",
+            "loopback_social_sign_in",
+            "host_storage",
+            "event_order",
+            "merge_flow",
+            "api_key_mode");
 
     @TestRunner.Test
     public static void every_scenario_has_a_test() throws Exception {
@@ -197,5 +202,30 @@ final class ConformanceTests {
     @TestRunner.Test(seconds = 600)
     public static void conformance_several_accounts() throws Exception {
         play("several_accounts");
+    }
+
+    @TestRunner.Test(seconds = 600)
+    public static void conformance_loopback_social_sign_in() throws Exception {
+        play("loopback_social_sign_in");
+    }
+
+    @TestRunner.Test(seconds = 600)
+    public static void conformance_host_storage() throws Exception {
+        play("host_storage");
+    }
+
+    @TestRunner.Test(seconds = 600)
+    public static void conformance_event_order() throws Exception {
+        play("event_order");
+    }
+
+    @TestRunner.Test(seconds = 600)
+    public static void conformance_merge_flow() throws Exception {
+        play("merge_flow");
+    }
+
+    @TestRunner.Test(seconds = 600)
+    public static void conformance_api_key_mode() throws Exception {
+        play("api_key_mode");
     }
 }

@@ -92,9 +92,10 @@ fn forget_stale_unpacked_crates(workspace: &Path, target: &str) {
 }
 
 /// `cargo package` of the workspace into `target` (its package/ folder): both crates, each verified by a
-/// build of its packaged contents (offline: they depend on nothing else). A cargo without `package
-/// --workspace` (before 1.83, which cannot verify jump without jump-sys on a registry) packages each alone
-/// and jump unverified: the app below builds it anyway.
+/// build of its packaged contents (offline: they depend on nothing else). A cargo before 1.83 (Debian's
+/// 1.65) cannot verify, or even package, jump while jump-sys is on no registry: it packages jump-sys alone,
+/// then jump with crates.io replaced by a directory holding that packaged jump-sys (unverified: the app
+/// below builds it anyway).
 fn package_crates(cargo: &str, manifest: &Path, target: &str) -> Vec<PathBuf> {
     let version = env!("CARGO_PKG_VERSION");
     let package = |args: &[&str]| {
@@ -106,14 +107,34 @@ fn package_crates(cargo: &str, manifest: &Path, target: &str) -> Vec<PathBuf> {
             .output()
             .expect("cargo package")
     };
+    let crate_file = |name: &str| PathBuf::from(format!("{}/package/{}-{}.crate", target, name, version));
     let all = package(&["--workspace"]);
     if !all.status.success() {
         let stderr = String::from_utf8_lossy(&all.stderr);
-        assert!(stderr.contains("--workspace"), "cargo package: {}", stderr);
+        assert!(stderr.contains("--workspace") || stderr.contains("no matching package named `jump-sys`"),
+                "cargo package: {}", stderr);
         checked("cargo package -p jump-sys", package(&["-p", "jump-sys"]));
-        checked("cargo package -p jump", package(&["-p", "jump", "--no-verify"]));
+        let sys_only = format!("{}/vendor-jump-sys", target);
+        let _ = std::fs::remove_dir_all(&sys_only);
+        unpack_as_directory_source(&[crate_file("jump-sys")], &sys_only);
+        let replace = "source.crates-io.replace-with=\"packaged\"".to_owned();
+        let directory = format!("source.packaged.directory=\"{}\"", sys_only);
+        checked("cargo package -p jump",
+                package(&["-p", "jump", "--no-verify", "--config", &replace, "--config", &directory]));
     }
-    ["jump-sys", "jump"].iter().map(|name| PathBuf::from(format!("{}/package/{}-{}.crate", target, name, version))).collect()
+    ["jump-sys", "jump"].iter().map(|name| crate_file(name)).collect()
+}
+
+/// A directory source at `dir`: each .crate unpacked, with a .cargo-checksum.json naming its sha256.
+fn unpack_as_directory_source(crates: &[PathBuf], dir: &str) {
+    std::fs::create_dir_all(dir).unwrap();
+    for file in crates {
+        let sum = checked("sha256sum", Command::new("sha256sum").arg(file).output().expect("sha256sum"));
+        let sum = String::from_utf8_lossy(&sum.stdout).split_whitespace().next().unwrap_or("").to_owned();
+        checked("tar", Command::new("tar").arg("xzf").arg(file).arg("-C").arg(dir).output().expect("tar"));
+        let name = file.file_stem().unwrap().to_string_lossy().into_owned();
+        std::fs::write(format!("{}/{}/.cargo-checksum.json", dir, name), format!("{{\"files\":{{}},\"package\":\"{}\"}}", sum)).unwrap();
+    }
 }
 
 fn install_from_packaged_crates(emu: &Emulator) {
@@ -126,17 +147,9 @@ fn install_from_packaged_crates(emu: &Emulator) {
     forget_stale_unpacked_crates(&root.join("bindings/rust"), &package_target);
     let crates = package_crates(&cargo, &root.join("bindings/rust/Cargo.toml"), &package_target);
 
-    // A directory source: each crate unpacked, with a .cargo-checksum.json naming the .crate's sha256.
     let app = scratch_dir();
     let vendor = format!("{}/vendor", app);
-    std::fs::create_dir_all(&vendor).unwrap();
-    for file in &crates {
-        let sum = checked("sha256sum", Command::new("sha256sum").arg(file).output().expect("sha256sum"));
-        let sum = String::from_utf8_lossy(&sum.stdout).split_whitespace().next().unwrap_or("").to_owned();
-        checked("tar", Command::new("tar").arg("xzf").arg(file).arg("-C").arg(&vendor).output().expect("tar"));
-        let name = file.file_stem().unwrap().to_string_lossy().into_owned();
-        std::fs::write(format!("{}/{}/.cargo-checksum.json", vendor, name), format!("{{\"files\":{{}},\"package\":\"{}\"}}", sum)).unwrap();
-    }
+    unpack_as_directory_source(&crates, &vendor);
     std::fs::create_dir_all(format!("{}/.cargo", app)).unwrap();
     std::fs::write(
         format!("{}/.cargo/config.toml", app),

@@ -14,6 +14,8 @@ import io.libjump.SignInResult;
 import io.libjump.SignInStatus;
 import io.libjump.SignInTokenInfo;
 import io.libjump.SignInWithTokenResult;
+import io.libjump.SocialOutcome;
+import io.libjump.Storage;
 import io.libjump.SyncResult;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -161,6 +163,189 @@ public final class ConformanceRunner {
         }
     }
 
+    // ---- README sections 10 to 14: loopback social sign-in, host storage, event order, merge, API-key mode ----
+
+    /** One request of the browser (redirects not followed): {status, Location or null}. */
+    private static Object[] browserCall(String method, String url, String form) throws Exception {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(30));
+        if (form == null) b.GET();
+        else b.header("Content-Type", "application/x-www-form-urlencoded").POST(HttpRequest.BodyPublishers.ofString(form));
+        java.net.http.HttpResponse<String> r = HTTP.send(b.build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+        return new Object[] {r.statusCode(), r.headers().firstValue("Location").orElse(null)};
+    }
+
+    /** The browser of README section 10: the provider's start page, its form posted at .../callback with the
+     * identity, the redirect followed to the listener; the landing page's HTTP status. */
+    private static int browse(String url, Map<String, Object> identity) throws Exception {
+        Object[] page = browserCall("GET", url, null);
+        if ((int) page[0] != 200) throw new IllegalStateException("the provider's start page answered " + page[0]);
+        URI start = URI.create(url);
+        String path = start.getRawPath().replaceFirst("/start$", "/callback");
+        String callback = start.getScheme() + "://" + start.getRawAuthority() + path
+                + (start.getRawQuery() == null ? "" : "?" + start.getRawQuery());
+        List<String> pairs = new ArrayList<>();
+        for (Map.Entry<String, Object> e : identity.entrySet())
+            pairs.add(java.net.URLEncoder.encode(e.getKey(), StandardCharsets.UTF_8) + "="
+                    + java.net.URLEncoder.encode(String.valueOf(e.getValue()), StandardCharsets.UTF_8));
+        Object[] answer = browserCall("POST", callback, String.join("&", pairs));
+        int status = (int) answer[0];
+        if (status < 300 || status >= 400 || answer[1] == null)
+            throw new IllegalStateException("the provider answered " + status + " without a redirect");
+        return (int) browserCall("GET", URI.create(callback).resolve((String) answer[1]).toString(), null)[0];
+    }
+
+    private Object loopbackSocialSignIn() throws Exception {
+        java.util.concurrent.CompletableFuture<Object> landing = new java.util.concurrent.CompletableFuture<>();
+        Map<String, Object> identity = map("identity");
+        try (Client c = client()) {
+            String status = "JUMP_OK";
+            SocialOutcome result = null;
+            try {
+                result = c.social().signInLoopback(str("provider"), null, url -> new Thread(() -> {
+                    try {
+                        landing.complete(browse(url, identity));
+                    } catch (Exception e) {
+                        System.err.println("browser: " + e);
+                        landing.complete(null);
+                    }
+                }).start(), Duration.ofMillis(num("timeout_ms")));
+            } catch (JumpException e) {
+                status = statusOf(e);
+            }
+            Object landed = null;
+            try {
+                landed = landing.get(10, TimeUnit.SECONDS);
+            } catch (java.util.concurrent.TimeoutException e) {
+                // the browser never landed: null
+            }
+            return obj("status", status, "signed_in", c.isSignedIn(), "is_new", result == null ? null : result.isNew(),
+                    "provider", result == null ? null : result.provider(), "landing_status", landed);
+        }
+    }
+
+    /** Host storage in a map, counting saves. */
+    private static final class MapStorage implements Storage {
+        final Map<String, byte[]> entries = new java.util.concurrent.ConcurrentHashMap<>();
+        final AtomicInteger saves = new AtomicInteger();
+
+        @Override
+        public byte[] load(String key) {
+            return entries.get(key);
+        }
+
+        @Override
+        public void save(String key, byte[] data) {
+            saves.incrementAndGet();
+            entries.put(key, data.clone());
+        }
+
+        @Override
+        public void erase(String key) {
+            entries.remove(key);
+        }
+    }
+
+    private Client hostedClient(MapStorage store) {
+        Object config = replace(Json.get(Json.get(doc, "configs"), str("config")));
+        try (Config c = Config.fromJson(Json.write(config))) {
+            c.storage(store);
+            return new Client(c);
+        }
+    }
+
+    private Object hostStorage() {
+        Map<String, Object> out = new LinkedHashMap<>();
+        MapStorage store = new MapStorage();
+        try (Client first = hostedClient(store)) {
+            out.put("register", obj("status", statusOfCall(() -> first.registerTraditional(map("user"), str("password")))));
+        }
+        out.put("saved_entries", store.saves.get() >= 1 && !store.entries.isEmpty());
+        try (Client second = hostedClient(store)) {
+            String status = statusOfCall(second::restore);
+            out.put("restored", obj("status", status, "signed_in", second.isSignedIn(), "record_email", email(second)));
+        }
+        return out;
+    }
+
+    private Object eventOrder() throws Exception {
+        Map<String, Object> out = new LinkedHashMap<>();
+        List<Object> events = java.util.Collections.synchronizedList(new ArrayList<>());
+        Map<String, Object> edit = map("edit");
+        try (Client c = client()) {
+            c.onEvent(e -> events.add(e.get("event")));
+            out.put("register", obj("status", statusOfCall(() -> c.registerTraditional(map("user"), str("password")))));
+            try (Record r = c.record()) {
+                r.setString((String) edit.get("path"), (String) edit.get("value"));
+            }
+            out.put("sync", obj("status", statusOfCall(c::sync)));
+            out.put("sign_out", obj("status", statusOfCall(c::signOut)));
+            long deadline = System.nanoTime() + num("wait_ms") * 1_000_000L; // events arrive on the client's Executor
+            while (!events.contains(str("last_event")) && System.nanoTime() < deadline) Thread.sleep(10);
+            Thread.sleep(num("settle_ms"));
+            synchronized (events) {
+                out.put("events", new ArrayList<>(events));
+            }
+        }
+        return out;
+    }
+
+    private Object mergeFlow() throws Exception {
+        Map<String, Object> out = new LinkedHashMap<>();
+        Object stage = send("stage");
+        String account = (String) Json.get(Json.get(stage, "user"), "uuid");
+        String token = (String) Json.get(Json.get(stage, "conflicting_identity"), "token");
+        try (Client c = client()) {
+            String status = "JUMP_OK";
+            String mergeToken = null;
+            try {
+                c.social().signInNative(str("provider"), token, null, null);
+            } catch (JumpException e) {
+                status = statusOf(e);
+                Object t = e.detail("merge_token");
+                mergeToken = t instanceof String ? (String) t : null;
+            }
+            out.put("social", obj("status", status, "has_merge_token", mergeToken != null && !mergeToken.isEmpty(),
+                    "signed_in", c.isSignedIn()));
+            SignInResult merged = null;
+            status = "JUMP_OK";
+            try {
+                merged = c.social().signInMerge(str("login"), str("password"), mergeToken == null ? "" : mergeToken);
+            } catch (JumpException e) {
+                status = statusOf(e);
+            }
+            out.put("merge", obj("status", status, "signed_in", c.isSignedIn(),
+                    "same_uuid_as_password_account", merged != null && account != null && account.equals(merged.uuid()),
+                    "merged", merged == null ? null : merged.merged()));
+        }
+        return out;
+    }
+
+    private Object apiKeyMode() throws Exception {
+        Map<String, Object> out = new LinkedHashMap<>();
+        String key = (String) send("create_team");
+        placeholders.put("${API_KEY}", key);
+        String id = (String) send("create_user");
+        placeholders.put("${USER_ID}", id);
+        try (Client c = client()) {
+            out.put("use_api_key", obj("status", statusOfCall(() -> c.tokens().useApiKey(key, id, str("environment"), str("region")))));
+            SignInStatus s = c.tokens().status();
+            out.put("status", obj("use_api_key", s.useApiKey(), "use_sign_in_token", s.useSignInToken(),
+                    "signed_in", s.signedIn(), "user_id_matches", id.equals(s.userId())));
+            String status = "JUMP_OK";
+            HttpResponse answer = null;
+            try {
+                answer = c.tokens().request("GET", str("user_path"), null, null);
+            } catch (JumpException e) {
+                status = statusOf(e);
+            }
+            out.put("request", obj("status", status, "http_status", answer == null ? null : answer.status()));
+            status = statusOfCall(c::signOut);
+            s = c.tokens().status();
+            out.put("sign_out", obj("status", status, "use_api_key", s.useApiKey(), "signed_in", s.signedIn()));
+        }
+        return out;
+    }
+
     // ---- the scenarios ----
 
     private Object play(String name) throws Exception {
@@ -175,6 +360,11 @@ public final class ConformanceRunner {
             case "cancel_async": return cancelAsync();
             case "status_errors": return statusErrors();
             case "several_accounts": return severalAccounts();
+            case "loopback_social_sign_in": return loopbackSocialSignIn();
+            case "host_storage": return hostStorage();
+            case "event_order": return eventOrder();
+            case "merge_flow": return mergeFlow();
+            case "api_key_mode": return apiKeyMode();
             default: throw new IllegalArgumentException("unknown scenario " + name);
         }
     }
