@@ -574,7 +574,8 @@ jump_status jump_client_state(jump_client *client, char **out_json);
  */
 int jump_client_is_signed_in(jump_client *client);
 
-/* Reads the saved session and credential again (after a JUMP_E_STORAGE restore error).
+/* Reads the saved session and credential again (after a JUMP_E_STORAGE restore error); with accounts "multiple",
+ * every saved account that could not be read too.
  * Returns:
  *   JUMP_OK: the saved session and credential were read again (or none is saved).
  *   JUMP_E_INVALID_HANDLE: client is NULL, freed or not a jump_client.
@@ -766,9 +767,11 @@ jump_status jump_client_sign_in_async(jump_client *client, const char *user, con
 
 /* The saved accounts as JSON: {"accounts":
  * [{"uuid","email","display_name","signed_in","reauthentication_required","last_used","active"}], "active": the
- * active account's uuid or null}, the most recently used first. With accounts "single": the signed-in user, if any.
- * Reads the saved index again, so that accounts another process sharing the storage directory added are listed
- * (their sessions are restored then).
+ * active account's uuid or null}, the active one first, then the most recently used. An account whose saved session
+ * could not be read is listed with "signed_in": false (jump_client_restore reads it again; a switch makes it active
+ * with its restore_error; a removal erases it). With accounts "single": the signed-in user, if any (the accounts of
+ * an earlier "multiple" stay on storage, unlisted, until "multiple" again). Reads the saved index again, so that
+ * accounts another process sharing the storage directory added are listed (their sessions are restored then).
  * Ownership: out_json: receives a string the caller frees with jump_string_free (NULL on failure).
  * Returns:
  *   JUMP_OK: *out_json holds the list.
@@ -792,7 +795,7 @@ jump_status jump_client_accounts(jump_client *client, char **out_json);
  *   JUMP_E_INVALID_HANDLE: client is NULL, freed or not a jump_client.
  *   JUMP_E_INVALID_ARGUMENT: uuid is NULL or not UTF-8.
  *   JUMP_E_NOT_FOUND: no saved account has this uuid.
- *   JUMP_E_STORAGE: the index of saved accounts could not be read.
+ *   JUMP_E_STORAGE: the index of saved accounts could not be read or written: the switch is not made.
  *   JUMP_E_TIMEOUT: another process held the index's lock longer than requestTimeoutMs.
  * May wait for: the index of saved accounts and its lock (at most requestTimeoutMs); the token refresh when the
  * token is stale (the network, up to requestTimeoutMs per request, with retries; its save).

@@ -10,11 +10,23 @@ public enum CallDeadline {
     public static func within<Result, Failure: Error>(milliseconds: Int,
                                                       _ body: () throws(Failure) -> Result) throws(Failure) -> Result {
         guard milliseconds > 0 else { return try body() }
+        return try within(until: Clock.monotonicMilliseconds() &+ Int64(milliseconds), body)
+    }
+
+    /// Runs `body` as a call that must end by `deadline` (Clock.monotonicMilliseconds; nil: none): for a call
+    /// whose time started before it runs (an `_async` call, from the moment the host made it).
+    public static func within<Result, Failure: Error>(until deadline: Int64?,
+                                                      _ body: () throws(Failure) -> Result) throws(Failure) -> Result {
+        guard let deadline else { return try body() }
         let outer = jumpi_call_deadline()
-        let mine = Clock.monotonicMilliseconds() &+ Int64(milliseconds)
-        jumpi_call_deadline_set(outer > 0 ? min(outer, mine) : mine)
+        jumpi_call_deadline_set(outer > 0 ? min(outer, deadline) : max(1, deadline))
         defer { jumpi_call_deadline_set(outer) }
         return try body()
+    }
+
+    /// The deadline a call made now with `milliseconds` gets (nil for 0: none).
+    public static func from(now milliseconds: Int) -> Int64? {
+        milliseconds > 0 ? Clock.monotonicMilliseconds() &+ Int64(milliseconds) : nil
     }
 
     /// The call's deadline (Clock.monotonicMilliseconds), nil when it has none.

@@ -285,8 +285,9 @@ import Testing
         #expect(onFibers(5) { index in
             if index == 0 {
                 Fiber.pause(milliseconds: 50)
-                _ = try? RefreshFlight.run(.lead(flight, ()), waitMilliseconds: 1_000) { _ in .success("fresh") }
-            } else if let token = try? RefreshFlight.run(.wait(flight) as RefreshFlight.Step<Void>, waitMilliseconds: 5_000, perform: { _ in .success("other") }) {
+                _ = try? RefreshFlight.run({ .lead(flight, ()) }, waitMilliseconds: 1_000) { _ in .success("fresh") }
+            } else if let token = try? RefreshFlight.run({ () throws(JumpError) -> RefreshFlight.Step<Void> in .wait(flight) },
+                                                         waitMilliseconds: 5_000, perform: { _ in .success("other") }) {
                 outcomes.withLock { $0.append(token) }
             }
         })
@@ -294,6 +295,37 @@ import Testing
         let stuck = RefreshFlight()
         let error = #expect(throws: JumpError.self) { try stuck.wait(milliseconds: 100) }
         #expect(error?.status == .timeout)
+    }
+
+    @Test func aFlightItsLeadersDeadlineEndedIsLedAgainByAFollower() {
+        let first = RefreshFlight()
+        let decisions = Lock(0)
+        let leaderSaw = Lock<String?>(nil)
+        let leading = Semaphore(), leaderDone = Semaphore()
+        _ = WorkerThread.start(named: "leader") {
+            defer { leaderDone.signal() }
+            do throws(JumpError) {
+                _ = try RefreshFlight.run({ .lead(first, ()) }, waitMilliseconds: 1_000) { _ in
+                    leading.signal()
+                    usleep(100_000)
+                    return .failure(JumpError(.timeout, "out of time", detail: ["reason": "operation_timeout"]))
+                }
+            } catch {
+                leaderSaw.withLock { $0 = error.detail["reason"]?.stringValue }
+            }
+        }
+        #expect(leading.wait(milliseconds: 5_000))
+        // The follower waits for the leader's flight, hears that its leader ran out of time, decides again and leads.
+        let token = try? RefreshFlight.run({ () throws(JumpError) -> RefreshFlight.Step<Void> in
+            decisions.withLock { n in
+                n += 1
+                return n == 1 ? .wait(first) : .lead(RefreshFlight(), ())
+            }
+        }, waitMilliseconds: 5_000) { _ in .success("its own") }
+        #expect(token == "its own")
+        #expect(decisions.withLock { $0 } == 2)
+        #expect(leaderDone.wait(milliseconds: 5_000))
+        #expect(leaderSaw.withLock { $0 } == "operation_timeout")
     }
 
     @Test func aCallsDeadlineBoundsEveryWaitInsideItOnFibersAndThreads() {

@@ -625,7 +625,7 @@ type SavedAccount struct {
 	Email string `json:"email"`
 	// DisplayName: the record's displayName (may be null).
 	DisplayName string `json:"display_name"`
-	// SignedIn: whether the account has a session (a saved account always has).
+	// SignedIn: false when its saved session could not be read (jump_client_restore tries again).
 	SignedIn bool `json:"signed_in"`
 	// ReauthenticationRequired: the server refused to refresh its token: its user must sign in again.
 	ReauthenticationRequired bool `json:"reauthentication_required"`
@@ -708,7 +708,9 @@ type Event struct {
 	Reason string `json:"reason,omitempty"`
 	// Status: status_changed: the new sign-in status (may be absent).
 	Status *SignInStatus `json:"status,omitempty"`
-	// UserID: user_invalidated: the user the server no longer knows (may be null; may be absent).
+	// UserID: user_invalidated: the sign-in-token user the server no longer knows; the client signed out as
+	// jump_client_sign_out does (with accounts "multiple": the active Capture account only) (may be null; may be
+	// absent).
 	UserID string `json:"user_id,omitempty"`
 	// Raw is the document as libjump sent it, keys this binding does not name included.
 	Raw json.RawMessage `json:"-"`

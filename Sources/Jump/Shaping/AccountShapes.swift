@@ -9,7 +9,7 @@ extension [SavedAccount] {
                     "uuid": .string(account.uuid),
                     "email": .optional(account.email),
                     "display_name": .optional(account.displayName),
-                    "signed_in": true,
+                    "signed_in": .bool(account.signedIn),
                     "reauthentication_required": .bool(account.reauthenticationRequired),
                     "last_used": account.lastUsed.map(JSON.int) ?? .null,
                     "active": .bool(account.active),

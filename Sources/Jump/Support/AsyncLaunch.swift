@@ -36,10 +36,11 @@ enum AsyncLaunch {
         let request = RequestBox()
         if let out { out.pointee = HandleRegistry.shared.register(request, as: .request) }
         InFlightRequests.shared.add(.init(request: request, box: box, target: target, operation: operation))
+        let deadline = box.client.deadlineOfCallMadeNow()
         FiberPool.shared.start {
             let result: Result<JSON, JumpError>
             do throws(JumpError) {
-                result = .success(try box.client.call { () throws(JumpError) in try work(box.client, request.cancellation) })
+                result = .success(try box.client.call(until: deadline) { () throws(JumpError) in try work(box.client, request.cancellation) })
             } catch {
                 result = .failure(error)
             }

@@ -8,7 +8,9 @@ public enum ClientEvent: Sendable, Equatable {
     case sessionExpired(uuid: String?, reason: String)
     /// The sign-in-token or API-key status flags changed (docs/protocol.md §12.8).
     case statusChanged(TokenStatus)
-    /// The server no longer knows the token user (deleted or disabled): everything was signed out.
+    /// The server no longer knows the token user (deleted or disabled): the client signed out as
+    /// jump_client_sign_out does (with several accounts, the active Capture account only: the others are other
+    /// people's).
     case userInvalidated(userID: String?)
     /// Another saved account became the active one (`accounts` "multiple"): a switch, or another user's sign-in.
     case accountSwitched(uuid: String?)

@@ -1,6 +1,5 @@
 import JumpRuntime
 
-
 /// Where a client's events go (the app's handler); shared by the sessions of one client.
 final class EventSink: Sendable {
     private let handler = Lock<ClosureBox<JumpClient.EventHandler>?>(nil)

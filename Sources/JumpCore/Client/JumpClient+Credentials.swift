@@ -11,7 +11,8 @@ extension JumpClient {
             throw .invalidArgument("min_ttl_seconds is negative (\(minTTL))", argument: "min_ttl_seconds")
         }
         try cancellation?.check()
-        switch try CredentialChoice.choose(tokens: tokens, capture: capture) {
+        let session = capture  // read once: the credential chosen is the one returned, whatever a switch does
+        switch try CredentialChoice.choose(tokens: tokens, capture: session) {
         case .signInToken:
             return Credentials(kind: .signInToken, try tokens.credentials(minTTL: minTTL, force: forceRefresh))
         case .apiKey(let key):
@@ -20,17 +21,18 @@ extension JumpClient {
             }
             return Credentials(kind: .apiKey, HeldToken(token: key.apiKey, expiresAt: nil, refreshed: false))
         case .capture:
-            return Credentials(kind: .capture, try capture.credentials(minTTL: minTTL, force: forceRefresh))
+            return Credentials(kind: .capture, try session.credentials(minTTL: minTTL, force: forceRefresh))
         }
     }
 
     /// Whether the credential held now lasts more than minTTL seconds. No network, and never waits for a
     /// refresh in flight. false for a negative minTTL, and when no credential is held or readable.
     public func hasValidCredentials(minTTL: Int64) -> Bool {
-        guard minTTL >= 0, let choice = try? CredentialChoice.choose(tokens: tokens, capture: capture) else { return false }
+        let session = capture
+        guard minTTL >= 0, let choice = try? CredentialChoice.choose(tokens: tokens, capture: session) else { return false }
         switch choice {
         case .signInToken, .apiKey: return tokens.hasFreshCredential(minTTL: minTTL)
-        case .capture: return capture.hasFreshToken(minTTL: minTTL)
+        case .capture: return session.hasFreshToken(minTTL: minTTL)
         }
     }
 }

@@ -77,19 +77,22 @@ extension JumpClient {
            url.lowercased().hasPrefix(web.origin.lowercased()) || (url.hasPrefix("/") && !hasCredential) {
             return try send(verb, url, headers, body, .webBearer(web.token, base: web.origin), cancellation: cancellation)
         }
-        let credential = try currentCredential(cancellation: cancellation)
+        // One account for the request and its replay: a switch meanwhile must not send it again as another user.
+        let session = capture
+        let credential = try currentCredential(of: session, cancellation: cancellation)
         let response = try send(verb, url, headers, body, credential, cancellation: cancellation)
         guard response.status == 401 else { return response }
         switch credential {
         case .bearer(_, _, let refreshToken?): try tokens.refreshTokenSession(replacing: refreshToken)
-        case .captureBearer(let token, _): _ = try capture.refresh(replacing: token)
+        case .captureBearer(let token, _): _ = try session.refresh(replacing: token)
         default: return response
         }
-        return try send(verb, url, headers, body, try currentCredential(cancellation: cancellation), cancellation: cancellation)
+        return try send(verb, url, headers, body, try currentCredential(of: session, cancellation: cancellation),
+                        cancellation: cancellation)
     }
 
-    private func currentCredential(cancellation: Cancellation?) throws(JumpError) -> Credential {
-        switch try CredentialChoice.choose(tokens: tokens, capture: capture) {
+    private func currentCredential(of session: CaptureSession, cancellation: Cancellation?) throws(JumpError) -> Credential {
+        switch try CredentialChoice.choose(tokens: tokens, capture: session) {
         case .signInToken:
             let access = try tokens.tokenAccessToken(cancellation: cancellation)
             guard case .token(let grant)? = try tokens.currentTokens().credential else {
@@ -102,7 +105,7 @@ extension JumpClient {
             guard let base = settings.capture.base?.base else {
                 throw JumpError(.notSignedIn, "the client holds no credential (sign in, or use an API key)")
             }
-            return .captureBearer(try capture.accessToken(cancellation: cancellation), base: base)
+            return .captureBearer(try session.accessToken(cancellation: cancellation), base: base)
         }
     }
 

@@ -1,6 +1,5 @@
 import JumpRuntime
 
-
 /// Social sign-in (docs/protocol.md §4.4-§4.7, §6.3, §11.1): a browser sign-in begun here and completed with
 /// the URL the browser ended on (RFC 8252), or a provider SDK's token; then Capture's auth_native, account
 /// linking, or, for Engage-only apps, the auth_info result and the app's token URL.
@@ -46,7 +45,8 @@ extension JumpClient {
     /// Completes a begun sign-in with the URL the browser ended on. A URL that is not the completion of a
     /// pending sign-in of this client changes nothing.
     public func completeSocialSignIn(url: String, cancellation: Cancellation? = nil) throws(JumpError) -> SocialOutcome {
-        let pending = try takePendingSignIn(for: url)
+        let session = capture  // read once: a switch meanwhile does not move the sign-in to another account
+        let pending = try takePendingSignIn(for: url, in: session)
         let parameters = QueryString.parameters(of: url)
         if let error = parameters["error"] { throw EngageAPI.authenticationFailure(error) }
         let auth: EngageAuth
@@ -60,7 +60,7 @@ extension JumpClient {
             auth = engage.enriched(EngageAuth(provider: pending.provider, token: token, deviceToken: nil, profile: [:]),
                             cancellation: cancellation)
         }
-        return try finishSocialSignIn(auth, purpose: pending.purpose, cancellation: cancellation)
+        return try finishSocialSignIn(auth, purpose: pending.purpose, in: session, cancellation: cancellation)
     }
 
     /// The loopback sign-in for desktop and command-line hosts (RFC 8252 7.3): a listener on 127.0.0.1, the
@@ -119,33 +119,37 @@ extension JumpClient {
         guard options.redirectURI == nil, options.input == nil else {
             throw .invalidArgument("a native sign-in takes only the 'link' and 'merge_token' options", argument: "options")
         }
-        if case .link = options.purpose { _ = try capture.signedInGeneration() }
+        // The account it links to is the one active now: a switch meanwhile does not move the link.
+        let session = capture
+        if case .link = options.purpose { _ = try session.signedInGeneration() }
         let config = try engage.engageConfig(cancellation: cancellation)
         let provider = try engage.engageProvider(name, in: config)
         let engageToken = try engage.api.exchangeNativeToken(config: config, provider: provider.name, token: token,
                                                             tokenSecret: tokenSecret, cancellation: cancellation)
         let auth = engage.enriched(EngageAuth(provider: provider.name, token: engageToken, deviceToken: nil, profile: [:]),
                             cancellation: cancellation)
-        return try finishSocialSignIn(auth, purpose: options.purpose, cancellation: cancellation)
+        return try finishSocialSignIn(auth, purpose: options.purpose, in: session, cancellation: cancellation)
     }
 
     /// The pending sign-in `url` completes; a link must complete in the session that began it.
-    private func takePendingSignIn(for url: String) throws(JumpError) -> PendingSignIn {
+    private func takePendingSignIn(for url: String, in session: CaptureSession) throws(JumpError) -> PendingSignIn {
         let pending = try engage.takePending(for: url)
-        if let generation = pending.sessionGeneration, (try? capture.signedInGeneration()) != generation {
-            throw JumpError(.notSignedIn, "the account link was begun for a session that has ended (another sign-in or a sign-out since)",
+        if let generation = pending.sessionGeneration, (try? session.signedInGeneration()) != generation {
+            throw JumpError(.notSignedIn, "the account link was begun for a session that has ended, or in another account "
+                            + "(another sign-in, a sign-out or an account switch since)",
                             detail: ["reason": "session_changed"])
         }
         return pending
     }
 
-    func finishSocialSignIn(_ auth: EngageAuth, purpose: SocialPurpose, cancellation: Cancellation?) throws(JumpError) -> SocialOutcome {
+    func finishSocialSignIn(_ auth: EngageAuth, purpose: SocialPurpose, in session: CaptureSession,
+                            cancellation: Cancellation?) throws(JumpError) -> SocialOutcome {
         if let deviceToken = auth.deviceToken {
             engage.rememberDeviceToken(provider: auth.provider, deviceToken: deviceToken, identifier: auth.profile["identifier"]?.stringValue)
         }
         switch purpose {
         case .link:
-            return try capture.linkIdentity(auth, cancellation: cancellation)
+            return try session.linkIdentity(auth, cancellation: cancellation)
         case .signIn(let mergeToken):
             guard settings.capture.base != nil else {
                 if mergeToken != nil {
@@ -153,7 +157,7 @@ extension JumpClient {
                 }
                 return try engage.engageOnlyResult(auth, cancellation: cancellation)
             }
-            return try capture.socialSignIn(auth, mergeToken: mergeToken, cancellation: cancellation)
+            return try session.socialSignIn(auth, mergeToken: mergeToken, cancellation: cancellation)
         }
     }
 }

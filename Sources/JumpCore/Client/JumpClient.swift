@@ -1,6 +1,5 @@
 import JumpRuntime
 
-
 /// One app installation's client: a thin front over one owner per credential
 /// (docs/conventions.md#one-owner-per-credential). The Capture session, the sign-in-token session and the
 /// Engage side each own their state, their entries on storage, their generation and their refresh flight;
@@ -16,7 +15,9 @@ public final class JumpClient: Sendable {
     let events = EventSink()
     /// The Capture sessions of the saved accounts (one unless `accounts` is "multiple").
     let accounts: CaptureAccounts
-    /// The active account's Capture session: where the client's Capture calls go.
+    /// The active account's Capture session: where the client's Capture calls go. With several accounts a
+    /// switch makes it another session: a call that uses it more than once reads it once and keeps it, so
+    /// that all its steps (a request and its replay, a link and its completion) stay in one account.
     public var capture: CaptureSession { accounts.active }
     public let tokens: TokenSession
     public let engage: EngageSession
@@ -48,7 +49,7 @@ public final class JumpClient: Sendable {
             multiple: settings.multipleAccounts,
             index: AccountIndexStore(entry: storage.entry(captureSettings.accountIndexFileName),
                                      lockTimeoutMs: captureSettings.requestTimeoutMs),
-            events: events
+            lockTimeoutMs: captureSettings.requestTimeoutMs, events: events
         ) { slot throws(JumpError) in
             try CaptureSession(settings: captureSettings.forAccount(slot), engage: engageSettings, transport: transport,
                                storage: storage, events: events, clock: clock)
@@ -72,6 +73,14 @@ public final class JumpClient: Sendable {
         try CallDeadline.within(milliseconds: settings.operationTimeoutMs, body)
     }
 
+    /// The deadline of a call the host makes now (nil without operationTimeoutMs): an `_async` call takes it
+    /// on the host's thread and runs within it on a fiber (`call(until:)`), its time in the queue counted.
+    public func deadlineOfCallMadeNow() -> Int64? { CallDeadline.from(now: settings.operationTimeoutMs) }
+
+    public func call<Result>(until deadline: Int64?, _ body: () throws(JumpError) -> Result) throws(JumpError) -> Result {
+        try CallDeadline.within(until: deadline, body)
+    }
+
     func emit(_ event: ClientEvent) { events.emit(event) }
 
     // MARK: - State
@@ -88,7 +97,7 @@ public final class JumpClient: Sendable {
     /// Reads the saved Capture session and credential again.
     public func restoreAll() throws(JumpError) {
         var failure: JumpError?
-        do throws(JumpError) { try capture.restore() } catch { failure = error }
+        do throws(JumpError) { try accounts.restoreAll() } catch { failure = error }
         do throws(JumpError) { try tokens.restoreCredential() } catch { failure = failure ?? error }
         if let failure { throw failure }
     }
@@ -132,7 +141,7 @@ final class SignOutAll: Sendable {
         do throws(JumpError) {
             let capture = accounts.active
             uuid = try capture.signOut()
-            try accounts.activeSignedOut(capture)
+            try accounts.forgetSignedOut(capture)
         } catch { failure = error }
         do throws(JumpError) { (hadTokens, revocable) = try tokens.signOut() } catch { failure = failure ?? error }
         do throws(JumpError) { try engage.signOut() } catch { failure = failure ?? error }

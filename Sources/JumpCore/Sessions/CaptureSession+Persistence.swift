@@ -145,7 +145,15 @@ extension CaptureSession {
 
 extension CaptureSession {
     /// Erases every session set aside.
-    public func eraseQuarantine() throws(JumpError) {
-        try state.withLock { s throws(JumpError) in try whileSaving(&s) { s throws(JumpError) in try storage.eraseQuarantine(&s.stored) } }
+    public func eraseQuarantine() throws(JumpError) { try eraseQuarantine(where: { _ in true }) }
+
+    /// Erases the sessions set aside that `matches` picks.
+    func eraseQuarantine(where matches: @escaping (QuarantineEntry) -> Bool) throws(JumpError) {
+        try state.withLock { s throws(JumpError) in
+            try whileSaving(&s) { s throws(JumpError) in try storage.eraseQuarantine(&s.stored, where: matches) }
+        }
     }
+
+    /// Whether the saved session could not be read (restore_error): the account is there, unreadable.
+    var isUnreadable: Bool { answer { s in s.restoreError != nil } }
 }

@@ -81,21 +81,24 @@ extension CaptureSession {
     /// the wire is waited for), sends it without the lock, and applies the answer under it again.
     func refresh(replacing token: String) throws(JumpError) -> String {
         typealias Lead = (secret: String, generation: UInt64, flight: RefreshFlight)
-        let step = try state.withLock { s throws(JumpError) -> RefreshFlight.Step<Lead> in
-            let session = try requireSession(s)
-            if session.accessToken != token { return .done(session.accessToken) }
-            if session.reauthenticationRequired {
-                throw JumpError(.expired, "the session can no longer be refreshed: sign in again")
+        // Decided under the session's lock; again when the flight this caller waited for ended at its leader's deadline.
+        let decide = { [self] () throws(JumpError) -> RefreshFlight.Step<Lead> in
+            try state.withLock { s throws(JumpError) -> RefreshFlight.Step<Lead> in
+                let session = try requireSession(s)
+                if session.accessToken != token { return .done(session.accessToken) }
+                if session.reauthenticationRequired {
+                    throw JumpError(.expired, "the session can no longer be refreshed: sign in again")
+                }
+                if let flight = s.refresh, !flight.isAbandoned { return .wait(flight) }
+                guard let secret = session.refreshSecret else {
+                    throw JumpError(.expired, "the session has no refresh secret, so its token cannot be refreshed: sign in again")
+                }
+                let flight = RefreshFlight()
+                s.refresh = flight
+                return .lead(flight, (secret: secret, generation: s.generation, flight: flight))
             }
-            if let flight = s.refresh, !flight.isAbandoned { return .wait(flight) }
-            guard let secret = session.refreshSecret else {
-                throw JumpError(.expired, "the session has no refresh secret, so its token cannot be refreshed: sign in again")
-            }
-            let flight = RefreshFlight()
-            s.refresh = flight
-            return .lead(flight, (secret: secret, generation: s.generation, flight: flight))
         }
-        return try RefreshFlight.run(step, waitMilliseconds: RefreshFlight.leaderBoundMs(requestTimeoutMs: settings.requestTimeoutMs)) { lead in
+        return try RefreshFlight.run(decide, waitMilliseconds: RefreshFlight.leaderBoundMs(requestTimeoutMs: settings.requestTimeoutMs)) { lead in
             do throws(JumpError) {
                 // Another client's refresh on the wire is waited for at most the request timeout; then this
                 // one sends the same request (the server answers a replay alike while its grace lasts).

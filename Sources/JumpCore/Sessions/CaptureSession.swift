@@ -1,5 +1,5 @@
 import JumpRuntime
-
+import Synchronization
 
 /// The Capture session of one app installation: its access token and refresh secret, the user's record
 /// and its journal, the flow and schema it is checked with, and the sessions set aside. It owns these and
@@ -182,14 +182,17 @@ struct CaptureState: Sendable {
     /// flight is no longer this session's to wait for.
     mutating func replaceSession(with new: Session?, onStorage: Bool) {
         setSession(new)
-        generation &+= 1
+        generation = CaptureState.nextGeneration.add(1, ordering: .relaxed).newValue
         refresh = nil
         restoreError = nil
         stored.sessionOnStorage = onStorage
     }
-    /// Bumped at every sign-in, sign-out and restore: results of calls begun under another generation are
-    /// discarded (a late refresh must never land in the next user's session).
+    /// Moved on at every sign-in, sign-out and restore: results of calls begun under another generation are
+    /// discarded (a late refresh must never land in the next user's session). Drawn from one counter for the
+    /// process, so that no two sessions (two saved accounts) ever have the same: a link begun in one account
+    /// cannot complete in another.
     var generation: UInt64 = 0
+    static let nextGeneration = Atomic<UInt64>(0)
     var restoreError: JumpError?
     /// What is on storage (CaptureStorage's state, under this lock with the session it stores).
     var stored = CaptureStorage.State(quarantineIndex: [])

@@ -110,12 +110,13 @@ extension CaptureStorage {
         }
     }
 
-    /// Erases every session set aside.
-    func eraseQuarantine(_ st: inout State) throws(JumpError) {
-        for quarantined in st.quarantine {
+    /// Erases the sessions set aside that `matches` picks (a removed account's), the index with the last.
+    func eraseQuarantine(_ st: inout State, where matches: (QuarantineEntry) -> Bool = { _ in true }) throws(JumpError) {
+        for quarantined in st.quarantine where matches(quarantined) {
             for key in quarantined.keys { try entry(key).erase() }
         }
-        st.quarantine = []
+        st.quarantine.removeAll(where: matches)
+        guard st.quarantine.isEmpty else { return try saveQuarantineIndex(&st) }
         st.quarantineIndexUnreadable = false
         try quarantineIndex.erase()
     }

@@ -1,6 +1,5 @@
 import JumpRuntime
 
-
 /// The Engage side of a client: the app's Engage configuration (cached with its ETag), the browser sign-ins
 /// waiting for their completion, the token URL of Engage-only apps, and the sharing tokens of browser
 /// sign-ins. It owns these and their entries on storage.

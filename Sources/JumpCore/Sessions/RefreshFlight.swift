@@ -1,6 +1,5 @@
 import JumpRuntime
 
-
 /// One access-token refresh in progress; every caller that needs it waits for the same outcome. Each
 /// session keeps its own flight (and generation); the single-flight steps below are shared by all of them.
 final class RefreshFlight: Sendable {
@@ -41,18 +40,33 @@ final class RefreshFlight: Sendable {
         case lead(RefreshFlight, Lead)
     }
 
-    /// Carries a step out (outside the session's lock): the leader refreshes and shares the outcome.
-    static func run<Lead>(_ step: Step<Lead>, waitMilliseconds: Int,
+    /// Carries out the step `decide` takes (under the session's lock; the flight runs outside it): the leader
+    /// refreshes and shares the outcome. A refresh its leader's own deadline (operationTimeoutMs) cut short
+    /// says nothing about the refresh: its followers, still on time, decide again, and one of them leads.
+    static func run<Lead>(_ decide: () throws(JumpError) -> Step<Lead>, waitMilliseconds: Int,
                           perform: (Lead) -> Result<String, JumpError>) throws(JumpError) -> String {
-        switch step {
-        case .done(let fresh):
-            return fresh
-        case .wait(let flight):
-            return try flight.wait(milliseconds: waitMilliseconds)
-        case .lead(let flight, let lead):
-            let outcome = perform(lead)
-            flight.finish(outcome)
-            return try outcome.get()
+        while true {
+            switch try decide() {
+            case .done(let fresh):
+                return fresh
+            case .wait(let flight):
+                do throws(JumpError) {
+                    return try flight.wait(milliseconds: waitMilliseconds)
+                } catch {
+                    guard error.detail["reason"]?.stringValue == leaderOutOfTime else { throw error }
+                }
+            case .lead(let flight, let lead):
+                let outcome = perform(lead)
+                flight.finish(outcome.mapError { error in
+                    guard error.detail["reason"]?.stringValue == "operation_timeout" else { return error }
+                    return JumpError(.timeout, "the refresh waited for ended at its leader's deadline",
+                                     detail: ["reason": .string(leaderOutOfTime)])
+                })
+                return try outcome.get()
+            }
         }
     }
+
+    /// What followers hear when the leader's deadline, not the refresh, ended the flight.
+    private static let leaderOutOfTime = "leader_deadline"
 }

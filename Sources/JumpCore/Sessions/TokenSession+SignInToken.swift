@@ -219,24 +219,29 @@ extension TokenSession {
     }
 
     /// Single flight keyed by the refresh token being replaced; every waiter gets the outcome (§12.4: unlike
-    /// iOS, waiters do not start refreshes of their own after a failure).
+    /// iOS, waiters do not start refreshes of their own after a failure, but for the leader's own deadline:
+    /// RefreshFlight.run).
     @discardableResult
     public func refreshTokenSession(replacing refreshToken: String? = nil) throws(JumpError) -> String {
-        let step = try state.withLock { s throws(JumpError) -> RefreshFlight.Step<(TokenGrant, UInt64, RefreshFlight)> in
-            guard case .token(let t)? = try requireTokens(s).credential else {
-                throw JumpError(.notSignedIn, "no sign-in-token session to refresh")
+        typealias Lead = (TokenGrant, UInt64, RefreshFlight)
+        // Decided under the session's lock; again when the flight this caller waited for ended at its leader's deadline.
+        let decide = { [self] () throws(JumpError) -> RefreshFlight.Step<Lead> in
+            try state.withLock { s throws(JumpError) -> RefreshFlight.Step<Lead> in
+                guard case .token(let t)? = try requireTokens(s).credential else {
+                    throw JumpError(.notSignedIn, "no sign-in-token session to refresh")
+                }
+                if let refreshToken, t.refreshToken != refreshToken { return .done(t.accessToken) }
+                if t.pendingReauthentication {
+                    throw JumpError(.expired, "re-authentication is required: sign in again with a sign-in token for this user",
+                                    detail: ["error_type": "reauthentication_required"])
+                }
+                if let flight = s.tokenRefresh, !flight.isAbandoned { return .wait(flight) }
+                let flight = RefreshFlight()
+                s.tokenRefresh = flight
+                return .lead(flight, (t, s.tokenGeneration, flight))
             }
-            if let refreshToken, t.refreshToken != refreshToken { return .done(t.accessToken) }
-            if t.pendingReauthentication {
-                throw JumpError(.expired, "re-authentication is required: sign in again with a sign-in token for this user",
-                                detail: ["error_type": "reauthentication_required"])
-            }
-            if let flight = s.tokenRefresh, !flight.isAbandoned { return .wait(flight) }
-            let flight = RefreshFlight()
-            s.tokenRefresh = flight
-            return .lead(flight, (t, s.tokenGeneration, flight))
         }
-        return try RefreshFlight.run(step, waitMilliseconds: RefreshFlight.leaderBoundMs(requestTimeoutMs: settings.requestTimeoutMs)) { lead in performTokenRefresh(lead.0, generation: lead.1, flight: lead.2) }
+        return try RefreshFlight.run(decide, waitMilliseconds: RefreshFlight.leaderBoundMs(requestTimeoutMs: settings.requestTimeoutMs)) { lead in performTokenRefresh(lead.0, generation: lead.1, flight: lead.2) }
     }
 
     /// The flight's marker is cleared only while it is still this flight's: a refresh that ends after a sign-out

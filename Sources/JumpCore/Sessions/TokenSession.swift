@@ -1,6 +1,5 @@
 import JumpRuntime
 
-
 /// The sign-in-token side of a client (docs/protocol.md §12): a backend-issued token exchanged for an access +
 /// refresh session, or an API key; the status flags and the identified external user. It owns its
 /// credential and the secret-free gist on storage, its generation and its refresh flight.

@@ -39,10 +39,11 @@ struct AccountIndex: Sendable, Equatable {
 
     /// Lenient: an entry without a slot or uuid is left out (it names nothing that can be switched to).
     init(json: JSON) {
-        active = json["active"]?.stringValue ?? ""
+        // A slot names entries on storage: one with characters a name cannot hold is no slot of ours.
+        let usable = { (slot: String) in slot.isEmpty || CaptureSettings.safeName(slot) == slot }
+        active = json["active"]?.stringValue.flatMap { usable($0) ? $0 : nil } ?? ""
         accounts = (json["accounts"]?.arrayValue ?? []).compactMap { entry -> Account? in
-            guard let slot = entry["slot"]?.stringValue, let uuid = entry["uuid"]?.stringValue,
-                  slot.isEmpty || CaptureSettings.safeName(slot) == slot else { return nil }
+            guard let slot = entry["slot"]?.stringValue, let uuid = entry["uuid"]?.stringValue, usable(slot) else { return nil }
             return Account(slot: slot, uuid: uuid, email: entry["email"]?.stringValue,
                            displayName: entry["display_name"]?.stringValue, lastUsed: entry["last_used"]?.intValue ?? 0)
         }

@@ -1,6 +1,5 @@
 import JumpRuntime
 
-
 /// Where a session is kept between runs. A read error must be thrown (never reported as "nothing saved"):
 /// taking an unreadable keychain or disk for "signed out" logs users out and loses their edits.
 public protocol SessionStore: Sendable {

@@ -1,6 +1,5 @@
 import JumpRuntime
 
-
 /// Library log lines, delivered to the host's log callback when one is installed. Callers pass only text
 /// that holds no secret (URLs without query strings, status codes, durations).
 public enum Log {

@@ -1,6 +1,5 @@
 import JumpRuntime
 
-
 /// Keeps secrets out of text that came from a server. A server (or a proxy) may echo the request in its
 /// error text; that text reaches error details, events and log lines. Every token, secret and signature
 /// libjump sends is remembered here (the most recent ones, in memory only) and replaced by "[redacted]"

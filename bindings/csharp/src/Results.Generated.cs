@@ -736,7 +736,7 @@ namespace Jump
         /// <summary>the record's displayName ("display_name"; null when JSON null)</summary>
         public string DisplayName { get; private set; }
 
-        /// <summary>whether the account has a session (a saved account always has) ("signed_in")</summary>
+        /// <summary>false when its saved session could not be read (jump_client_restore tries again) ("signed_in")</summary>
         public bool SignedIn { get; private set; }
 
         /// <summary>the server refused to refresh its token: its user must sign in again ("reauthentication_required")</summary>
@@ -810,7 +810,7 @@ namespace Jump
         /// <summary>status_changed: the new sign-in status ("status"; null when absent)</summary>
         public ClientStatus Status { get; private set; }
 
-        /// <summary>user_invalidated: the user the server no longer knows ("user_id"; null when JSON null or absent)</summary>
+        /// <summary>user_invalidated: the sign-in-token user the server no longer knows; the client signed out as jump_client_sign_out does (with accounts "multiple": the active Capture account only) ("user_id"; null when JSON null or absent)</summary>
         public string UserId { get; private set; }
 
         /// <summary>The document as libjump gave it (JSON text): keys this binding does not know are there too.</summary>

@@ -236,7 +236,7 @@ export interface SavedAccount {
   email: string | null;
   /** The record's displayName. */
   displayName: string | null;
-  /** Whether the account has a session (a saved account always has). */
+  /** False when its saved session could not be read (jump_client_restore tries again). */
   signedIn: boolean;
   /** The server refused to refresh its token: its user must sign in again. */
   reauthenticationRequired: boolean;
@@ -274,7 +274,9 @@ export interface Event {
   reason?: string;
   /** Status_changed: the new sign-in status. */
   status?: SignInStatus;
-  /** User_invalidated: the user the server no longer knows. */
+  /** User_invalidated: the sign-in-token user the server no longer knows; the client signed out as
+   * jump_client_sign_out does (with accounts "multiple": the active Capture account only).
+   */
   userId?: string | null;
 }
 

@@ -285,7 +285,7 @@ class SavedAccount(TypedDict, total=False):
     email: Optional[str]
     #: The record's displayName.
     display_name: Optional[str]
-    #: Whether the account has a session (a saved account always has).
+    #: False when its saved session could not be read (jump_client_restore tries again).
     signed_in: bool
     #: The server refused to refresh its token: its user must sign in again.
     reauthentication_required: bool
@@ -324,7 +324,8 @@ class Event(TypedDict, total=False):
     reason: str
     #: Status_changed: the new sign-in status. May be absent.
     status: SignInStatus
-    #: User_invalidated: the user the server no longer knows. May be absent.
+    #: User_invalidated: the sign-in-token user the server no longer knows; the client signed out as
+    #: jump_client_sign_out does (with accounts "multiple": the active Capture account only). May be absent.
     user_id: Optional[str]
 
 

@@ -23,6 +23,7 @@ import jump
 
 from conftest import PASSWORD
 from emulator_helpers import unique_email
+from social_helpers import server_identifiers
 
 SIGN_IN = "POST /oauth/auth_native_traditional"
 REFRESH = "POST /oauth/refresh_access_token"
@@ -273,3 +274,93 @@ def test_kill_9_during_switches_loses_no_account_and_mixes_no_edits(make_config,
             final.sync()
             final.fetch_record()  # the session is alive
             assert photos_of(emu, uuid) and all(v.startswith(uuid) for v in photos_of(emu, uuid))
+
+
+def test_a_link_begun_in_one_account_does_not_complete_in_another(emu, idp, social_config) -> None:
+    """Each saved account's sessions count their generations from one counter: a browser link begun in A and
+    completed after a switch to B is refused, never linked to B."""
+    a_email, a_uuid = new_user(emu, "link-a")
+    b_email, b_uuid = new_user(emu, "link-b")
+    with jump.Client(social_config(storageDirectory=":memory:", accounts="multiple")) as client:
+        client.sign_in(a_email, PASSWORD)
+        client.sign_in(b_email, PASSWORD)
+        client.switch_account(a_uuid)
+        begun = client.social_begin("facebook", link=True)
+        client.switch_account(b_uuid)
+        with pytest.raises(jump.NotSignedIn) as refused:
+            client.social_complete(idp.finish(begun["url"], name="Fa Ce", email=unique_email("f")))
+        assert refused.value.detail.get("reason") == "session_changed"
+        assert client.linked_profiles() == []
+        assert server_identifiers(emu, b_uuid) == [] and server_identifiers(emu, a_uuid) == []
+
+
+class FlakyStore:
+    """Host storage in a dict; `fail_erase` / `fail_load` name substrings of keys whose next erase or every
+    load fails (a keychain that is locked, say)."""
+
+    def __init__(self) -> None:
+        self.entries: Dict[str, bytes] = {}
+        self.fail_erase: List[str] = []
+        self.fail_load: List[str] = []
+
+    def load(self, key: str):
+        if any(part in key for part in self.fail_load):
+            raise OSError("the keychain is locked")
+        return self.entries.get(key)
+
+    def save(self, key: str, data: bytes) -> None:
+        self.entries[key] = bytes(data)
+
+    def erase(self, key: str) -> None:
+        for part in list(self.fail_erase):
+            if part in key:
+                self.fail_erase.remove(part)
+                raise OSError("the keychain is locked")
+        self.entries.pop(key, None)
+
+
+def hosted(make_config, store: FlakyStore) -> jump.Client:
+    config = jump.Config(make_config(accounts="multiple", storageDirectory=None))
+    config.set_storage(store)
+    return jump.Client(config)
+
+
+def account_keys(store: FlakyStore) -> List[str]:
+    return sorted(k for k in store.entries if k.startswith("session-") and "-account-" in k)
+
+
+def test_a_removal_whose_erase_failed_finishes_when_called_again(make_config, emu) -> None:
+    a_email, a_uuid = new_user(emu, "retry-a")
+    b_email, b_uuid = new_user(emu, "retry-b")
+    store = FlakyStore()
+    with hosted(make_config, store) as client:
+        client.sign_in(a_email, PASSWORD)
+        client.sign_in(b_email, PASSWORD)  # B's session is in its own slot: session-...-account-<slot>
+        [b_key] = account_keys(store)
+        store.fail_erase.append(b_key)
+        with pytest.raises(jump.StorageError):
+            client.remove_account(b_uuid)
+        assert b_key in store.entries
+        client.remove_account(b_uuid)  # "call again"
+        assert account_keys(store) == [] and not any(b_uuid in v.decode("utf-8", "replace") for v in store.entries.values())
+        assert uuids(client) == {a_uuid: False}
+
+
+def test_an_account_whose_session_cannot_be_read_is_listed_not_lost(make_config, emu) -> None:
+    a_email, a_uuid = new_user(emu, "locked-a")
+    b_email, b_uuid = new_user(emu, "locked-b")
+    store = FlakyStore()
+    with hosted(make_config, store) as client:
+        client.sign_in(a_email, PASSWORD)
+        client.sign_in(b_email, PASSWORD)
+        [b_key] = account_keys(store)
+    store.fail_load.append(b_key)
+    with hosted(make_config, store) as client:
+        listed = {a["uuid"]: a for a in client.accounts()["accounts"]}
+        assert set(listed) == {a_uuid, b_uuid}
+        assert listed[b_uuid]["signed_in"] is False and listed[b_uuid]["email"] == b_email
+        store.fail_load.clear()
+        client.restore()  # reads every unreadable account again
+        assert {a["uuid"]: a["signed_in"] for a in client.accounts()["accounts"]} == {a_uuid: True, b_uuid: True}
+        client.switch_account(b_uuid)
+        assert client.record["/email"] == b_email

@@ -180,7 +180,7 @@ extern "C" {
     pub fn jump_client_state(client: *mut jump_client, out_json: *mut *mut c_char) -> jump_status;
     /// 1 when a user is signed in, 0 otherwise (and for an invalid handle).
     pub fn jump_client_is_signed_in(client: *mut jump_client) -> c_int;
-    /// Reads the saved session and credential again (after a JUMP_E_STORAGE restore error).
+    /// Reads the saved session and credential again (after a JUMP_E_STORAGE restore error); with accounts "multiple", every saved account that could not be read too.
     pub fn jump_client_restore(client: *mut jump_client) -> jump_status;
     /// Erases the sessions set aside ("quarantine" in the state).
     pub fn jump_client_erase_quarantine(client: *mut jump_client) -> jump_status;

@@ -742,7 +742,7 @@ pub struct SavedAccount {
     pub email: Option<String>,
     /// the record's displayName (`"display_name"`)
     pub display_name: Option<String>,
-    /// whether the account has a session (a saved account always has) (`"signed_in"`)
+    /// false when its saved session could not be read (jump_client_restore tries again) (`"signed_in"`)
     pub signed_in: bool,
     /// the server refused to refresh its token: its user must sign in again (`"reauthentication_required"`)
     pub reauthentication_required: bool,
@@ -809,7 +809,7 @@ pub struct Event {
     pub reason: Option<String>,
     /// status_changed: the new sign-in status (`"status"`; None when absent)
     pub status: Option<SignInStatus>,
-    /// user_invalidated: the user the server no longer knows (`"user_id"`; None when absent)
+    /// user_invalidated: the sign-in-token user the server no longer knows; the client signed out as jump_client_sign_out does (with accounts "multiple": the active Capture account only) (`"user_id"`; None when absent)
     pub user_id: Option<String>,
     raw: Value,
 }

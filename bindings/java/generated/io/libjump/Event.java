@@ -15,7 +15,7 @@ import java.util.List;
  * @param changed record_synced: the paths synced (may be absent)
  * @param reason session_expired: why (may be absent)
  * @param status status_changed: the new sign-in status (may be absent)
- * @param userId user_invalidated: the user the server no longer knows (null when JSON null; may be absent)
+ * @param userId user_invalidated: the sign-in-token user the server no longer knows; the client signed out as jump_client_sign_out does (with accounts "multiple": the active Capture account only) (null when JSON null; may be absent)
  * @param json the whole document as JSON text, keys this binding does not name included
  */
 public record Event(long version, Kind kind, Name name, String uuid, boolean isNew, List<String> changed,

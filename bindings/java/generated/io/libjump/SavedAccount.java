@@ -10,7 +10,7 @@ import java.time.Instant;
  * @param uuid the user's uuid
  * @param email the user's email (null when JSON null)
  * @param displayName the record's displayName (null when JSON null)
- * @param signedIn whether the account has a session (a saved account always has)
+ * @param signedIn false when its saved session could not be read (jump_client_restore tries again)
  * @param reauthenticationRequired the server refused to refresh its token: its user must sign in again
  * @param lastUsed its last sign-in or switch; null with accounts "single" (null when JSON null)
  * @param active whether the client's calls go to it
