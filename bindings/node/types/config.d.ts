@@ -39,7 +39,11 @@ export interface Config {
    * ('secret-service'), or files ('file'). */
   secretStore?: 'auto' | 'secret-service' | 'file';
   connectTimeoutMs?: number;
+  /** How long one HTTP attempt may take (and, without operationTimeoutMs, a request's retries together). */
   requestTimeoutMs?: number;
+  /** The deadline of a whole call, which every wait inside it draws on; 0 (default): none. A call that
+   * reaches it rejects with a TimeoutError whose detail.reason is 'operation_timeout'. */
+  operationTimeoutMs?: number;
   tokenRefreshMarginSeconds?: number;
   maxResponseBytes?: number;
   /** Retries of a read or of the token refresh after a transient failure (429, 5xx, reset); 0: none (default 2). */

@@ -343,3 +343,24 @@ def test_a_refresh_whose_answer_could_not_be_saved_is_replayed_from_the_keyring(
         restarted.fetch_record()
         assert emu.counters().get("POST /oauth/refresh_access_token") == 2  # the refresh, then its replay
         restarted.sign_out()
+
+
+def test_each_saved_account_has_its_own_item_and_a_removal_leaves_none_of_its(make_config, emu, storage, on_bus) -> None:
+    """accounts "multiple": each account's secrets under a name of its own; removing one erases its item and
+    files, and the other's stay."""
+    emails = [unique_email("ring-a"), unique_email("ring-b")]
+    for email in emails:
+        emu.admin("POST", "/emulator/users", {"email": email, "password": PASSWORD})
+    with jump.Client(make_config(accounts="multiple")) as client:
+        uuids = []
+        for email in emails:
+            client.sign_in(email, PASSWORD)
+            uuids.append(client.state["uuid"])
+        entries = sorted(i["attribute.entry"] for i in on_bus.items() if i.get("attribute.scope") == os.path.realpath(storage))
+        assert len(entries) == 2 and len({e.split("#")[0] for e in entries}) == 2, entries  # one name per account
+        kept_token = client.access_token()  # B's, the active account
+        client.remove_account(uuids[0])
+        left = [i for i in on_bus.items() if i.get("attribute.scope") == os.path.realpath(storage)]
+        assert len(left) == 1 and json.loads(left[0]["secret"])["access_token"] == kept_token
+        assert uuids[0].encode() not in file_bytes(storage)
+        client.fetch_record()  # the other account is still usable
