@@ -541,23 +541,34 @@ OUTPUTS: List[Tuple[str, Callable[[Api], str]]] = [
 ]
 
 
-def backend_outputs() -> List[Tuple[str, Callable[[Api], str]]]:
-    """The outputs of the backends in scripts/generators/ (one module per binding, each with
-    `outputs(common)`, `common` being this module, so they share its names and helpers)."""
-    import importlib.util
-    folder = os.path.join(ROOT, "scripts", "generators")
-    found: List[Tuple[str, Callable[[Api], str]]] = []
-    if not os.path.isdir(folder):
-        return found
-    for name in sorted(os.listdir(folder)):
-        if not name.endswith(".py") or name.startswith("_"):
-            continue
-        spec = importlib.util.spec_from_file_location("jump_generator_" + name[:-3], os.path.join(folder, name))
-        if spec is None or spec.loader is None:
-            continue
+GENERATORS = os.path.join(ROOT, "scripts", "generators")
+_generators: Dict[str, Any] = {}
+
+
+def generator(name: str) -> Any:
+    """The module scripts/generators/<name>.py, loaded by path once (the folder is no package): how the backends
+    reach each other and their shared helpers (_shared.py, _result_types.py, config_docs.py, function_docs.py)."""
+    if name not in _generators:
+        import importlib.util
+        spec = importlib.util.spec_from_file_location("jump_generator_" + name, os.path.join(GENERATORS, name + ".py"))
+        assert spec is not None and spec.loader is not None
         module = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(module)
-        found += module.outputs(sys.modules[__name__])
+        _generators[name] = module
+    return _generators[name]
+
+
+def backend_outputs() -> List[Tuple[str, Callable[[Api], str]]]:
+    """The outputs of the backends in scripts/generators/ (one module per binding, each with
+    `outputs(common)`, `common` being this module, so they share its names and helpers; a module whose name
+    starts with _ is a helper, no backend)."""
+    found: List[Tuple[str, Callable[[Api], str]]] = []
+    if not os.path.isdir(GENERATORS):
+        return found
+    for name in sorted(os.listdir(GENERATORS)):
+        if not name.endswith(".py") or name.startswith("_"):
+            continue
+        found += generator(name[:-3]).outputs(sys.modules[__name__])
     return found
 
 

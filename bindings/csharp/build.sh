@@ -21,7 +21,7 @@ cp "$here/bindings/csharp/Jump.dll.config" "$out/Jump.dll.config"
     "$here"/bindings/csharp/tests/*.cs "$here/bindings/csharp/src/Json.cs"
 # The conformance runner (Tests/conformance/README.md), run by ConformanceTests through Tests/conformance/run.py.
 "$mcs" -nologo -debug -warnaserror -target:exe -out:"$out/ConformanceRunner.exe" -r:"$out/Jump.dll" -r:System.Net.dll \
-    "$here"/bindings/csharp/conformance/*.cs "$here/bindings/csharp/src/Json.cs"
+    "$here"/bindings/csharp/conformance/*.cs "$here/bindings/csharp/tests/Http.cs" "$here/bindings/csharp/src/Json.cs"
 # The examples, each its own program (examples/csharp/*.cs), run by the tests against the emulator.
 for example in "$here"/examples/csharp/*.cs; do
     "$mcs" -nologo -warnaserror -target:exe -out:"$out/$(basename "${example%.cs}").exe" -r:"$out/Jump.dll" "$example"

@@ -38,6 +38,11 @@ def default(key: Dict[str, Any]) -> str:
     return "unset" if key["default"] is None else literal(key["default"])
 
 
+def facts(key: Dict[str, Any]) -> str:
+    """"Type: integer, 1..600000. Default: 30000.": the words jump.h, C#'s ConfigKeys and Rust's config_keys give."""
+    return "Type: %s. Default: %s." % (kind(key), default(key))
+
+
 def sentence(text: str) -> str:
     text = text.strip()
     return text[:1].upper() + text[1:] + ("" if text.endswith(".") else ".")
@@ -55,24 +60,11 @@ def header_region(api: Dict[str, Any], generated: str) -> List[str]:
     lines = [boxed(BEGIN + generated)]
     for key in api["config_keys"]:
         lines.append(boxed("  " + key["name"]))
-        facts = "Type: %s. Default: %s." % (kind(key), default(key))
-        for part in (facts, sentence(key["meaning"])):
+        for part in (facts(key), sentence(key["meaning"])):
             for line in textwrap.wrap(part, WIDTH - 6, break_on_hyphens=False, break_long_words=False):
                 lines.append(boxed("      " + line))
     lines.append(boxed(END))
     return lines
-
-
-def function_docs() -> Any:
-    """function_docs.py, beside this file (the backends are loaded by path, not imported as a package)."""
-    import importlib.util
-    spec = importlib.util.spec_from_file_location("jump_generator_function_docs_for_header",
-                                                  os.path.join(os.path.dirname(os.path.abspath(__file__)),
-                                                               "function_docs.py"))
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def header(common: Any) -> Callable[[Dict[str, Any]], str]:
@@ -85,7 +77,7 @@ def header(common: Any) -> Callable[[Dict[str, Any]], str]:
             raise SystemExit("%s: needs one '/* %s...' line and one '/* %s' line after it (the generated config "
                              "keys go between them)" % (HEADER, BEGIN, END))
         text = "\n".join(lines[:starts[0]] + header_region(api, common.GENERATED) + lines[ends[0] + 1:])
-        return function_docs().regions(api, text, common.c_param)
+        return common.generator("function_docs").regions(api, text, common.c_param)
     return make
 
 

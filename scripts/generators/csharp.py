@@ -6,21 +6,7 @@
 JumpConfig.Set and JumpConfig.FromJson take these names. The binding's other generated files are written by
 generate-bindings.py itself (Native.Generated.cs, Errors.Generated.cs) and by csharp_results.py."""
 
-import importlib.util
-import os
 from typing import Any, Callable, Dict, List, Tuple
-
-
-def config_docs() -> Any:
-    """config_docs.py, beside this file (the backends are loaded by path): the "Type: ... Default: ..." facts of
-    a key, worded as jump.h's config-key region words them."""
-    spec = importlib.util.spec_from_file_location("jump_generator_config_docs_for_csharp",
-                                                  os.path.join(os.path.dirname(os.path.abspath(__file__)),
-                                                               "config_docs.py"))
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def key_constant(key: str) -> str:
@@ -30,7 +16,7 @@ def key_constant(key: str) -> str:
 
 def config_keys(common: Any) -> Callable[[Dict[str, Any]], str]:
     def make(api: Dict[str, Any]) -> str:
-        docs = config_docs()
+        docs = common.generator("config_docs")  # the key facts as jump.h words them
         keys = api["config_keys"]
         names = [key_constant(k["name"]) for k in keys]
         if len(set(names)) != len(names) or "All" in names:
@@ -51,9 +37,8 @@ def config_keys(common: Any) -> Callable[[Dict[str, Any]], str]:
             "    {",
         ]
         for k, name in zip(keys, names):
-            facts = "Type: %s. Default: %s." % (docs.kind(k), docs.default(k))
             out += ["        /// <summary>%s</summary>" % common.xml(docs.sentence(k["meaning"].replace("\n", " "))),
-                    "        /// <remarks>Key <c>%s</c>. %s</remarks>" % (k["name"], common.xml(facts)),
+                    "        /// <remarks>Key <c>%s</c>. %s</remarks>" % (k["name"], common.xml(docs.facts(k))),
                     "        public const string %s = \"%s\";" % (name, k["name"])]
         out += ["        /// <summary>Every key above, in jump.h's order.</summary>",
                 "        public static readonly IReadOnlyList<string> All = Array.AsReadOnly(new[]",

@@ -388,24 +388,10 @@ def one_exception(s: Dict[str, Any], common: Any) -> Callable[[Dict[str, Any]], 
     return make
 
 
-def javadoc_text(text: str) -> str:
-    """Plain text as Javadoc (HTML) text: markup characters escaped, no comment end, no block tag."""
-    text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-    return text.replace("*/", "*&#47;").replace("@", "&#64;").replace("{", "&#123;").replace("}", "&#125;")
-
-
-def key_constant(key: str) -> str:
-    """captureDomain -> CAPTURE_DOMAIN, signInTokenApiBaseUrl -> SIGN_IN_TOKEN_API_BASE_URL."""
-    out = ""
-    for i, ch in enumerate(key):
-        if ch.isupper() and i and not key[i - 1].isupper():
-            out += "_"
-        out += ch.upper()
-    return out
-
-
 def config_keys_java(api: Dict[str, Any], common: Any) -> str:
     import json
+    shared = common.generator("_shared")
+    javadoc_text, key_constant = shared.javadoc_text, shared.upper_snake
     out = [
         "// " + common.GENERATED,
         "package %s;" % PACKAGE,

@@ -56,10 +56,7 @@ def constant(value: str) -> str:
     return c if c and not c[0].isdigit() else "V_" + c
 
 
-def doc_text(text: str) -> str:
-    """Text for Javadoc: HTML and tags escaped."""
-    text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("*/", "*&#47;")
-    return text.replace("@", "&#64;").replace("{", "&#123;").replace("}", "&#125;")
+doc_text: Callable[[str], str]  # text for Javadoc, HTML and tags escaped: _shared.javadoc_text, set by outputs()
 
 
 def sentence(text: str) -> str:
@@ -152,13 +149,11 @@ def enum_lines(name: str, key: str, spec: Dict[str, Any]) -> List[str]:
             "        /**", "         * The value as JSON has it.", "         *",
             "         * @return e.g. \"%s\"; null for UNKNOWN" % doc_text(spec["values"][0]), "         */",
             "        public String json() {", "            return json;", "        }", "",
-            "        /**", "         * The value as JSON has it, so that text made of it reads as before it was an enum.",
-            "         *", "         * @return json(), or \"UNKNOWN\"", "         */", "        @Override",
-            "        public String toString() {", "            return json == null ? name() : json;", "        }", "",
+            "        /** {@return json(), or \"UNKNOWN\": text made of it reads as before it was an enum} */",
+            "        @Override",
+            "        public String toString() {", "            return JsonEnum.text(this, json);", "        }", "",
             "        static %s of(Object value) {" % name,
-            "            if (!(value instanceof String)) return null;",
-            "            for (%s v : values()) if (value.equals(v.json)) return v;" % name,
-            "            return UNKNOWN;", "        }", "    }"]
+            "            return JsonEnum.of(value, values(), %s::json, UNKNOWN);" % name, "        }", "    }"]
     return out
 
 
@@ -190,17 +185,10 @@ def record_java(common: Any, types: Types, name: str, doc: Dict[str, Any]) -> st
             "     * @param key the member's JSON name", "     * @return its JSON value as {@link Json#parse} reads it, or null",
             "     */", "    public Object get(String key) {", "        return Json.get(Json.parse(json), key);", "    }"]
     secrets = [c for c, _, _, spec, _ in comps if spec.get("secret")]
-    out += ["", "    /**", "     * The components but json%s." % (
-        (" (" + ", ".join(secrets) + ": secrets, shown as *** when set)") if secrets else ""),
-            "     *", "     * @return e.g. %s[...]" % typ, "     */", "    @Override", "    public String toString() {"]
-    pieces = ['"%s=" + %s' % (c, '(%s == null ? null : "***")' % c if spec.get("secret") else c)
-              for c, _, _, spec, _ in comps]
-    out.append('        return "%s["' % typ)
-    out += ['                + "%s%s' % (", " if i else "", p[1:]) for i, p in enumerate(pieces)]
-    out[-1] += ' + "]";' if pieces else ""
-    if not pieces:
-        out[-1] += ' + "]";'
-    out.append("    }")
+    out += ["", "    /** {@return the components but json%s, e.g. %s[...]} */" % (
+        (" (" + ", ".join(secrets) + ": secrets, shown as *** when set)") if secrets else "", typ),
+            "    @Override", "    public String toString() {",
+            "        return RecordText.of(%s);" % ", ".join(["this"] + ['"%s"' % c for c in secrets]), "    }"]
     if "body" in keys and "body_base64" in keys:
         # an HTTP answer: its body is text, or base64 when it is not UTF-8; bytes() is either as bytes
         out += ["", "    /**", "     * The body as bytes, whichever way the document carries it.", "     *",
@@ -273,6 +261,9 @@ def outputs(common: Any) -> List[Tuple[str, Callable[[Dict[str, Any]], str]]]:
     # generate-bindings.py reads by default.
     with open(os.path.join(common.ROOT, "include", "jump_api.json"), encoding="utf-8") as f:
         names = list(json.load(f).get("documents", {}))
+
+    global doc_text
+    doc_text = common.generator("_shared").javadoc_text
 
     def make(name: str) -> Callable[[Dict[str, Any]], str]:
         def run(api: Dict[str, Any]) -> str:

@@ -82,11 +82,5 @@ def results(common: Any, api: Dict[str, Any]) -> str:
 
 def outputs(common: Any) -> List[Tuple[str, Callable[[Dict[str, Any]], str]]]:
     global types
-    if types is None:
-        import importlib.util
-        import os
-        path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_result_types.py")
-        spec = importlib.util.spec_from_file_location("jump_generator__result_types", path)
-        types = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(types)
+    types = common.generator("_result_types")
     return [("bindings/python/jump/_results_generated.py", lambda api: results(common, api))]

@@ -197,30 +197,6 @@ def status_enum(common: Any) -> Callable[[Dict[str, Any]], str]:
     return make
 
 
-def config_docs() -> Any:
-    """config_docs.py, beside this file (the backends are loaded by path): the "Type: ... Default: ..." facts of
-    a key, worded as jump.h's config-key region words them."""
-    import importlib.util
-    import os
-    spec = importlib.util.spec_from_file_location("jump_generator_config_docs_for_rust",
-                                                  os.path.join(os.path.dirname(os.path.abspath(__file__)),
-                                                               "config_docs.py"))
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-def key_constant(key: str) -> str:
-    """captureDomain -> CAPTURE_DOMAIN, signInTokenApiBaseUrl -> SIGN_IN_TOKEN_API_BASE_URL (as Java's ConfigKey)."""
-    out = ""
-    for i, ch in enumerate(key):
-        if ch.isupper() and i and not key[i - 1].isupper():
-            out += "_"
-        out += ch.upper()
-    return out
-
-
 def markdown_text(text: str) -> str:
     """Plain text as rustdoc (Markdown) text: the characters Markdown or rustdoc would read as markup escaped
     (brackets would be intra-doc links, <x> an HTML tag, * emphasis, ` code; a _ inside a word is no emphasis);
@@ -232,9 +208,9 @@ def markdown_text(text: str) -> str:
 
 def config_keys(common: Any) -> Callable[[Dict[str, Any]], str]:
     def make(api: Dict[str, Any]) -> str:
-        docs = config_docs()
+        docs = common.generator("config_docs")  # the key facts as jump.h words them
         keys = api["config_keys"]
-        names = [key_constant(k["name"]) for k in keys]
+        names = [common.generator("_shared").upper_snake(k["name"]) for k in keys]  # as Java's ConfigKey
         if len(set(names)) != len(names):
             raise SystemExit("generate-bindings: two config keys have the same Rust constant")
         out = [
@@ -255,9 +231,8 @@ def config_keys(common: Any) -> Callable[[Dict[str, Any]], str]:
             "//! ```",
         ]
         for k, name in zip(keys, names):
-            facts = "Type: %s. Default: %s." % (docs.kind(k), docs.default(k))
             out += ["", "/// %s" % markdown_text(docs.sentence(k["meaning"].replace("\n", " "))),
-                    "///", "/// Key `%s`. %s" % (k["name"], markdown_text(facts)),
+                    "///", "/// Key `%s`. %s" % (k["name"], markdown_text(docs.facts(k))),
                     "pub const %s: &str = \"%s\";" % (name, k["name"])]
         out += ["", "/// Every key above, in jump.h's order.", "pub const ALL: [&str; %d] = [" % len(names)]
         out += ["    %s," % n for n in names]

@@ -4,47 +4,22 @@
 using System;
 using System.Collections.Generic;
 using System.Diagnostics;
-using System.IO;
 using System.Linq;
-using System.Net;
-using System.Text;
 using System.Threading;
+using Jump.Tests;
 
 namespace Jump.Conformance
 {
     internal static partial class Runner
     {
-        /// <summary>One request of the loopback scenario's browser, redirects not followed: its HTTP status
-        /// (location receives the Location header).</summary>
+        /// <summary>One request of the loopback scenario's browser, redirects not followed (tests/Http.cs):
+        /// its HTTP status (location receives the Location header).</summary>
         static int BrowserCall(string url, IDictionary<string, object> form, out string location)
         {
-            var request = (HttpWebRequest)WebRequest.Create(url);
-            request.AllowAutoRedirect = false;
-            request.Proxy = null; // loopback: never through a proxy from the environment
-            request.Timeout = 30000;
-            request.Method = form == null ? "GET" : "POST";
-            if (form != null)
-            {
-                var body = Encoding.UTF8.GetBytes(string.Join("&", form.Select(kv =>
-                    Uri.EscapeDataString(kv.Key) + "=" + Uri.EscapeDataString(kv.Value as string ?? ""))));
-                request.ContentType = "application/x-www-form-urlencoded";
-                request.ContentLength = body.Length;
-                using (var stream = request.GetRequestStream()) stream.Write(body, 0, body.Length);
-            }
-            HttpWebResponse response;
-            try { response = (HttpWebResponse)request.GetResponse(); }
-            catch (WebException e)
-            {
-                response = e.Response as HttpWebResponse;
-                if (response == null) throw;
-            }
-            using (response)
-            using (var reader = new StreamReader(response.GetResponseStream(), Encoding.UTF8))
-            {
-                reader.ReadToEnd();
-                location = response.Headers["Location"];
-                return (int)response.StatusCode;
-            }
+            var answer = Web.Call(url, form == null ? null : form.ToDictionary(kv => kv.Key, kv => kv.Value as string),
+                timeoutMs: 30000);
+            location = answer.Location;
+            return answer.Status;
         }
 
         /// <summary>The browser of the loopback sign-in: the provider's start page, its form posted to

@@ -37,6 +37,16 @@ def new_user(emu, tag: str) -> Tuple[str, str]:
     return email, user["uuid"]
 
 
+def sign_in_two(emu, client: jump.Client, tag: str) -> Tuple[str, str, str, str]:
+    """Users `tag`-a and `tag`-b made through the admin API and signed in on client, A first (B is active):
+    (a_email, a_uuid, b_email, b_uuid)."""
+    a_email, a_uuid = new_user(emu, tag + "-a")
+    b_email, b_uuid = new_user(emu, tag + "-b")
+    client.sign_in(a_email, PASSWORD)
+    client.sign_in(b_email, PASSWORD)
+    return a_email, a_uuid, b_email, b_uuid
+
+
 @pytest.fixture
 def multi(make_config):
     """``multi(**overrides)``: a client with ``accounts`` ``"multiple"`` on the test's storage directory."""
@@ -109,21 +119,15 @@ def test_two_users_stay_signed_in_and_switch_without_a_password(multi, emu) -> N
 
 
 def test_a_saved_users_sign_in_goes_to_their_own_account(multi, emu) -> None:
-    a_email, a_uuid = new_user(emu, "again-a")
-    b_email, b_uuid = new_user(emu, "again-b")
     client = multi()
-    client.sign_in(a_email, PASSWORD)
-    client.sign_in(b_email, PASSWORD)
+    a_email, a_uuid, b_email, b_uuid = sign_in_two(emu, client, "again")
     client.sign_in(a_email, PASSWORD)
     assert uuids(client) == {a_uuid: True, b_uuid: False}
 
 
 def test_edits_stay_with_their_account_across_100_switches_and_a_restart(multi, emu) -> None:
-    a_email, a_uuid = new_user(emu, "edits-a")
-    b_email, b_uuid = new_user(emu, "edits-b")
     client = multi()
-    client.sign_in(a_email, PASSWORD)
-    client.sign_in(b_email, PASSWORD)
+    a_email, a_uuid, b_email, b_uuid = sign_in_two(emu, client, "edits")
     expected: Dict[str, List[str]] = {a_uuid: [], b_uuid: []}
     for i in range(100):
         uuid = a_uuid if i % 2 == 0 else b_uuid
@@ -164,11 +168,8 @@ def test_removing_one_account_leaves_the_other_and_nothing_of_it(multi, emu, sto
 
 
 def test_removing_the_active_account_signs_no_one_else_in(multi, emu) -> None:
-    a_email, a_uuid = new_user(emu, "active-a")
-    b_email, b_uuid = new_user(emu, "active-b")
     client = multi()
-    client.sign_in(a_email, PASSWORD)
-    client.sign_in(b_email, PASSWORD)
+    a_email, a_uuid, b_email, b_uuid = sign_in_two(emu, client, "active")
     client.remove_account(b_uuid)
     assert not client.is_signed_in
     assert client.accounts() == {"accounts": client.accounts()["accounts"], "active": None}
@@ -178,11 +179,8 @@ def test_removing_the_active_account_signs_no_one_else_in(multi, emu) -> None:
 
 
 def test_sign_out_signs_out_the_active_account_only(multi, emu) -> None:
-    a_email, a_uuid = new_user(emu, "out-a")
-    b_email, b_uuid = new_user(emu, "out-b")
     client = multi()
-    client.sign_in(a_email, PASSWORD)
-    client.sign_in(b_email, PASSWORD)
+    a_email, a_uuid, b_email, b_uuid = sign_in_two(emu, client, "out")
     client.sign_out()
     assert not client.is_signed_in
     assert uuids(client) == {a_uuid: False}
@@ -205,11 +203,8 @@ with jump.Client(config) as client:
 
 
 def test_processes_sharing_a_directory_see_one_list_and_refresh_once_per_account(make_config, multi, emu) -> None:
-    a_email, a_uuid = new_user(emu, "shared-a")
-    b_email, b_uuid = new_user(emu, "shared-b")
     first = multi()
-    first.sign_in(a_email, PASSWORD)
-    first.sign_in(b_email, PASSWORD)
+    a_email, a_uuid, b_email, b_uuid = sign_in_two(emu, first, "shared")
     emu.advance_clock(7200)  # every access token has expired
     emu.clear_counters()
     other = subprocess.Popen([sys.executable, "-c", SHARING_PROCESS, json.dumps(make_config(accounts="multiple"))],
@@ -224,11 +219,8 @@ def test_processes_sharing_a_directory_see_one_list_and_refresh_once_per_account
 
 
 def test_async_switch(multi, emu) -> None:
-    a_email, a_uuid = new_user(emu, "async-a")
-    b_email, _ = new_user(emu, "async-b")
     client = multi()
-    client.sign_in(a_email, PASSWORD)
-    client.sign_in(b_email, PASSWORD)
+    a_email, a_uuid, b_email, _ = sign_in_two(emu, client, "async")
     assert client.switch_account_async(a_uuid).result(10) == {}
     assert client.state["uuid"] == a_uuid
 
@@ -243,11 +235,8 @@ def account_switcher(tmp_path_factory) -> str:
 
 
 def test_kill_9_during_switches_loses_no_account_and_mixes_no_edits(make_config, multi, emu, account_switcher) -> None:
-    a_email, a_uuid = new_user(emu, "kill-a")
-    b_email, b_uuid = new_user(emu, "kill-b")
     with multi() as setup:
-        setup.sign_in(a_email, PASSWORD)
-        setup.sign_in(b_email, PASSWORD)
+        a_email, a_uuid, b_email, b_uuid = sign_in_two(emu, setup, "kill")
     config = json.dumps(make_config(accounts="multiple"))
     rng = random.Random(43)
     edits = 0
@@ -279,11 +268,8 @@ def test_kill_9_during_switches_loses_no_account_and_mixes_no_edits(make_config,
 def test_a_link_begun_in_one_account_does_not_complete_in_another(emu, idp, social_config) -> None:
     """Each saved account's sessions count their generations from one counter: a browser link begun in A and
     completed after a switch to B is refused, never linked to B."""
-    a_email, a_uuid = new_user(emu, "link-a")
-    b_email, b_uuid = new_user(emu, "link-b")
     with jump.Client(social_config(storageDirectory=":memory:", accounts="multiple")) as client:
-        client.sign_in(a_email, PASSWORD)
-        client.sign_in(b_email, PASSWORD)
+        a_email, a_uuid, b_email, b_uuid = sign_in_two(emu, client, "link")
         client.switch_account(a_uuid)
         begun = client.social_begin("facebook", link=True)
         client.switch_account(b_uuid)
@@ -330,12 +316,10 @@ def account_keys(store: FlakyStore) -> List[str]:
 
 
 def test_a_removal_whose_erase_failed_finishes_when_called_again(make_config, emu) -> None:
-    a_email, a_uuid = new_user(emu, "retry-a")
-    b_email, b_uuid = new_user(emu, "retry-b")
     store = FlakyStore()
     with hosted(make_config, store) as client:
-        client.sign_in(a_email, PASSWORD)
-        client.sign_in(b_email, PASSWORD)  # B's session is in its own slot: session-...-account-<slot>
+        # B's session is in its own slot: session-...-account-<slot>
+        a_email, a_uuid, b_email, b_uuid = sign_in_two(emu, client, "retry")
         [b_key] = account_keys(store)
         store.fail_erase.append(b_key)
         with pytest.raises(jump.StorageError):
@@ -347,12 +331,9 @@ def test_a_removal_whose_erase_failed_finishes_when_called_again(make_config, em
 
 
 def test_an_account_whose_session_cannot_be_read_is_listed_not_lost(make_config, emu) -> None:
-    a_email, a_uuid = new_user(emu, "locked-a")
-    b_email, b_uuid = new_user(emu, "locked-b")
     store = FlakyStore()
     with hosted(make_config, store) as client:
-        client.sign_in(a_email, PASSWORD)
-        client.sign_in(b_email, PASSWORD)
+        a_email, a_uuid, b_email, b_uuid = sign_in_two(emu, client, "locked")
         [b_key] = account_keys(store)
     store.fail_load.append(b_key)
     with hosted(make_config, store) as client:

@@ -28,16 +28,10 @@ public record CallbackEnvelope(long version, Kind kind, String json) {
         return Json.get(Json.parse(json), key);
     }
 
-    /**
-     * The components but json.
-     *
-     * @return e.g. CallbackEnvelope[...]
-     */
+    /** {@return the components but json, e.g. CallbackEnvelope[...]} */
     @Override
     public String toString() {
-        return "CallbackEnvelope["
-                + "version=" + version
-                + ", kind=" + kind + "]";
+        return RecordText.of(this);
     }
 
     /** The values of "kind" known to this binding; {@link #UNKNOWN} for one a newer library sends. */
@@ -66,20 +60,14 @@ public record CallbackEnvelope(long version, Kind kind, String json) {
             return json;
         }
 
-        /**
-         * The value as JSON has it, so that text made of it reads as before it was an enum.
-         *
-         * @return json(), or "UNKNOWN"
-         */
+        /** {@return json(), or "UNKNOWN": text made of it reads as before it was an enum} */
         @Override
         public String toString() {
-            return json == null ? name() : json;
+            return JsonEnum.text(this, json);
         }
 
         static Kind of(Object value) {
-            if (!(value instanceof String)) return null;
-            for (Kind v : values()) if (value.equals(v.json)) return v;
-            return UNKNOWN;
+            return JsonEnum.of(value, values(), Kind::json, UNKNOWN);
         }
     }
 }

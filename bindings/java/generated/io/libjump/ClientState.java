@@ -55,26 +55,10 @@ public record ClientState(boolean signedIn, String uuid, String email, boolean r
         return Json.get(Json.parse(json), key);
     }
 
-    /**
-     * The components but json.
-     *
-     * @return e.g. ClientState[...]
-     */
+    /** {@return the components but json, e.g. ClientState[...]} */
     @Override
     public String toString() {
-        return "ClientState["
-                + "signedIn=" + signedIn
-                + ", uuid=" + uuid
-                + ", email=" + email
-                + ", reauthenticationRequired=" + reauthenticationRequired
-                + ", accessTokenExpiresAt=" + accessTokenExpiresAt
-                + ", unsyncedChanges=" + unsyncedChanges
-                + ", restoreError=" + restoreError
-                + ", storageError=" + storageError
-                + ", flowVersion=" + flowVersion
-                + ", quarantine=" + quarantine
-                + ", secretStore=" + secretStore
-                + ", clockOffsetSeconds=" + clockOffsetSeconds + "]";
+        return RecordText.of(this);
     }
 
     /** The values of "secret_store" known to this binding; {@link #UNKNOWN} for one a newer library sends. */
@@ -105,20 +89,14 @@ public record ClientState(boolean signedIn, String uuid, String email, boolean r
             return json;
         }
 
-        /**
-         * The value as JSON has it, so that text made of it reads as before it was an enum.
-         *
-         * @return json(), or "UNKNOWN"
-         */
+        /** {@return json(), or "UNKNOWN": text made of it reads as before it was an enum} */
         @Override
         public String toString() {
-            return json == null ? name() : json;
+            return JsonEnum.text(this, json);
         }
 
         static SecretStore of(Object value) {
-            if (!(value instanceof String)) return null;
-            for (SecretStore v : values()) if (value.equals(v.json)) return v;
-            return UNKNOWN;
+            return JsonEnum.of(value, values(), SecretStore::json, UNKNOWN);
         }
     }
 }

@@ -41,22 +41,10 @@ public record CompletionPayload(long version, Kind kind, String operation, long 
         return Json.get(Json.parse(json), key);
     }
 
-    /**
-     * The components but json.
-     *
-     * @return e.g. CompletionPayload[...]
-     */
+    /** {@return the components but json, e.g. CompletionPayload[...]} */
     @Override
     public String toString() {
-        return "CompletionPayload["
-                + "version=" + version
-                + ", kind=" + kind
-                + ", operation=" + operation
-                + ", requestId=" + requestId
-                + ", status=" + status
-                + ", statusName=" + statusName
-                + ", result=" + result
-                + ", error=" + error + "]";
+        return RecordText.of(this);
     }
 
     /** The values of "kind" known to this binding; {@link #UNKNOWN} for one a newer library sends. */
@@ -81,20 +69,14 @@ public record CompletionPayload(long version, Kind kind, String operation, long 
             return json;
         }
 
-        /**
-         * The value as JSON has it, so that text made of it reads as before it was an enum.
-         *
-         * @return json(), or "UNKNOWN"
-         */
+        /** {@return json(), or "UNKNOWN": text made of it reads as before it was an enum} */
         @Override
         public String toString() {
-            return json == null ? name() : json;
+            return JsonEnum.text(this, json);
         }
 
         static Kind of(Object value) {
-            if (!(value instanceof String)) return null;
-            for (Kind v : values()) if (value.equals(v.json)) return v;
-            return UNKNOWN;
+            return JsonEnum.of(value, values(), Kind::json, UNKNOWN);
         }
     }
 }

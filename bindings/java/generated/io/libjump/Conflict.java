@@ -32,17 +32,9 @@ public record Conflict(String path, Object local, Object server, Object base, St
         return Json.get(Json.parse(json), key);
     }
 
-    /**
-     * The components but json.
-     *
-     * @return e.g. Conflict[...]
-     */
+    /** {@return the components but json, e.g. Conflict[...]} */
     @Override
     public String toString() {
-        return "Conflict["
-                + "path=" + path
-                + ", local=" + local
-                + ", server=" + server
-                + ", base=" + base + "]";
+        return RecordText.of(this);
     }
 }

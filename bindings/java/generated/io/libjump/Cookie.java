@@ -32,17 +32,9 @@ public record Cookie(String name, String value, String domain, String path, Stri
         return Json.get(Json.parse(json), key);
     }
 
-    /**
-     * The components but json (value: secrets, shown as *** when set).
-     *
-     * @return e.g. Cookie[...]
-     */
+    /** {@return the components but json (value: secrets, shown as *** when set), e.g. Cookie[...]} */
     @Override
     public String toString() {
-        return "Cookie["
-                + "name=" + name
-                + ", value=" + (value == null ? null : "***")
-                + ", domain=" + domain
-                + ", path=" + path + "]";
+        return RecordText.of(this, "value");
     }
 }

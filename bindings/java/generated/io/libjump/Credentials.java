@@ -38,19 +38,10 @@ public record Credentials(Kind kind, String accessToken, Instant expiresAt, Dura
         return Json.get(Json.parse(json), key);
     }
 
-    /**
-     * The components but json (accessToken: secrets, shown as *** when set).
-     *
-     * @return e.g. Credentials[...]
-     */
+    /** {@return the components but json (accessToken: secrets, shown as *** when set), e.g. Credentials[...]} */
     @Override
     public String toString() {
-        return "Credentials["
-                + "kind=" + kind
-                + ", accessToken=" + (accessToken == null ? null : "***")
-                + ", expiresAt=" + expiresAt
-                + ", expiresIn=" + expiresIn
-                + ", refreshed=" + refreshed + "]";
+        return RecordText.of(this, "accessToken");
     }
 
     /** The values of "kind" known to this binding; {@link #UNKNOWN} for one a newer library sends. */
@@ -79,20 +70,14 @@ public record Credentials(Kind kind, String accessToken, Instant expiresAt, Dura
             return json;
         }
 
-        /**
-         * The value as JSON has it, so that text made of it reads as before it was an enum.
-         *
-         * @return json(), or "UNKNOWN"
-         */
+        /** {@return json(), or "UNKNOWN": text made of it reads as before it was an enum} */
         @Override
         public String toString() {
-            return json == null ? name() : json;
+            return JsonEnum.text(this, json);
         }
 
         static Kind of(Object value) {
-            if (!(value instanceof String)) return null;
-            for (Kind v : values()) if (value.equals(v.json)) return v;
-            return UNKNOWN;
+            return JsonEnum.of(value, values(), Kind::json, UNKNOWN);
         }
     }
 }

@@ -28,15 +28,9 @@ public record EngageConfigResult(boolean changed, boolean fromCache, String json
         return Json.get(Json.parse(json), key);
     }
 
-    /**
-     * The components but json.
-     *
-     * @return e.g. EngageConfigResult[...]
-     */
+    /** {@return the components but json, e.g. EngageConfigResult[...]} */
     @Override
     public String toString() {
-        return "EngageConfigResult["
-                + "changed=" + changed
-                + ", fromCache=" + fromCache + "]";
+        return RecordText.of(this);
     }
 }

@@ -65,30 +65,9 @@ public record ErrorDetail(long status, String statusName, String message, String
         return Json.get(Json.parse(json), key);
     }
 
-    /**
-     * The components but json (mergeToken, socialRegistrationToken: secrets, shown as *** when set).
-     *
-     * @return e.g. ErrorDetail[...]
-     */
+    /** {@return the components but json (mergeToken, socialRegistrationToken: secrets, shown as *** when set), e.g. ErrorDetail[...]} */
     @Override
     public String toString() {
-        return "ErrorDetail["
-                + "status=" + status
-                + ", statusName=" + statusName
-                + ", message=" + message
-                + ", reason=" + reason
-                + ", server=" + server
-                + ", invalidFields=" + invalidFields
-                + ", argument=" + argument
-                + ", mergeToken=" + (mergeToken == null ? null : "***")
-                + ", existingProvider=" + existingProvider
-                + ", conflictingProvider=" + conflictingProvider
-                + ", socialRegistrationToken=" + (socialRegistrationToken == null ? null : "***")
-                + ", provider=" + provider
-                + ", preregRecord=" + preregRecord
-                + ", preregFields=" + preregFields
-                + ", conflicts=" + conflicts
-                + ", synced=" + synced
-                + ", pending=" + pending + "]";
+        return RecordText.of(this, "mergeToken", "socialRegistrationToken");
     }
 }

@@ -45,23 +45,10 @@ public record Event(long version, Kind kind, Name name, String uuid, boolean isN
         return Json.get(Json.parse(json), key);
     }
 
-    /**
-     * The components but json.
-     *
-     * @return e.g. Event[...]
-     */
+    /** {@return the components but json, e.g. Event[...]} */
     @Override
     public String toString() {
-        return "Event["
-                + "version=" + version
-                + ", kind=" + kind
-                + ", name=" + name
-                + ", uuid=" + uuid
-                + ", isNew=" + isNew
-                + ", changed=" + changed
-                + ", reason=" + reason
-                + ", status=" + status
-                + ", userId=" + userId + "]";
+        return RecordText.of(this);
     }
 
     /** The values of "kind" known to this binding; {@link #UNKNOWN} for one a newer library sends. */
@@ -86,20 +73,14 @@ public record Event(long version, Kind kind, Name name, String uuid, boolean isN
             return json;
         }
 
-        /**
-         * The value as JSON has it, so that text made of it reads as before it was an enum.
-         *
-         * @return json(), or "UNKNOWN"
-         */
+        /** {@return json(), or "UNKNOWN": text made of it reads as before it was an enum} */
         @Override
         public String toString() {
-            return json == null ? name() : json;
+            return JsonEnum.text(this, json);
         }
 
         static Kind of(Object value) {
-            if (!(value instanceof String)) return null;
-            for (Kind v : values()) if (value.equals(v.json)) return v;
-            return UNKNOWN;
+            return JsonEnum.of(value, values(), Kind::json, UNKNOWN);
         }
     }
 
@@ -141,20 +122,14 @@ public record Event(long version, Kind kind, Name name, String uuid, boolean isN
             return json;
         }
 
-        /**
-         * The value as JSON has it, so that text made of it reads as before it was an enum.
-         *
-         * @return json(), or "UNKNOWN"
-         */
+        /** {@return json(), or "UNKNOWN": text made of it reads as before it was an enum} */
         @Override
         public String toString() {
-            return json == null ? name() : json;
+            return JsonEnum.text(this, json);
         }
 
         static Name of(Object value) {
-            if (!(value instanceof String)) return null;
-            for (Name v : values()) if (value.equals(v.json)) return v;
-            return UNKNOWN;
+            return JsonEnum.of(value, values(), Name::json, UNKNOWN);
         }
     }
 }

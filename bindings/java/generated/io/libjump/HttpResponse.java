@@ -34,18 +34,10 @@ public record HttpResponse(long status, List<List<String>> headers, String body,
         return Json.get(Json.parse(json), key);
     }
 
-    /**
-     * The components but json.
-     *
-     * @return e.g. HttpResponse[...]
-     */
+    /** {@return the components but json, e.g. HttpResponse[...]} */
     @Override
     public String toString() {
-        return "HttpResponse["
-                + "status=" + status
-                + ", headers=" + headers
-                + ", body=" + body
-                + ", bodyBase64=" + bodyBase64 + "]";
+        return RecordText.of(this);
     }
 
     /**

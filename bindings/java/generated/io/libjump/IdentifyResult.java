@@ -28,16 +28,10 @@ public record IdentifyResult(Action action, String userId, String json) {
         return Json.get(Json.parse(json), key);
     }
 
-    /**
-     * The components but json.
-     *
-     * @return e.g. IdentifyResult[...]
-     */
+    /** {@return the components but json, e.g. IdentifyResult[...]} */
     @Override
     public String toString() {
-        return "IdentifyResult["
-                + "action=" + action
-                + ", userId=" + userId + "]";
+        return RecordText.of(this);
     }
 
     /** The values of "action" known to this binding; {@link #UNKNOWN} for one a newer library sends. */
@@ -70,20 +64,14 @@ public record IdentifyResult(Action action, String userId, String json) {
             return json;
         }
 
-        /**
-         * The value as JSON has it, so that text made of it reads as before it was an enum.
-         *
-         * @return json(), or "UNKNOWN"
-         */
+        /** {@return json(), or "UNKNOWN": text made of it reads as before it was an enum} */
         @Override
         public String toString() {
-            return json == null ? name() : json;
+            return JsonEnum.text(this, json);
         }
 
         static Action of(Object value) {
-            if (!(value instanceof String)) return null;
-            for (Action v : values()) if (value.equals(v.json)) return v;
-            return UNKNOWN;
+            return JsonEnum.of(value, values(), Action::json, UNKNOWN);
         }
     }
 }

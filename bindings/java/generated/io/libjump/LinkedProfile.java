@@ -37,19 +37,9 @@ public record LinkedProfile(String identifier, String domain, String provider, S
         return Json.get(Json.parse(json), key);
     }
 
-    /**
-     * The components but json.
-     *
-     * @return e.g. LinkedProfile[...]
-     */
+    /** {@return the components but json, e.g. LinkedProfile[...]} */
     @Override
     public String toString() {
-        return "LinkedProfile["
-                + "identifier=" + identifier
-                + ", domain=" + domain
-                + ", provider=" + provider
-                + ", displayName=" + displayName
-                + ", email=" + email
-                + ", path=" + path + "]";
+        return RecordText.of(this);
     }
 }

@@ -32,18 +32,10 @@ public record LogLine(long version, Kind kind, Level level, String message, Stri
         return Json.get(Json.parse(json), key);
     }
 
-    /**
-     * The components but json.
-     *
-     * @return e.g. LogLine[...]
-     */
+    /** {@return the components but json, e.g. LogLine[...]} */
     @Override
     public String toString() {
-        return "LogLine["
-                + "version=" + version
-                + ", kind=" + kind
-                + ", level=" + level
-                + ", message=" + message + "]";
+        return RecordText.of(this);
     }
 
     /** The values of "kind" known to this binding; {@link #UNKNOWN} for one a newer library sends. */
@@ -68,20 +60,14 @@ public record LogLine(long version, Kind kind, Level level, String message, Stri
             return json;
         }
 
-        /**
-         * The value as JSON has it, so that text made of it reads as before it was an enum.
-         *
-         * @return json(), or "UNKNOWN"
-         */
+        /** {@return json(), or "UNKNOWN": text made of it reads as before it was an enum} */
         @Override
         public String toString() {
-            return json == null ? name() : json;
+            return JsonEnum.text(this, json);
         }
 
         static Kind of(Object value) {
-            if (!(value instanceof String)) return null;
-            for (Kind v : values()) if (value.equals(v.json)) return v;
-            return UNKNOWN;
+            return JsonEnum.of(value, values(), Kind::json, UNKNOWN);
         }
     }
 
@@ -113,20 +99,14 @@ public record LogLine(long version, Kind kind, Level level, String message, Stri
             return json;
         }
 
-        /**
-         * The value as JSON has it, so that text made of it reads as before it was an enum.
-         *
-         * @return json(), or "UNKNOWN"
-         */
+        /** {@return json(), or "UNKNOWN": text made of it reads as before it was an enum} */
         @Override
         public String toString() {
-            return json == null ? name() : json;
+            return JsonEnum.text(this, json);
         }
 
         static Level of(Object value) {
-            if (!(value instanceof String)) return null;
-            for (Level v : values()) if (value.equals(v.json)) return v;
-            return UNKNOWN;
+            return JsonEnum.of(value, values(), Level::json, UNKNOWN);
         }
     }
 }

@@ -39,20 +39,10 @@ public record QuarantineEntry(String entry, Reason reason, String uuid, boolean 
         return Json.get(Json.parse(json), key);
     }
 
-    /**
-     * The components but json.
-     *
-     * @return e.g. QuarantineEntry[...]
-     */
+    /** {@return the components but json, e.g. QuarantineEntry[...]} */
     @Override
     public String toString() {
-        return "QuarantineEntry["
-                + "entry=" + entry
-                + ", reason=" + reason
-                + ", uuid=" + uuid
-                + ", unsyncedChanges=" + unsyncedChanges
-                + ", quarantinedAt=" + quarantinedAt
-                + ", message=" + message + "]";
+        return RecordText.of(this);
     }
 
     /** The values of "reason" known to this binding; {@link #UNKNOWN} for one a newer library sends. */
@@ -79,20 +69,14 @@ public record QuarantineEntry(String entry, Reason reason, String uuid, boolean 
             return json;
         }
 
-        /**
-         * The value as JSON has it, so that text made of it reads as before it was an enum.
-         *
-         * @return json(), or "UNKNOWN"
-         */
+        /** {@return json(), or "UNKNOWN": text made of it reads as before it was an enum} */
         @Override
         public String toString() {
-            return json == null ? name() : json;
+            return JsonEnum.text(this, json);
         }
 
         static Reason of(Object value) {
-            if (!(value instanceof String)) return null;
-            for (Reason v : values()) if (value.equals(v.json)) return v;
-            return UNKNOWN;
+            return JsonEnum.of(value, values(), Reason::json, UNKNOWN);
         }
     }
 }

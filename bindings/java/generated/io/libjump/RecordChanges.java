@@ -34,16 +34,9 @@ public record RecordChanges(List<String> changed, Map<String, Object> update, Li
         return Json.get(Json.parse(json), key);
     }
 
-    /**
-     * The components but json.
-     *
-     * @return e.g. RecordChanges[...]
-     */
+    /** {@return the components but json, e.g. RecordChanges[...]} */
     @Override
     public String toString() {
-        return "RecordChanges["
-                + "changed=" + changed
-                + ", update=" + update
-                + ", requests=" + requests + "]";
+        return RecordText.of(this);
     }
 }

@@ -41,20 +41,9 @@ public record SavedAccount(String uuid, String email, String displayName, boolea
         return Json.get(Json.parse(json), key);
     }
 
-    /**
-     * The components but json.
-     *
-     * @return e.g. SavedAccount[...]
-     */
+    /** {@return the components but json, e.g. SavedAccount[...]} */
     @Override
     public String toString() {
-        return "SavedAccount["
-                + "uuid=" + uuid
-                + ", email=" + email
-                + ", displayName=" + displayName
-                + ", signedIn=" + signedIn
-                + ", reauthenticationRequired=" + reauthenticationRequired
-                + ", lastUsed=" + lastUsed
-                + ", active=" + active + "]";
+        return RecordText.of(this);
     }
 }

@@ -30,15 +30,9 @@ public record SavedAccounts(List<SavedAccount> accounts, String active, String j
         return Json.get(Json.parse(json), key);
     }
 
-    /**
-     * The components but json.
-     *
-     * @return e.g. SavedAccounts[...]
-     */
+    /** {@return the components but json, e.g. SavedAccounts[...]} */
     @Override
     public String toString() {
-        return "SavedAccounts["
-                + "accounts=" + accounts
-                + ", active=" + active + "]";
+        return RecordText.of(this);
     }
 }

@@ -35,18 +35,9 @@ public record ServerAnswer(long code, String error, String errorDescription, Str
         return Json.get(Json.parse(json), key);
     }
 
-    /**
-     * The components but json.
-     *
-     * @return e.g. ServerAnswer[...]
-     */
+    /** {@return the components but json, e.g. ServerAnswer[...]} */
     @Override
     public String toString() {
-        return "ServerAnswer["
-                + "code=" + code
-                + ", error=" + error
-                + ", errorDescription=" + errorDescription
-                + ", message=" + message
-                + ", httpStatus=" + httpStatus + "]";
+        return RecordText.of(this);
     }
 }

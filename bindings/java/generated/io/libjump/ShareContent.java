@@ -28,15 +28,9 @@ public record ShareContent(ShareEmail email, ShareSms sms, String json) {
         return Json.get(Json.parse(json), key);
     }
 
-    /**
-     * The components but json.
-     *
-     * @return e.g. ShareContent[...]
-     */
+    /** {@return the components but json, e.g. ShareContent[...]} */
     @Override
     public String toString() {
-        return "ShareContent["
-                + "email=" + email
-                + ", sms=" + sms + "]";
+        return RecordText.of(this);
     }
 }

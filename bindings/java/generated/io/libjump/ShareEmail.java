@@ -32,16 +32,9 @@ public record ShareEmail(String subject, String body, Map<String, String> urls, 
         return Json.get(Json.parse(json), key);
     }
 
-    /**
-     * The components but json.
-     *
-     * @return e.g. ShareEmail[...]
-     */
+    /** {@return the components but json, e.g. ShareEmail[...]} */
     @Override
     public String toString() {
-        return "ShareEmail["
-                + "subject=" + subject
-                + ", body=" + body
-                + ", urls=" + urls + "]";
+        return RecordText.of(this);
     }
 }

@@ -37,20 +37,10 @@ public record ShareOutcome(boolean ok, Method method, ErrorClass errorClass, Lon
         return Json.get(Json.parse(json), key);
     }
 
-    /**
-     * The components but json.
-     *
-     * @return e.g. ShareOutcome[...]
-     */
+    /** {@return the components but json, e.g. ShareOutcome[...]} */
     @Override
     public String toString() {
-        return "ShareOutcome["
-                + "ok=" + ok
-                + ", method=" + method
-                + ", errorClass=" + errorClass
-                + ", code=" + code
-                + ", message=" + message
-                + ", reason=" + reason + "]";
+        return RecordText.of(this);
     }
 
     /** The values of "method" known to this binding; {@link #UNKNOWN} for one a newer library sends. */
@@ -77,20 +67,14 @@ public record ShareOutcome(boolean ok, Method method, ErrorClass errorClass, Lon
             return json;
         }
 
-        /**
-         * The value as JSON has it, so that text made of it reads as before it was an enum.
-         *
-         * @return json(), or "UNKNOWN"
-         */
+        /** {@return json(), or "UNKNOWN": text made of it reads as before it was an enum} */
         @Override
         public String toString() {
-            return json == null ? name() : json;
+            return JsonEnum.text(this, json);
         }
 
         static Method of(Object value) {
-            if (!(value instanceof String)) return null;
-            for (Method v : values()) if (value.equals(v.json)) return v;
-            return UNKNOWN;
+            return JsonEnum.of(value, values(), Method::json, UNKNOWN);
         }
     }
 
@@ -132,20 +116,14 @@ public record ShareOutcome(boolean ok, Method method, ErrorClass errorClass, Lon
             return json;
         }
 
-        /**
-         * The value as JSON has it, so that text made of it reads as before it was an enum.
-         *
-         * @return json(), or "UNKNOWN"
-         */
+        /** {@return json(), or "UNKNOWN": text made of it reads as before it was an enum} */
         @Override
         public String toString() {
-            return json == null ? name() : json;
+            return JsonEnum.text(this, json);
         }
 
         static ErrorClass of(Object value) {
-            if (!(value instanceof String)) return null;
-            for (ErrorClass v : values()) if (value.equals(v.json)) return v;
-            return UNKNOWN;
+            return JsonEnum.of(value, values(), ErrorClass::json, UNKNOWN);
         }
     }
 }

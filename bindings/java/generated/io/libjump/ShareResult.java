@@ -28,14 +28,9 @@ public record ShareResult(Map<String, ShareOutcome> results, String json) {
         return Json.get(Json.parse(json), key);
     }
 
-    /**
-     * The components but json.
-     *
-     * @return e.g. ShareResult[...]
-     */
+    /** {@return the components but json, e.g. ShareResult[...]} */
     @Override
     public String toString() {
-        return "ShareResult["
-                + "results=" + results + "]";
+        return RecordText.of(this);
     }
 }

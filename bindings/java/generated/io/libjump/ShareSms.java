@@ -30,15 +30,9 @@ public record ShareSms(String message, Map<String, String> urls, String json) {
         return Json.get(Json.parse(json), key);
     }
 
-    /**
-     * The components but json.
-     *
-     * @return e.g. ShareSms[...]
-     */
+    /** {@return the components but json, e.g. ShareSms[...]} */
     @Override
     public String toString() {
-        return "ShareSms["
-                + "message=" + message
-                + ", urls=" + urls + "]";
+        return RecordText.of(this);
     }
 }

@@ -32,16 +32,9 @@ public record SharingProvider(String name, String friendlyName, Map<String, Obje
         return Json.get(Json.parse(json), key);
     }
 
-    /**
-     * The components but json.
-     *
-     * @return e.g. SharingProvider[...]
-     */
+    /** {@return the components but json, e.g. SharingProvider[...]} */
     @Override
     public String toString() {
-        return "SharingProvider["
-                + "name=" + name
-                + ", friendlyName=" + friendlyName
-                + ", properties=" + properties + "]";
+        return RecordText.of(this);
     }
 }

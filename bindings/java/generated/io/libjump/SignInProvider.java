@@ -37,20 +37,10 @@ public record SignInProvider(String name, String friendlyName, boolean requiresI
         return Json.get(Json.parse(json), key);
     }
 
-    /**
-     * The components but json.
-     *
-     * @return e.g. SignInProvider[...]
-     */
+    /** {@return the components but json, e.g. SignInProvider[...]} */
     @Override
     public String toString() {
-        return "SignInProvider["
-                + "name=" + name
-                + ", friendlyName=" + friendlyName
-                + ", requiresInput=" + requiresInput
-                + ", inputPrompt=" + inputPrompt
-                + ", inputLabel=" + inputLabel
-                + ", custom=" + custom + "]";
+        return RecordText.of(this);
     }
 
     /** The values of "custom" known to this binding; {@link #UNKNOWN} for one a newer library sends. */
@@ -77,20 +67,14 @@ public record SignInProvider(String name, String friendlyName, boolean requiresI
             return json;
         }
 
-        /**
-         * The value as JSON has it, so that text made of it reads as before it was an enum.
-         *
-         * @return json(), or "UNKNOWN"
-         */
+        /** {@return json(), or "UNKNOWN": text made of it reads as before it was an enum} */
         @Override
         public String toString() {
-            return json == null ? name() : json;
+            return JsonEnum.text(this, json);
         }
 
         static Custom of(Object value) {
-            if (!(value instanceof String)) return null;
-            for (Custom v : values()) if (value.equals(v.json)) return v;
-            return UNKNOWN;
+            return JsonEnum.of(value, values(), Custom::json, UNKNOWN);
         }
     }
 }

@@ -37,18 +37,9 @@ public record SignInResult(boolean isNew, String uuid, String authorizationCode,
         return Json.get(Json.parse(json), key);
     }
 
-    /**
-     * The components but json (authorizationCode: secrets, shown as *** when set).
-     *
-     * @return e.g. SignInResult[...]
-     */
+    /** {@return the components but json (authorizationCode: secrets, shown as *** when set), e.g. SignInResult[...]} */
     @Override
     public String toString() {
-        return "SignInResult["
-                + "isNew=" + isNew
-                + ", uuid=" + uuid
-                + ", authorizationCode=" + (authorizationCode == null ? null : "***")
-                + ", keptChanges=" + keptChanges
-                + ", merged=" + merged + "]";
+        return RecordText.of(this, "authorizationCode");
     }
 }

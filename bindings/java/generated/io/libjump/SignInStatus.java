@@ -48,25 +48,10 @@ public record SignInStatus(boolean configured, boolean signedIn, boolean useApiK
         return Json.get(Json.parse(json), key);
     }
 
-    /**
-     * The components but json.
-     *
-     * @return e.g. SignInStatus[...]
-     */
+    /** {@return the components but json, e.g. SignInStatus[...]} */
     @Override
     public String toString() {
-        return "SignInStatus["
-                + "configured=" + configured
-                + ", signedIn=" + signedIn
-                + ", useApiKey=" + useApiKey
-                + ", useSignInToken=" + useSignInToken
-                + ", pendingReauthentication=" + pendingReauthentication
-                + ", userId=" + userId
-                + ", teamId=" + teamId
-                + ", environment=" + environment
-                + ", region=" + region
-                + ", externalUserId=" + externalUserId
-                + ", restoreError=" + restoreError + "]";
+        return RecordText.of(this);
     }
 
     /** The values of "environment" known to this binding; {@link #UNKNOWN} for one a newer library sends. */
@@ -97,20 +82,14 @@ public record SignInStatus(boolean configured, boolean signedIn, boolean useApiK
             return json;
         }
 
-        /**
-         * The value as JSON has it, so that text made of it reads as before it was an enum.
-         *
-         * @return json(), or "UNKNOWN"
-         */
+        /** {@return json(), or "UNKNOWN": text made of it reads as before it was an enum} */
         @Override
         public String toString() {
-            return json == null ? name() : json;
+            return JsonEnum.text(this, json);
         }
 
         static Environment of(Object value) {
-            if (!(value instanceof String)) return null;
-            for (Environment v : values()) if (value.equals(v.json)) return v;
-            return UNKNOWN;
+            return JsonEnum.of(value, values(), Environment::json, UNKNOWN);
         }
     }
 
@@ -138,20 +117,14 @@ public record SignInStatus(boolean configured, boolean signedIn, boolean useApiK
             return json;
         }
 
-        /**
-         * The value as JSON has it, so that text made of it reads as before it was an enum.
-         *
-         * @return json(), or "UNKNOWN"
-         */
+        /** {@return json(), or "UNKNOWN": text made of it reads as before it was an enum} */
         @Override
         public String toString() {
-            return json == null ? name() : json;
+            return JsonEnum.text(this, json);
         }
 
         static Region of(Object value) {
-            if (!(value instanceof String)) return null;
-            for (Region v : values()) if (value.equals(v.json)) return v;
-            return UNKNOWN;
+            return JsonEnum.of(value, values(), Region::json, UNKNOWN);
         }
     }
 }

@@ -37,19 +37,10 @@ public record SignInTokenInfo(String userId, String teamId, Environment environm
         return Json.get(Json.parse(json), key);
     }
 
-    /**
-     * The components but json.
-     *
-     * @return e.g. SignInTokenInfo[...]
-     */
+    /** {@return the components but json, e.g. SignInTokenInfo[...]} */
     @Override
     public String toString() {
-        return "SignInTokenInfo["
-                + "userId=" + userId
-                + ", teamId=" + teamId
-                + ", environment=" + environment
-                + ", region=" + region
-                + ", expiresAt=" + expiresAt + "]";
+        return RecordText.of(this);
     }
 
     /** The values of "environment" known to this binding; {@link #UNKNOWN} for one a newer library sends. */
@@ -80,20 +71,14 @@ public record SignInTokenInfo(String userId, String teamId, Environment environm
             return json;
         }
 
-        /**
-         * The value as JSON has it, so that text made of it reads as before it was an enum.
-         *
-         * @return json(), or "UNKNOWN"
-         */
+        /** {@return json(), or "UNKNOWN": text made of it reads as before it was an enum} */
         @Override
         public String toString() {
-            return json == null ? name() : json;
+            return JsonEnum.text(this, json);
         }
 
         static Environment of(Object value) {
-            if (!(value instanceof String)) return null;
-            for (Environment v : values()) if (value.equals(v.json)) return v;
-            return UNKNOWN;
+            return JsonEnum.of(value, values(), Environment::json, UNKNOWN);
         }
     }
 
@@ -121,20 +106,14 @@ public record SignInTokenInfo(String userId, String teamId, Environment environm
             return json;
         }
 
-        /**
-         * The value as JSON has it, so that text made of it reads as before it was an enum.
-         *
-         * @return json(), or "UNKNOWN"
-         */
+        /** {@return json(), or "UNKNOWN": text made of it reads as before it was an enum} */
         @Override
         public String toString() {
-            return json == null ? name() : json;
+            return JsonEnum.text(this, json);
         }
 
         static Region of(Object value) {
-            if (!(value instanceof String)) return null;
-            for (Region v : values()) if (value.equals(v.json)) return v;
-            return UNKNOWN;
+            return JsonEnum.of(value, values(), Region::json, UNKNOWN);
         }
     }
 }

@@ -30,16 +30,9 @@ public record SignInWithTokenResult(String userId, boolean changed, boolean migr
         return Json.get(Json.parse(json), key);
     }
 
-    /**
-     * The components but json.
-     *
-     * @return e.g. SignInWithTokenResult[...]
-     */
+    /** {@return the components but json, e.g. SignInWithTokenResult[...]} */
     @Override
     public String toString() {
-        return "SignInWithTokenResult["
-                + "userId=" + userId
-                + ", changed=" + changed
-                + ", migrated=" + migrated + "]";
+        return RecordText.of(this);
     }
 }

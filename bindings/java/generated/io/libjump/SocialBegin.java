@@ -32,18 +32,10 @@ public record SocialBegin(String url, String state, Completion completion, Strin
         return Json.get(Json.parse(json), key);
     }
 
-    /**
-     * The components but json.
-     *
-     * @return e.g. SocialBegin[...]
-     */
+    /** {@return the components but json, e.g. SocialBegin[...]} */
     @Override
     public String toString() {
-        return "SocialBegin["
-                + "url=" + url
-                + ", state=" + state
-                + ", completion=" + completion
-                + ", completionPrefix=" + completionPrefix + "]";
+        return RecordText.of(this);
     }
 
     /** The values of "completion" known to this binding; {@link #UNKNOWN} for one a newer library sends. */
@@ -70,20 +62,14 @@ public record SocialBegin(String url, String state, Completion completion, Strin
             return json;
         }
 
-        /**
-         * The value as JSON has it, so that text made of it reads as before it was an enum.
-         *
-         * @return json(), or "UNKNOWN"
-         */
+        /** {@return json(), or "UNKNOWN": text made of it reads as before it was an enum} */
         @Override
         public String toString() {
-            return json == null ? name() : json;
+            return JsonEnum.text(this, json);
         }
 
         static Completion of(Object value) {
-            if (!(value instanceof String)) return null;
-            for (Completion v : values()) if (value.equals(v.json)) return v;
-            return UNKNOWN;
+            return JsonEnum.of(value, values(), Completion::json, UNKNOWN);
         }
     }
 }

@@ -50,25 +50,10 @@ public record SocialOutcome(Outcome outcome, String provider, boolean isNew, Str
         return Json.get(Json.parse(json), key);
     }
 
-    /**
-     * The components but json (authorizationCode, token, deviceToken: secrets, shown as *** when set).
-     *
-     * @return e.g. SocialOutcome[...]
-     */
+    /** {@return the components but json (authorizationCode, token, deviceToken: secrets, shown as *** when set), e.g. SocialOutcome[...]} */
     @Override
     public String toString() {
-        return "SocialOutcome["
-                + "outcome=" + outcome
-                + ", provider=" + provider
-                + ", isNew=" + isNew
-                + ", uuid=" + uuid
-                + ", authorizationCode=" + (authorizationCode == null ? null : "***")
-                + ", merged=" + merged
-                + ", identifier=" + identifier
-                + ", token=" + (token == null ? null : "***")
-                + ", deviceToken=" + (deviceToken == null ? null : "***")
-                + ", profile=" + profile
-                + ", tokenUrlResponse=" + tokenUrlResponse + "]";
+        return RecordText.of(this, "authorizationCode", "token", "deviceToken");
     }
 
     /** The values of "outcome" known to this binding; {@link #UNKNOWN} for one a newer library sends. */
@@ -99,20 +84,14 @@ public record SocialOutcome(Outcome outcome, String provider, boolean isNew, Str
             return json;
         }
 
-        /**
-         * The value as JSON has it, so that text made of it reads as before it was an enum.
-         *
-         * @return json(), or "UNKNOWN"
-         */
+        /** {@return json(), or "UNKNOWN": text made of it reads as before it was an enum} */
         @Override
         public String toString() {
-            return json == null ? name() : json;
+            return JsonEnum.text(this, json);
         }
 
         static Outcome of(Object value) {
-            if (!(value instanceof String)) return null;
-            for (Outcome v : values()) if (value.equals(v.json)) return v;
-            return UNKNOWN;
+            return JsonEnum.of(value, values(), Outcome::json, UNKNOWN);
         }
     }
 }

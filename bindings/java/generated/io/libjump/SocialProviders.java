@@ -33,16 +33,9 @@ public record SocialProviders(List<SignInProvider> signIn, List<SharingProvider>
         return Json.get(Json.parse(json), key);
     }
 
-    /**
-     * The components but json.
-     *
-     * @return e.g. SocialProviders[...]
-     */
+    /** {@return the components but json, e.g. SocialProviders[...]} */
     @Override
     public String toString() {
-        return "SocialProviders["
-                + "signIn=" + signIn
-                + ", sharing=" + sharing
-                + ", hideTagline=" + hideTagline + "]";
+        return RecordText.of(this);
     }
 }

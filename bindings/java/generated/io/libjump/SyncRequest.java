@@ -30,17 +30,10 @@ public record SyncRequest(Endpoint endpoint, String attributeName, Object attrib
         return Json.get(Json.parse(json), key);
     }
 
-    /**
-     * The components but json.
-     *
-     * @return e.g. SyncRequest[...]
-     */
+    /** {@return the components but json, e.g. SyncRequest[...]} */
     @Override
     public String toString() {
-        return "SyncRequest["
-                + "endpoint=" + endpoint
-                + ", attributeName=" + attributeName
-                + ", attributes=" + attributes + "]";
+        return RecordText.of(this);
     }
 
     /** The values of "endpoint" known to this binding; {@link #UNKNOWN} for one a newer library sends. */
@@ -69,20 +62,14 @@ public record SyncRequest(Endpoint endpoint, String attributeName, Object attrib
             return json;
         }
 
-        /**
-         * The value as JSON has it, so that text made of it reads as before it was an enum.
-         *
-         * @return json(), or "UNKNOWN"
-         */
+        /** {@return json(), or "UNKNOWN": text made of it reads as before it was an enum} */
         @Override
         public String toString() {
-            return json == null ? name() : json;
+            return JsonEnum.text(this, json);
         }
 
         static Endpoint of(Object value) {
-            if (!(value instanceof String)) return null;
-            for (Endpoint v : values()) if (value.equals(v.json)) return v;
-            return UNKNOWN;
+            return JsonEnum.of(value, values(), Endpoint::json, UNKNOWN);
         }
     }
 }

@@ -33,16 +33,9 @@ public record SyncResult(List<String> changed, long requests, Map<String, String
         return Json.get(Json.parse(json), key);
     }
 
-    /**
-     * The components but json.
-     *
-     * @return e.g. SyncResult[...]
-     */
+    /** {@return the components but json, e.g. SyncResult[...]} */
     @Override
     public String toString() {
-        return "SyncResult["
-                + "changed=" + changed
-                + ", requests=" + requests
-                + ", renamed=" + renamed + "]";
+        return RecordText.of(this);
     }
 }

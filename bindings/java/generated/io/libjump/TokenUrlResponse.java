@@ -37,19 +37,10 @@ public record TokenUrlResponse(long status, List<List<String>> headers, List<Coo
         return Json.get(Json.parse(json), key);
     }
 
-    /**
-     * The components but json.
-     *
-     * @return e.g. TokenUrlResponse[...]
-     */
+    /** {@return the components but json, e.g. TokenUrlResponse[...]} */
     @Override
     public String toString() {
-        return "TokenUrlResponse["
-                + "status=" + status
-                + ", headers=" + headers
-                + ", cookies=" + cookies
-                + ", body=" + body
-                + ", bodyBase64=" + bodyBase64 + "]";
+        return RecordText.of(this);
     }
 
     /**
