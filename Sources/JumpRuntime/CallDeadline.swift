@@ -9,8 +9,7 @@ public enum CallDeadline {
     /// inside another keeps the earlier deadline.
     public static func within<Result, Failure: Error>(milliseconds: Int,
                                                       _ body: () throws(Failure) -> Result) throws(Failure) -> Result {
-        guard milliseconds > 0 else { return try body() }
-        return try within(until: Clock.monotonicMilliseconds() &+ Int64(milliseconds), body)
+        try within(until: from(now: milliseconds), body)
     }
 
     /// Runs `body` as a call that must end by `deadline` (Clock.monotonicMilliseconds; nil: none): for a call

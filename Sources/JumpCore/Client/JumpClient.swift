@@ -70,7 +70,7 @@ public final class JumpClient: Sendable {
     /// Runs one call of the app's (a C entry point's work) within operationTimeoutMs, when set: every wait
     /// inside it draws on that deadline (CallDeadline).
     public func call<Result>(_ body: () throws(JumpError) -> Result) throws(JumpError) -> Result {
-        try CallDeadline.within(milliseconds: settings.operationTimeoutMs, body)
+        try call(until: deadlineOfCallMadeNow(), body)
     }
 
     /// The deadline of a call the host makes now (nil without operationTimeoutMs): an `_async` call takes it
